@@ -1,1 +1,13 @@
-export {};
+export { z } from 'zod';
+export { ConfigError, CONFIG_ERROR_EXIT_CODE, loadConfig, loadConfigOrExit } from './load';
+export type { ConfigIssue, Env } from './load';
+export {
+  databaseEnv,
+  encryptionEnv,
+  envBoolean,
+  envInt,
+  httpEnv,
+  logEnv,
+  otelEnv,
+  redisEnv,
+} from './fragments';
