@@ -1,0 +1,63 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export type { Counter, Gauge, Histogram } from 'prom-client';
+
+/** A per-app Prometheus registry with typed metric factories. */
+export interface MetricsRegistry {
+  /** Exposition text for GET /metrics. */
+  metrics(): Promise<string>;
+  /** Content-Type header value for the exposition text. */
+  readonly contentType: string;
+  counter<L extends string = string>(name: string, help: string, labelNames?: readonly L[]): Counter<L>;
+  histogram<L extends string = string>(
+    name: string,
+    help: string,
+    labelNames?: readonly L[],
+    buckets?: number[],
+  ): Histogram<L>;
+  gauge<L extends string = string>(name: string, help: string, labelNames?: readonly L[]): Gauge<L>;
+}
+
+class PromMetricsRegistry implements MetricsRegistry {
+  constructor(private readonly registry: Registry) {}
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  // Factories return the existing metric for a repeated name, so re-created modules (tests, restarts) don't throw.
+  counter<L extends string = string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing instanceof Counter) return existing as Counter<L>;
+    return new Counter<L>({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  histogram<L extends string = string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+    buckets?: number[],
+  ): Histogram<L> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing instanceof Histogram) return existing as Histogram<L>;
+    return new Histogram<L>({ name, help, labelNames, registers: [this.registry], ...(buckets ? { buckets } : {}) });
+  }
+
+  gauge<L extends string = string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing instanceof Gauge) return existing as Gauge<L>;
+    return new Gauge<L>({ name, help, labelNames, registers: [this.registry] });
+  }
+}
+
+/** Per-app Prometheus registry with default Node metrics and a `service` default label. */
+export function createMetricsRegistry(serviceName: string): MetricsRegistry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service: serviceName });
+  collectDefaultMetrics({ register: registry });
+  return new PromMetricsRegistry(registry);
+}
