@@ -1,1 +1,4 @@
-export {};
+export * from './errors';
+export * from './api-keys';
+export * from './principal';
+export * from './registry-auth';

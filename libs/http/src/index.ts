@@ -1,1 +1,11 @@
-export {};
+export * from './errors/api-exception.filter';
+export * from './errors/error-body';
+export * from './errors/http-error';
+export * from './validation/zod.pipe';
+export * from './auth/api-key.guard';
+export * from './app/create-http-app';
+export * from './app/infrastructure.module';
+export * from './app/nest-logger';
+export * from './app/request-id';
+export * from './app/service';
+export * from './health/health.controller';

@@ -1,1 +1,3 @@
-export {};
+export { SecretBox } from './registry-auth/secret-box';
+export { RegistryAuthRepository } from './registry-auth/registry-auth.repository';
+export { RegistryAuthService, type RegistryCredentials } from './registry-auth/registry-auth.service';

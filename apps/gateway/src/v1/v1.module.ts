@@ -1,0 +1,37 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { createAccountsServices } from '@runplane/accounts';
+import type { DbClient } from '@runplane/db';
+import { API_KEY_AUTHENTICATOR, DB_CLIENT } from '@runplane/http';
+import { RegistryAuthRepository, RegistryAuthService, SecretBox } from '@runplane/workloads';
+import { ApiKeysController } from './api-keys.controller';
+import { RegistryAuthController } from './registry-auth.controller';
+import { API_KEYS_SERVICE, REGISTRY_AUTH_SERVICE } from './tokens';
+
+/** Settings the v1 API needs beyond the shared infrastructure. */
+export interface V1Options {
+  encryptionKey: Buffer;
+}
+
+/** The management REST API v1 (RunPod-compatible) and Runplane's API-key extension. */
+@Global()
+@Module({})
+export class V1Module {
+  static forRoot(options: V1Options): DynamicModule {
+    return {
+      module: V1Module,
+      controllers: [ApiKeysController, RegistryAuthController],
+      providers: [
+        { provide: API_KEYS_SERVICE, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
+        { provide: API_KEY_AUTHENTICATOR, useExisting: API_KEYS_SERVICE },
+        {
+          provide: REGISTRY_AUTH_SERVICE,
+          inject: [DB_CLIENT],
+          useFactory: (db: DbClient) =>
+            new RegistryAuthService(new RegistryAuthRepository(db), new SecretBox(options.encryptionKey)),
+        },
+      ],
+      exports: [API_KEY_AUTHENTICATOR, API_KEYS_SERVICE],
+    };
+  }
+}
+

@@ -1,0 +1,12 @@
+// telemetry must stay the first import: it starts OpenTelemetry before the app's modules load.
+import { config, telemetry } from './telemetry';
+import { runService } from '@runplane/http';
+import { JobRouterModule } from './job-router.module';
+
+void runService({
+  serviceName: 'job-router',
+  errorStyle: 'job',
+  config,
+  telemetry,
+  module: (infrastructure) => JobRouterModule.forRoot(infrastructure),
+});

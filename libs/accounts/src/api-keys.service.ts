@@ -1,0 +1,100 @@
+import {
+  type ApiKeyCreateInput,
+  type ApiKeyDto,
+  type ApiKeyScope,
+  type ApiKeyUpdateInput,
+  NotFoundError,
+  type Principal,
+  ValidationError,
+} from '@runplane/contracts';
+import { type ApiKey, newId } from '@runplane/db';
+import { generateSecret, hashSecret, isWellFormedSecret } from './api-key-secret';
+import type { ApiKeyChanges, ApiKeysRepository } from './api-keys.repository';
+
+/** lastUsedAt is refreshed at most this often per key, so authentication is not a write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+function toDto(row: ApiKey): ApiKeyDto {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scope: row.scope,
+    allowedEndpointIds: [...row.allowedEndpointIds],
+    disabled: row.disabled,
+    lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** allowedEndpointIds only mean something for RESTRICTED keys; anything else is a caller mistake. */
+function endpointsFor(scope: ApiKeyScope, allowed: string[] | undefined): string[] {
+  if (scope !== 'RESTRICTED') {
+    if (allowed?.length) throw new ValidationError('allowedEndpointIds: only allowed with scope RESTRICTED');
+    return [];
+  }
+  return [...new Set(allowed ?? [])];
+}
+
+/** API key lifecycle and authentication. */
+export class ApiKeysService {
+  constructor(private readonly keys: ApiKeysRepository) {}
+
+  /** Creates a key; the returned secret is never retrievable again. */
+  async create(accountId: string, input: ApiKeyCreateInput): Promise<{ apiKey: ApiKeyDto; secret: string }> {
+    const { secret, prefix, hash } = generateSecret();
+    const row = await this.keys.create({
+      id: newId(),
+      accountId,
+      name: input.name,
+      prefix,
+      hash,
+      scope: input.scope,
+      allowedEndpointIds: endpointsFor(input.scope, input.allowedEndpointIds),
+    });
+    return { apiKey: toDto(row), secret };
+  }
+
+  async list(accountId: string): Promise<ApiKeyDto[]> {
+    return (await this.keys.listByAccount(accountId)).map(toDto);
+  }
+
+  async get(accountId: string, id: string): Promise<ApiKeyDto> {
+    return toDto(await this.require(accountId, id));
+  }
+
+  async update(accountId: string, id: string, input: ApiKeyUpdateInput): Promise<ApiKeyDto> {
+    const current = await this.require(accountId, id);
+    const changes: ApiKeyChanges = { name: input.name, disabled: input.disabled };
+    if (input.scope !== undefined || input.allowedEndpointIds !== undefined) {
+      const scope = input.scope ?? current.scope;
+      changes.scope = scope;
+      changes.allowedEndpointIds = endpointsFor(scope, input.allowedEndpointIds ?? current.allowedEndpointIds);
+    }
+    if (!(await this.keys.update(accountId, id, changes))) throw new NotFoundError('API key');
+    return toDto(await this.require(accountId, id));
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    if (!(await this.keys.delete(accountId, id))) throw new NotFoundError('API key');
+  }
+
+  /** The principal of an enabled key, or null for a malformed, unknown or disabled one. */
+  async authenticate(secret: string): Promise<Principal | null> {
+    if (!isWellFormedSecret(secret)) return null;
+    const row = await this.keys.findByHash(hashSecret(secret));
+    if (!row || row.disabled) return null;
+    const now = new Date();
+    if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      await this.keys.touchLastUsed(row.id, now);
+    }
+    return { accountId: row.accountId, apiKeyId: row.id, scope: row.scope, allowedEndpointIds: row.allowedEndpointIds };
+  }
+
+  private async require(accountId: string, id: string): Promise<ApiKey> {
+    const row = await this.keys.findById(accountId, id);
+    if (!row) throw new NotFoundError('API key');
+    return row;
+  }
+}

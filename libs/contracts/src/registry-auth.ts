@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+/** Body of `POST /v1/containerregistryauth` (RunPod's ContainerRegistryAuthCreateInput). */
+export const containerRegistryAuthCreateInput = z.strictObject({
+  name: z.string().trim().min(1).max(191),
+  username: z.string().min(1).max(1024),
+  password: z.string().min(1).max(8192),
+});
+/** Parsed body of `POST /v1/containerregistryauth`. */
+export type ContainerRegistryAuthCreateInput = z.infer<typeof containerRegistryAuthCreateInput>;
+
+/** A container registry auth as the v1 API returns it: the password is never included. */
+export interface ContainerRegistryAuthDto {
+  id: string;
+  name: string;
+}

@@ -1,0 +1,59 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger, MetricsRegistry } from '@runplane/observability';
+import { ApiExceptionFilter, sendError } from '../errors/api-exception.filter';
+import type { ErrorStyle } from '../errors/error-body';
+import { PinoNestLogger } from './nest-logger';
+import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
+
+/** What every Runplane HTTP service is built from. */
+export interface HttpAppOptions {
+  module: Type | DynamicModule;
+  logger: Logger;
+  errorStyle: ErrorStyle;
+  bodyLimitBytes: number;
+  metrics?: MetricsRegistry;
+}
+
+function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegistry): void {
+  const duration = metrics.histogram('http_request_duration_seconds', 'HTTP request duration', [
+    'method',
+    'route',
+    'status',
+  ]);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    });
+}
+
+/**
+ * Builds a Nest app on Fastify with Runplane's conventions: pino JSON logs, `x-request-id` accepted and echoed,
+ * one error shape per API (framework errors such as malformed JSON included), request metrics, shutdown hooks.
+ */
+export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
+  const { logger, errorStyle } = options;
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    genReqId: requestIdFor,
+    requestIdLogLabel: 'requestId',
+    bodyLimit: options.bodyLimitBytes,
+    disableRequestLogging: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
+    logger: new PinoNestLogger(logger),
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  fastify.setErrorHandler((error, request, reply) => sendError(errorStyle, logger, error, request, reply));
+  app.useGlobalFilters(new ApiExceptionFilter(errorStyle, logger));
+  if (options.metrics) recordRequestMetrics(app, options.metrics);
+  app.enableShutdownHooks();
+  return app;
+}

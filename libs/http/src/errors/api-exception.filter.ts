@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
+import type { Logger } from '@runplane/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody, type ErrorStyle } from './error-body';
+import { toHttpError } from './http-error';
+
+/**
+ * The one place an API turns a thrown value into a response. Expected errors keep their status and message;
+ * anything else is logged with an error id and answered as a 500 that reveals nothing but that id.
+ */
+export function sendError(
+  style: ErrorStyle,
+  logger: Logger,
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const view = toHttpError(error);
+  if (view) {
+    if (view.status >= 500) logger.error({ err: error, requestId: request.id }, view.message);
+    void reply.status(view.status).send(errorBody(style, view.message, view.code, request.id));
+    return;
+  }
+  const errorId = randomUUID();
+  logger.error({ err: error, errorId, requestId: request.id }, 'unhandled error');
+  const message = `Internal server error (error id ${errorId})`;
+  void reply.status(500).send(errorBody(style, message, 'INTERNAL', request.id));
+}
+
+/** Nest exception filter that writes every error in one API's shape. */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  constructor(
+    private readonly style: ErrorStyle,
+    private readonly logger: Logger,
+  ) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendError(this.style, this.logger, error, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+}

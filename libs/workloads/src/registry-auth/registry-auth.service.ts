@@ -1,0 +1,70 @@
+import {
+  ConflictError,
+  type ContainerRegistryAuthCreateInput,
+  type ContainerRegistryAuthDto,
+  NotFoundError,
+} from '@runplane/contracts';
+import { type ContainerRegistryAuth, isUniqueViolation, newId } from '@runplane/db';
+import type { RegistryAuthRepository } from './registry-auth.repository';
+import type { SecretBox } from './secret-box';
+
+/** Registry credentials in clear, for building image pull secrets; never part of an API response. */
+export interface RegistryCredentials {
+  username: string;
+  password: string;
+}
+
+function toDto(row: ContainerRegistryAuth): ContainerRegistryAuthDto {
+  return { id: row.id, name: row.name };
+}
+
+const aad = (accountId: string, id: string): string => `container-registry-auth:${accountId}:${id}`;
+
+/** Container registry auths: passwords are sealed with AES-256-GCM before they reach the database. */
+export class RegistryAuthService {
+  constructor(
+    private readonly auths: RegistryAuthRepository,
+    private readonly box: SecretBox,
+  ) {}
+
+  async create(accountId: string, input: ContainerRegistryAuthCreateInput): Promise<ContainerRegistryAuthDto> {
+    const id = newId();
+    try {
+      const row = await this.auths.create({
+        id,
+        accountId,
+        name: input.name,
+        username: input.username,
+        passwordEncrypted: this.box.seal(input.password, aad(accountId, id)),
+      });
+      return toDto(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError(`A container registry auth named "${input.name}" already exists`);
+      throw error;
+    }
+  }
+
+  async list(accountId: string): Promise<ContainerRegistryAuthDto[]> {
+    return (await this.auths.listByAccount(accountId)).map(toDto);
+  }
+
+  async get(accountId: string, id: string): Promise<ContainerRegistryAuthDto> {
+    return toDto(await this.require(accountId, id));
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    if (!(await this.auths.delete(accountId, id))) throw new NotFoundError('Container registry auth');
+  }
+
+  /** Decrypted credentials for the scheduler's pull secrets. */
+  async credentials(accountId: string, id: string): Promise<RegistryCredentials> {
+    const row = await this.require(accountId, id);
+    return { username: row.username, password: this.box.open(row.passwordEncrypted, aad(accountId, id)) };
+  }
+
+  private async require(accountId: string, id: string): Promise<ContainerRegistryAuth> {
+    const row = await this.auths.findById(accountId, id);
+    if (!row) throw new NotFoundError('Container registry auth');
+    return row;
+  }
+}
