@@ -1,1 +1,2 @@
-export {};
+export { checkRedis, createRedis, normalizePrefix } from './redis';
+export type { CreateRedisOptions, Redis } from './redis';

@@ -1,1 +1,1 @@
-export {};
+export { cleanupRedisPrefix, testRedisPrefix } from './redis';

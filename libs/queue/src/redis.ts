@@ -1,0 +1,61 @@
+import { Redis } from 'ioredis';
+
+export type { Redis } from 'ioredis';
+
+/** Options for createRedis. */
+export interface CreateRedisOptions {
+  /** Prefix for every key this client touches; a trailing ":" is added when missing. Never use with BullMQ. */
+  keyPrefix?: string;
+  connectTimeoutMs?: number;
+}
+
+const MAX_RECONNECT_DELAY_MS = 5_000;
+const lastErrors = new WeakMap<Redis, Error>();
+
+/** Normalise a key prefix so "runplane" and "runplane:" mean the same namespace. */
+export function normalizePrefix(prefix: string): string {
+  return prefix.endsWith(':') ? prefix : `${prefix}:`;
+}
+
+/** ioredis client from a redis:// URL with a key prefix, lazyConnect false, bounded reconnect, maxRetriesPerRequest null for BullMQ. */
+export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: false,
+    connectTimeout: opts.connectTimeoutMs ?? 5_000,
+    // BullMQ workers need commands to wait across reconnects instead of failing after N retries.
+    maxRetriesPerRequest: null,
+    // Keep reconnecting (services must survive a Redis restart) but never faster than the capped backoff.
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+    ...(opts.keyPrefix ? { keyPrefix: normalizePrefix(opts.keyPrefix) } : {}),
+  });
+  // Without a listener ioredis prints every connection error; keep the last one for readiness messages instead.
+  redis.on('error', (error: Error) => lastErrors.set(redis, error));
+  redis.on('ready', () => lastErrors.delete(redis));
+  return redis;
+}
+
+const STARTING = new Set(['wait', 'connecting', 'connect']);
+
+/** PING with a bounded timeout, for /readyz; rejects when Redis is unreachable. */
+export async function checkRedis(redis: Redis, timeoutMs = 2_000): Promise<void> {
+  const cause = lastErrors.get(redis);
+  if (redis.status !== 'ready' && (cause || !STARTING.has(redis.status))) {
+    // A client that is reconnecting or closed is not ready; a PING would only sit in the offline queue.
+    throw new Error(`Redis is not ready (status ${redis.status}${cause ? `: ${cause.message}` : ''})`);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  let onError: ((error: Error) => void) | undefined;
+  // A client still making its first connection gets the timeout to finish it, but a connection error ends the wait.
+  const failure = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis PING timed out after ${timeoutMs} ms`)), timeoutMs);
+    onError = (error: Error) => reject(new Error(`Redis is not ready: ${error.message}`));
+    redis.once('error', onError);
+  });
+  try {
+    const reply = await Promise.race([redis.ping(), failure]);
+    if (reply !== 'PONG') throw new Error(`Unexpected Redis PING reply: ${String(reply)}`);
+  } finally {
+    clearTimeout(timer);
+    if (onError) redis.off('error', onError);
+  }
+}
