@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import type { AppPorts, RunnerConfig } from './config';
+
+/** The five Runplane apps, in start order. */
+export const APP_NAMES = ['gateway', 'job-router', 'scheduler', 'webhook-dispatcher', 'billing-aggregator'] as const;
+
+/** One of the five app names. */
+export type AppName = (typeof APP_NAMES)[number] & keyof AppPorts;
+
+/** How to launch one app as a child process. */
+export interface AppLaunch {
+  name: AppName;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  port: number;
+}
+
+/** Connection details shared by every app. */
+export interface Backends {
+  databaseUrl: string;
+  redisUrl: string;
+  encryptionKey: string;
+}
+
+function appEnv(config: RunnerConfig, name: AppName, backends: Backends): Record<string, string> {
+  const env: Record<string, string> = {
+    ...config.inheritedEnv,
+    PORT: String(config.ports[name]),
+    HOST: config.host,
+    DATABASE_URL: backends.databaseUrl,
+    REDIS_URL: backends.redisUrl,
+    LOG_LEVEL: config.logLevel,
+  };
+  if (config.redisPrefix !== undefined) env.REDIS_PREFIX = config.redisPrefix;
+  if (config.otelEndpoint !== undefined) env.OTEL_EXPORTER_OTLP_ENDPOINT = config.otelEndpoint;
+  if (name === 'gateway') env.RUNPLANE_ENCRYPTION_KEY = backends.encryptionKey;
+  else delete env.RUNPLANE_ENCRYPTION_KEY;
+  return env;
+}
+
+/** Launch specs for all five apps, each run by this same Node through the SWC loader. */
+export function appLaunches(config: RunnerConfig, backends: Backends): AppLaunch[] {
+  return APP_NAMES.map((name) => ({
+    name,
+    command: process.execPath,
+    args: ['-r', '@swc-node/register', join(config.repoRoot, 'apps', name, 'src', 'main.ts')],
+    cwd: config.repoRoot,
+    env: appEnv(config, name, backends),
+    port: config.ports[name],
+  }));
+}

@@ -1,0 +1,98 @@
+import { resolve } from 'node:path';
+
+/** Ports of the five apps, keyed by app name. */
+export interface AppPorts {
+  gateway: number;
+  'job-router': number;
+  scheduler: number;
+  'webhook-dispatcher': number;
+  'billing-aggregator': number;
+}
+
+/** Everything the platform runner takes from its environment, parsed once. */
+export interface RunnerConfig {
+  repoRoot: string;
+  stateDir: string;
+  host: string;
+  ports: AppPorts;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  redisPrefix: string | undefined;
+  logLevel: string;
+  otelEndpoint: string | undefined;
+  encryptionKey: string | undefined;
+  catalogFile: string | undefined;
+  readyTimeoutMs: number;
+  shutdownGraceMs: number;
+  /** The environment handed to child processes (PATH, locale, anything the apps read themselves). */
+  inheritedEnv: Record<string, string>;
+}
+
+/** Raised for an invalid runner variable; the message names the variable. */
+export class RunnerConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function optional(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RunnerConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  return integer(env, name, fallback, 1, 65535);
+}
+
+function encryptionKey(env: Env): string | undefined {
+  const value = optional(env, 'RUNPLANE_ENCRYPTION_KEY');
+  if (value !== undefined && !/^[0-9a-fA-F]{64}$/.test(value)) {
+    throw new RunnerConfigError('RUNPLANE_ENCRYPTION_KEY must be 64 hex characters (32 bytes)');
+  }
+  return value;
+}
+
+function definedOnly(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/** Parses the runner's variables; `repoRoot` anchors the default state dir and the app entry points. */
+export function readRunnerConfig(env: Env, repoRoot: string): RunnerConfig {
+  const ports: AppPorts = {
+    gateway: port(env, 'RUNPLANE_GATEWAY_PORT', 8080),
+    'job-router': port(env, 'RUNPLANE_JOB_API_PORT', 8081),
+    scheduler: port(env, 'RUNPLANE_SCHEDULER_PORT', 8082),
+    'webhook-dispatcher': port(env, 'RUNPLANE_WEBHOOK_PORT', 8083),
+    'billing-aggregator': port(env, 'RUNPLANE_BILLING_PORT', 8084),
+  };
+  if (new Set(Object.values(ports)).size !== Object.values(ports).length) {
+    throw new RunnerConfigError('RUNPLANE_*_PORT values must all differ');
+  }
+  const stateDir = optional(env, 'RUNPLANE_STATE_DIR');
+  return {
+    repoRoot,
+    stateDir: stateDir === undefined ? resolve(repoRoot, '.runplane') : resolve(stateDir),
+    host: optional(env, 'RUNPLANE_HOST') ?? '127.0.0.1',
+    ports,
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    redisUrl: optional(env, 'REDIS_URL'),
+    redisPrefix: optional(env, 'REDIS_PREFIX'),
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    otelEndpoint: optional(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
+    encryptionKey: encryptionKey(env),
+    catalogFile: optional(env, 'RUNPLANE_CATALOG_FILE'),
+    readyTimeoutMs: integer(env, 'RUNPLANE_READY_TIMEOUT_MS', 180_000, 1_000, 3_600_000),
+    shutdownGraceMs: integer(env, 'RUNPLANE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    inheritedEnv: definedOnly(env),
+  };
+}

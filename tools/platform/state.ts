@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** File names inside the runner's state directory. */
+export const STATE_FILES = {
+  adminKey: 'admin-key',
+  adminAccount: 'admin-account',
+  encryptionKey: 'encryption-key',
+  pids: 'pids.json',
+  postgresData: 'postgres',
+} as const;
+
+/** Pids of every process the runner started, written so tests and operators can check for leftovers. */
+export interface PidRecord {
+  runner: number;
+  apps: Record<string, number>;
+  services: Record<string, number>;
+  ports: Record<string, number>;
+}
+
+/** Creates the state directory (owner-only) if needed and returns its path. */
+export function ensureStateDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+/** Reads a trimmed state file, or undefined when it does not exist or is empty. */
+export function readStateFile(dir: string, name: string): string | undefined {
+  try {
+    const value = readFileSync(join(dir, name), 'utf8').trim();
+    return value === '' ? undefined : value;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Writes a state file readable by its owner only (it may hold a secret). */
+export function writeSecretFile(dir: string, name: string, value: string): void {
+  const path = join(dir, name);
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  // writeFileSync keeps the mode of an existing file; make sure an old, wider file is narrowed.
+  chmodSync(path, 0o600);
+}
+
+/** The kept encryption key, generated on first use (64 hex chars = 32 bytes). */
+export function loadOrCreateEncryptionKey(dir: string): string {
+  const existing = readStateFile(dir, STATE_FILES.encryptionKey);
+  if (existing !== undefined && /^[0-9a-fA-F]{64}$/.test(existing)) return existing;
+  const key = randomBytes(32).toString('hex');
+  writeSecretFile(dir, STATE_FILES.encryptionKey, key);
+  return key;
+}
+
+/** Records the pids of the runner, its apps and any server it started. */
+export function writePids(dir: string, record: PidRecord): void {
+  writeFileSync(join(dir, STATE_FILES.pids), `${JSON.stringify(record, null, 2)}\n`);
+}
