@@ -1,1 +1,50 @@
-export {};
+export {
+  checkDatabase,
+  createPrismaClient,
+  withTransaction,
+  type DatabaseClient,
+  type DbClient,
+  type PrismaClientOptions,
+  type TransactionOptions,
+} from './client';
+export { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from './errors';
+export { newId } from './ids';
+export {
+  DatabaseAdmin,
+  databaseNameOf,
+  ensureDatabaseExists,
+  withDatabaseAdmin,
+  withDatabaseName,
+} from './admin';
+export { applyMigrations, migrationsFingerprint, repositoryRoot, type ApplyMigrationsOptions } from './migrations';
+export { Prisma } from './generated/prisma/client';
+export type {
+  Account,
+  ApiKey,
+  BillingRecord,
+  ContainerRegistryAuth,
+  CpuFlavor,
+  DataCenter,
+  Endpoint,
+  GpuType,
+  Machine,
+  NetworkVolume,
+  Pod,
+  SavingsPlan,
+  Template,
+  UsageInterval,
+  WebhookDelivery,
+} from './generated/prisma/client';
+export {
+  ApiKeyScope,
+  BillingRecordKind,
+  CloudType,
+  ComputeType,
+  PodDesiredStatus,
+  PodPhase,
+  ScalerType,
+  SelectionPriority,
+  TemplateCategory,
+  UsageResourceKind,
+  WebhookDeliveryStatus,
+} from './generated/prisma/client';

@@ -1,0 +1,67 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { type Prisma, PrismaClient } from './generated/prisma/client';
+
+/** A Prisma client that owns a connection pool. */
+export type DatabaseClient = PrismaClient;
+
+/** Anything that runs queries: the pooled client or an open interactive transaction. */
+export type DbClient = PrismaClient | Prisma.TransactionClient;
+
+/** Pool settings for {@link createPrismaClient}. */
+export interface PrismaClientOptions {
+  /** Maximum pooled connections (default 10). */
+  poolSize?: number;
+  /** Give up opening a connection after this long (default 5000 ms), so an unreachable database fails fast. */
+  connectTimeoutMs?: number;
+}
+
+/** Creates a Rust-free Prisma client over node-postgres for the given postgres:// URL. */
+export function createPrismaClient(databaseUrl: string, options: PrismaClientOptions = {}): DatabaseClient {
+  const adapter = new PrismaPg({
+    connectionString: databaseUrl,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+  });
+  return new PrismaClient({ adapter });
+}
+
+function isPooledClient(db: DbClient): db is PrismaClient {
+  return typeof (db as Partial<PrismaClient>).$transaction === 'function';
+}
+
+/** Options for {@link withTransaction}. */
+export interface TransactionOptions {
+  isolationLevel?: Prisma.TransactionIsolationLevel;
+  /** Longest the transaction may run (default 10000 ms). */
+  timeoutMs?: number;
+}
+
+/**
+ * Runs `fn` in a transaction. When `db` already is a transaction, `fn` joins it, so repositories
+ * can be composed without knowing whether their caller opened one.
+ */
+export async function withTransaction<T>(
+  db: DbClient,
+  fn: (tx: Prisma.TransactionClient) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  if (!isPooledClient(db)) return fn(db);
+  return db.$transaction(fn, {
+    isolationLevel: options.isolationLevel,
+    timeout: options.timeoutMs ?? 10_000,
+    maxWait: 5_000,
+  });
+}
+
+/** Resolves when the database answers `SELECT 1` within `timeoutMs`; rejects otherwise, never hangs. */
+export async function checkDatabase(db: DbClient, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`database did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([db.$queryRaw`SELECT 1`, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
