@@ -54,8 +54,10 @@ function port(env: Env, name: string, fallback: number): number {
 
 function encryptionKey(env: Env): string | undefined {
   const value = optional(env, 'RUNPLANE_ENCRYPTION_KEY');
-  if (value !== undefined && !/^[0-9a-fA-F]{64}$/.test(value)) {
-    throw new RunnerConfigError('RUNPLANE_ENCRYPTION_KEY must be 64 hex characters (32 bytes)');
+  const hex = /^[0-9a-fA-F]{64}$/;
+  const base64 = /^[A-Za-z0-9+/]{43}=?$/;
+  if (value !== undefined && !hex.test(value) && !base64.test(value)) {
+    throw new RunnerConfigError('RUNPLANE_ENCRYPTION_KEY must be 64 hex characters or base64 of 32 bytes');
   }
   return value;
 }

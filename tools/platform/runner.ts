@@ -1,0 +1,149 @@
+import { createAccountsServices } from '@runplane/accounts';
+import { createPrismaClient, ensureDatabaseExists } from '@runplane/db';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { APP_NAMES, appLaunches } from './apps';
+import { ensureAdminKey, prepareDatabase } from './bootstrap';
+import type { RunnerConfig } from './config';
+import { resolvePostgres } from './postgres';
+import { waitForReady } from './readiness';
+import { resolveRedis } from './redis';
+import type { ResolvedService } from './services';
+import { ensureStateDir, loadOrCreateEncryptionKey, STATE_FILES, writePids } from './state';
+import { Supervisor } from './supervisor';
+
+const PREFIX_WIDTH = Math.max(...APP_NAMES.map((name) => name.length));
+
+/** Raised inside `run` when a shutdown began before start-up finished. */
+class StartAborted extends Error {}
+
+/**
+ * Brings the platform up (Postgres, Redis, migrations, catalog, admin key, five apps) and down
+ * again in reverse order, exactly once, whether asked to by a signal or by a crashed app.
+ */
+export class PlatformRunner {
+  private readonly cleanups: Array<() => Promise<void>> = [];
+  private readonly abort = new AbortController();
+  private readonly supervisor: Supervisor;
+  private shutdownPromise: Promise<number> | undefined;
+  private readonly pidServices: Record<string, number> = {};
+
+  constructor(
+    private readonly config: RunnerConfig,
+    private readonly out: { stdout: Writable; stderr: Writable },
+  ) {
+    this.supervisor = new Supervisor((m) => this.log(m), out, config.shutdownGraceMs, PREFIX_WIDTH);
+    this.supervisor.onFailure((failure) => void this.shutdown(1, `${failure.name} stopped`));
+  }
+
+  /** Runner messages, prefixed like app output. */
+  log(message: string): void {
+    for (const line of message.split('\n')) this.out.stdout.write(`${'runplane'.padEnd(PREFIX_WIDTH)} | ${line}\n`);
+  }
+
+  /** Starts everything; resolves once all apps answer /readyz. Throws when start-up fails. */
+  async run(): Promise<void> {
+    const { config } = this;
+    ensureStateDir(config.stateDir);
+    const postgres = await this.adopt(resolvePostgres({
+      databaseUrl: config.databaseUrl, localHost: '127.0.0.1', localPort: 5432, databaseName: 'runplane',
+      embeddedDataDir: join(config.stateDir, STATE_FILES.postgresData),
+      ensureDatabase: ensureDatabaseExists, log: (m) => this.log(m),
+    }), 'postgres');
+    const redis = await this.adopt(resolveRedis({
+      redisUrl: config.redisUrl, localHost: '127.0.0.1', localPort: 6379,
+      searchPath: config.inheritedEnv.PATH ?? '', log: (m) => this.log(m),
+    }), 'redis');
+    const adminKey = await this.bootstrapDatabase(postgres.url);
+    const encryptionKey = config.encryptionKey ?? loadOrCreateEncryptionKey(config.stateDir);
+    this.startApps(postgres.url, redis.url, encryptionKey);
+    await waitForReady(
+      APP_NAMES.map((name) => ({ name, url: `http://${this.probeHost()}:${config.ports[name]}/readyz` })),
+      config.readyTimeoutMs,
+      this.abort.signal,
+    );
+    this.printBanner(adminKey);
+  }
+
+  /** Stops everything started so far (once) and resolves with the exit code to use. */
+  shutdown(code: number, reason: string): Promise<number> {
+    if (this.shutdownPromise !== undefined) return this.shutdownPromise;
+    this.log(`stopping (${reason})`);
+    this.abort.abort();
+    this.shutdownPromise = this.runCleanups().then((failed) => (failed ? Math.max(code, 1) : code));
+    return this.shutdownPromise;
+  }
+
+  private async runCleanups(): Promise<boolean> {
+    let failed = false;
+    for (const cleanup of this.cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        failed = true;
+        this.log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    this.log('stopped');
+    return failed;
+  }
+
+  /** Registers a started service for cleanup, or stops it at once when shutdown already began. */
+  private async adopt(pending: Promise<ResolvedService>, name: string): Promise<ResolvedService> {
+    const service = await pending;
+    if (service.pid !== undefined) this.pidServices[name] = service.pid;
+    if (this.abort.signal.aborted) {
+      await service.stop();
+      throw new StartAborted('start-up interrupted');
+    }
+    this.cleanups.push(() => service.stop());
+    return service;
+  }
+
+  private async bootstrapDatabase(databaseUrl: string): Promise<{ secret: string; created: boolean }> {
+    const db = createPrismaClient(databaseUrl);
+    try {
+      this.log('applying migrations and seeding the catalog');
+      await prepareDatabase(db, databaseUrl, this.config.catalogFile);
+      return await ensureAdminKey(this.config.stateDir, createAccountsServices(db));
+    } finally {
+      await db.$disconnect();
+    }
+  }
+
+  private startApps(databaseUrl: string, redisUrl: string, encryptionKey: string): void {
+    if (this.abort.signal.aborted) throw new StartAborted('start-up interrupted');
+    this.cleanups.push(() => this.supervisor.stopAll());
+    for (const launch of appLaunches(this.config, { databaseUrl, redisUrl, encryptionKey })) {
+      this.supervisor.start(launch);
+    }
+    writePids(this.config.stateDir, {
+      runner: process.pid,
+      apps: this.supervisor.pids(),
+      services: this.pidServices,
+      ports: { ...this.config.ports },
+    });
+  }
+
+  private probeHost(): string {
+    return this.config.host === '0.0.0.0' || this.config.host === '::' ? '127.0.0.1' : this.config.host;
+  }
+
+  private printBanner(adminKey: { secret: string; created: boolean }): void {
+    const host = this.probeHost();
+    const keyFile = join(this.config.stateDir, STATE_FILES.adminKey);
+    this.log([
+      'Runplane is ready.',
+      `  Management API (v1): http://${host}:${this.config.ports.gateway}/v1`,
+      `  Job API (v2):        http://${host}:${this.config.ports['job-router']}/v2`,
+      `  Admin API key:       ${adminKey.secret}`,
+      `                       (${adminKey.created ? 'new, ' : ''}kept in ${keyFile})`,
+      'Press Ctrl-C to stop.',
+    ].join('\n'));
+  }
+}
+
+/** True for the error `run` throws when a shutdown interrupted start-up. */
+export function isStartAborted(error: unknown): boolean {
+  return error instanceof StartAborted;
+}

@@ -1,0 +1,42 @@
+/**
+ * `npm start`: runs the whole platform on this machine. The environment is read here, once.
+ * See README.md for the variables.
+ */
+import { resolve } from 'node:path';
+import { readRunnerConfig, type RunnerConfig, RunnerConfigError } from './config';
+import { isStartAborted, PlatformRunner } from './runner';
+import { ServiceUnavailableError } from './services';
+
+const REPO_ROOT = resolve(__dirname, '..', '..');
+
+function loadConfig(): RunnerConfig {
+  try {
+    return readRunnerConfig(process.env, REPO_ROOT);
+  } catch (error) {
+    if (!(error instanceof RunnerConfigError)) throw error;
+    process.stderr.write(`runplane: ${error.message}\n`);
+    process.exit(78);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ServiceUnavailableError) return error.message;
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+async function main(): Promise<void> {
+  const runner = new PlatformRunner(loadConfig(), { stdout: process.stdout, stderr: process.stderr });
+  const exit = (code: number): never => process.exit(code);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => void runner.shutdown(0, `received ${signal}`).then(exit));
+  }
+  try {
+    await runner.run();
+  } catch (error) {
+    if (isStartAborted(error)) return;
+    runner.log(`start-up failed: ${describe(error)}`);
+    exit(await runner.shutdown(1, 'start-up failed'));
+  }
+}
+
+void main();
