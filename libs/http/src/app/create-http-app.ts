@@ -2,7 +2,8 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger, MetricsRegistry } from '@runplane/observability';
-import { ApiExceptionFilter, sendError } from '../errors/api-exception.filter';
+import { LogController } from 'fastify';
+import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import type { ErrorStyle } from '../errors/error-body';
 import { PinoNestLogger } from './nest-logger';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
@@ -33,16 +34,16 @@ function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegis
 
 /**
  * Builds a Nest app on Fastify with Runplane's conventions: pino JSON logs, `x-request-id` accepted and echoed,
- * one error shape per API (framework errors such as malformed JSON included), request metrics, shutdown hooks.
+ * one error shape per API (Nest routes Fastify's own errors, e.g. malformed JSON, through the same filter),
+ * request metrics, shutdown hooks.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
   const { logger, errorStyle } = options;
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     genReqId: requestIdFor,
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: options.bodyLimitBytes,
-    disableRequestLogging: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
     logger: new PinoNestLogger(logger),
@@ -51,7 +52,6 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
-  fastify.setErrorHandler((error, request, reply) => sendError(errorStyle, logger, error, request, reply));
   app.useGlobalFilters(new ApiExceptionFilter(errorStyle, logger));
   if (options.metrics) recordRequestMetrics(app, options.metrics);
   app.enableShutdownHooks();

@@ -62,7 +62,9 @@ export function toHttpError(error: unknown): HttpErrorView | undefined {
   if (error instanceof DomainError) {
     return { status: STATUS_BY_CODE[error.code], code: error.code, message: error.message };
   }
-  const known = FASTIFY_ERRORS[fastifyCode(error) ?? ''];
+  // Nest wraps Fastify's request errors in an HttpException whose cause is the original.
+  const cause = error instanceof HttpException ? error.cause : undefined;
+  const known = FASTIFY_ERRORS[fastifyCode(error) ?? fastifyCode(cause) ?? ''];
   if (known) return { status: STATUS_BY_CODE[known.code], ...known };
   if (error instanceof HttpException) {
     const status = error.getStatus();

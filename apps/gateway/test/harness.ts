@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createAccountsServices } from '@runplane/accounts';
+import type { ApiKeyScope } from '@runplane/contracts';
+import { createPrismaClient } from '@runplane/db';
+import { buildService } from '@runplane/http';
+import { createTestDatabase, testRedisPrefix } from '@runplane/testing';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { gatewayEnvSchema } from '../src/config';
+import { GatewayModule } from '../src/gateway.module';
+
+/** A gateway built on its own test database and Redis prefix, driven through Fastify's inject. */
+export interface GatewayHarness {
+  app: NestFastifyApplication;
+  db: ReturnType<typeof createPrismaClient>;
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Creates an account and a key of the given scope; returns the account id and the key's secret. */
+  accountWithKey(
+    scope?: ApiKeyScope,
+    allowedEndpointIds?: string[],
+  ): Promise<{ accountId: string; keyId: string; secret: string }>;
+  close(): Promise<void>;
+}
+
+/** Starts a gateway for one test file. */
+export async function startGateway(label: string): Promise<GatewayHarness> {
+  const database = await createTestDatabase(label);
+  const config = gatewayEnvSchema.parse({
+    DATABASE_URL: database.url,
+    REDIS_PREFIX: testRedisPrefix(label),
+    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    BODY_LIMIT_BYTES: String(64 * 1024),
+  });
+  const app = await buildService({
+    serviceName: 'gateway',
+    errorStyle: 'v1',
+    config,
+    module: (infrastructure) => GatewayModule.forRoot(config, infrastructure),
+  });
+  await app.init();
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.ready();
+  const db = createPrismaClient(database.url);
+  const { accounts, apiKeys } = createAccountsServices(db);
+  return {
+    app,
+    db,
+    inject: (options) => fastify.inject(options),
+    async accountWithKey(scope = 'ALL', allowedEndpointIds) {
+      const account = await accounts.create({ name: `${label}-account` });
+      const { apiKey, secret } = await apiKeys.create(account.id, { name: `${scope} key`, scope, allowedEndpointIds });
+      return { accountId: account.id, keyId: apiKey.id, secret };
+    },
+    async close() {
+      await app.close();
+      await db.$disconnect();
+      await database.drop();
+    },
+  };
+}
+
+/** Authorization header in Bearer form. */
+export const bearer = (secret: string): Record<string, string> => ({ authorization: `Bearer ${secret}` });

@@ -1,0 +1,74 @@
+import type { ContainerRegistryAuthDto } from '@runplane/contracts';
+import { bearer, type GatewayHarness, startGateway } from './harness';
+
+const PASSWORD = 'registry-password-that-must-stay-secret';
+
+describe('v1 /containerregistryauth', () => {
+  let gw: GatewayHarness;
+  let owner: { accountId: string; secret: string };
+
+  beforeAll(async () => {
+    gw = await startGateway('registry-auth');
+    owner = await gw.accountWithKey('ALL');
+  });
+  afterAll(() => gw.close());
+
+  const create = (name: string, secret = owner.secret) =>
+    gw.inject({
+      method: 'POST',
+      url: '/v1/containerregistryauth',
+      headers: bearer(secret),
+      payload: { name, username: 'robot', password: PASSWORD },
+    });
+
+  it('stores the password encrypted and never returns it', async () => {
+    const created = await create('docker hub');
+    expect(created.statusCode).toBe(200);
+    const dto = created.json() as ContainerRegistryAuthDto;
+    expect(Object.keys(dto).sort()).toEqual(['id', 'name']);
+
+    const row = await gw.db.containerRegistryAuth.findUniqueOrThrow({ where: { id: dto.id } });
+    expect(row.passwordEncrypted).not.toBe(PASSWORD);
+    expect(row.passwordEncrypted).not.toContain(PASSWORD);
+    expect(row.passwordEncrypted).not.toContain(Buffer.from(PASSWORD).toString('base64'));
+    expect(row.passwordEncrypted).toMatch(/^v1\./);
+
+    const listed = await gw.inject({ method: 'GET', url: '/v1/containerregistryauth', headers: bearer(owner.secret) });
+    const got = await gw.inject({ method: 'GET', url: `/v1/containerregistryauth/${dto.id}`, headers: bearer(owner.secret) });
+    for (const res of [created, listed, got]) {
+      expect(res.body).not.toContain(PASSWORD);
+      expect(res.body).not.toContain(row.passwordEncrypted);
+      expect(res.body).not.toContain('password');
+    }
+    expect(listed.json()).toEqual([dto]);
+    expect(got.json()).toEqual(dto);
+  });
+
+  it('rejects a duplicate name with 409 and missing fields with 400', async () => {
+    await create('quay');
+    const duplicate = await create('quay');
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json()).toMatchObject({ code: 'CONFLICT' });
+    const missing = await gw.inject({
+      method: 'POST',
+      url: '/v1/containerregistryauth',
+      headers: bearer(owner.secret),
+      payload: { name: 'x', username: 'robot' },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toMatch(/^password: /);
+  });
+
+  it("hides another account's auths (404) and deletes with 204", async () => {
+    const other = await gw.accountWithKey('ALL');
+    const theirs = (await create('theirs', other.secret)).json() as ContainerRegistryAuthDto;
+    const peek = await gw.inject({ method: 'GET', url: `/v1/containerregistryauth/${theirs.id}`, headers: bearer(owner.secret) });
+    expect(peek.statusCode).toBe(404);
+    expect(peek.json()).toMatchObject({ message: 'Container registry auth not found' });
+    const steal = await gw.inject({ method: 'DELETE', url: `/v1/containerregistryauth/${theirs.id}`, headers: bearer(owner.secret) });
+    expect(steal.statusCode).toBe(404);
+    const del = await gw.inject({ method: 'DELETE', url: `/v1/containerregistryauth/${theirs.id}`, headers: bearer(other.secret) });
+    expect(del.statusCode).toBe(204);
+    expect(await gw.db.containerRegistryAuth.count({ where: { id: theirs.id } })).toBe(0);
+  });
+});

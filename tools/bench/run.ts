@@ -1,0 +1,21 @@
+// Runplane benchmarks: each suite measures its own baseline in the same run and prints ratios against it.
+import { benchApiKeys, printRatios } from './api-keys.bench';
+
+const env = process.env;
+const options = {
+  adminDatabaseUrl: env.BENCH_DATABASE_URL ?? env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  durationSeconds: Number(env.BENCH_DURATION_SECONDS ?? 5),
+  connections: Number(env.BENCH_CONNECTIONS ?? 20),
+};
+
+async function main(): Promise<void> {
+  printRatios('v1 API authentication (ratio = req/s against /healthz)', await benchApiKeys(options));
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
