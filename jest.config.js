@@ -14,5 +14,6 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: { '^@runplane/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
   testTimeout: 60000,
 };

@@ -32,6 +32,16 @@ export class DatabaseAdmin {
     return (result.rowCount ?? 0) > 0;
   }
 
+  /** Names of the databases whose name starts with `prefix`. */
+  async list(prefix: string): Promise<string[]> {
+    const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const result = await this.client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE datname LIKE $1 ORDER BY datname',
+      [pattern],
+    );
+    return result.rows.map((row) => row.datname);
+  }
+
   /** Creates a database, optionally as a copy of `template`; a no-op when it exists. */
   async create(name: string, options: { template?: string } = {}): Promise<void> {
     const template = options.template === undefined ? '' : ` TEMPLATE ${ident(options.template)}`;

@@ -9,3 +9,11 @@ export {
   spawnProcessGroup,
   stopProcessGroup,
 } from './process';
+export {
+  createTestDatabase,
+  dropStaleTestDatabases,
+  prepareTemplateDatabase,
+  TEMPLATE_DATABASE,
+  type TestDatabase,
+} from './database';
+export { pollUntil, type PollOptions } from './poll';

@@ -1,0 +1,52 @@
+/** A GPU model as the catalog describes it; prices are USD per GPU-hour, null when not offered. */
+export interface GpuTypeEntry {
+  /** Wire id, e.g. "NVIDIA H100 80GB HBM3". */
+  id: string;
+  displayName: string;
+  manufacturer: string;
+  memoryInGb: number;
+  /** GFD `nvidia.com/gpu.product` label of nodes carrying this model. */
+  gfdProduct: string | null;
+  maxGpuCount: number;
+  secureCloud: boolean;
+  communityCloud: boolean;
+  securePrice: number | null;
+  communityPrice: number | null;
+  secureSpotPrice: number | null;
+  communitySpotPrice: number | null;
+  oneWeekPrice: number | null;
+  oneMonthPrice: number | null;
+  threeMonthPrice: number | null;
+  sixMonthPrice: number | null;
+}
+
+/** A CPU instance family; instance ids are "<id>-<vcpu>-<ramGb>". */
+export interface CpuFlavorEntry {
+  id: string;
+  displayName: string;
+  groupId: string;
+  minVcpu: number;
+  maxVcpu: number;
+  ramPerVcpuGb: number;
+  /** USD per vCPU-hour. */
+  pricePerVcpuHr: number;
+}
+
+/** A data center, e.g. "EU-RO-1". */
+export interface DataCenterEntry {
+  id: string;
+  name: string;
+  location: string;
+  /** ISO 3166-1 alpha-2. */
+  countryCode: string;
+  storageSupport: boolean;
+  highPerformanceStorage: boolean;
+  listed: boolean;
+}
+
+/** The whole catalog: what {@link seedCatalog} writes. */
+export interface Catalog {
+  gpuTypes: GpuTypeEntry[];
+  cpuFlavors: CpuFlavorEntry[];
+  dataCenters: DataCenterEntry[];
+}
