@@ -1,2 +1,16 @@
 export { checkRedis, createRedis, normalizePrefix } from './redis';
 export type { CreateRedisOptions, Redis } from './redis';
+export { defineJobCatalog, JobCatalogError, jobNamesIn } from './catalog';
+export type {
+  JobBackoff,
+  JobCatalog,
+  JobData,
+  JobDefinition,
+  JobNamesIn,
+  JobPayload,
+  QueueNameOf,
+} from './catalog';
+export { assertQueueConnection, bullPrefix, createQueue } from './queues';
+export type { AddJobOptions, JobEnvelope, QueueConnection, TypedQueue } from './queues';
+export { createWorker, UnrecoverableError } from './workers';
+export type { JobContext, JobHandlers, TypedWorker, WorkerOptions } from './workers';
