@@ -91,10 +91,12 @@ function checkNewEntries(overrides: CatalogOverrides): void {
 export function parseCatalogOverrides(input: unknown): CatalogOverrides {
   const result = catalogOverridesSchema.safeParse(input);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
-    const where = formatPath([...(issue?.path ?? []), ...keys.slice(0, 1)]) || '(root)';
-    throw new CatalogOverridesError(`${where}: ${issue?.message ?? 'invalid'}`);
+    const problems = result.error.issues.slice(0, 5).map((issue) => {
+      const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+      const where = formatPath([...issue.path, ...keys.slice(0, 1)]) || '(root)';
+      return `${where}: ${issue.message}`;
+    });
+    throw new CatalogOverridesError(problems.join('; '));
   }
   checkNewEntries(result.data);
   return result.data;
@@ -102,7 +104,12 @@ export function parseCatalogOverrides(input: unknown): CatalogOverrides {
 
 /** Reads and validates an operator's catalog overrides JSON file. */
 export async function loadCatalogOverrides(path: string): Promise<CatalogOverrides> {
-  const text = await readFile(path, 'utf8');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CatalogOverridesError(`catalog overrides ${path}: cannot read the file (${(err as Error).message})`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
