@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamicModule } from '@nestjs/common';
@@ -112,8 +112,10 @@ describe.each(SERVICES)('$name health routes', (service) => {
 
 describe('/readyz when a backing store stops', () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'runplane-readyz-'));
-  let postgres: ResolvedService;
-  let redis: ResolvedService;
+  // Run as root, embedded Postgres runs as its own system user, which must be able to enter the folder.
+  chmodSync(stateDir, 0o755);
+  let postgres: ResolvedService | undefined;
+  let redis: ResolvedService | undefined;
   const apps: NestFastifyApplication[] = [];
 
   beforeAll(async () => {
@@ -135,18 +137,19 @@ describe('/readyz when a backing store stops', () => {
       log: () => undefined,
     });
     for (const service of SERVICES) {
-      apps.push(await startService(service, { DATABASE_URL: postgres.url, REDIS_URL: redis.url }));
+      apps.push(await startService(service, { DATABASE_URL: postgres.url, REDIS_URL: redis.url, LOG_LEVEL: 'fatal' }));
     }
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.close()));
-    await postgres.stop();
-    await redis.stop();
+    await postgres?.stop();
+    await redis?.stop();
     rmSync(stateDir, { recursive: true, force: true });
   });
 
   it('is ready while both answer, then 503 naming Postgres once it is stopped, then Redis too', async () => {
+    if (!postgres || !redis) throw new Error('backing stores did not start');
     for (const app of apps) expect((await get(app, '/readyz')).statusCode).toBe(200);
 
     await postgres.stop();

@@ -70,7 +70,9 @@ export class ApiKeysService {
     if (input.scope !== undefined || input.allowedEndpointIds !== undefined) {
       const scope = input.scope ?? current.scope;
       changes.scope = scope;
-      changes.allowedEndpointIds = endpointsFor(scope, input.allowedEndpointIds ?? current.allowedEndpointIds);
+      // A RESTRICTED key keeps its endpoints unless new ones are given; other scopes carry none.
+      const kept = scope === 'RESTRICTED' ? current.allowedEndpointIds : undefined;
+      changes.allowedEndpointIds = endpointsFor(scope, input.allowedEndpointIds ?? kept);
     }
     if (!(await this.keys.update(accountId, id, changes))) throw new NotFoundError('API key');
     return toDto(await this.require(accountId, id));

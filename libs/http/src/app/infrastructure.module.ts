@@ -27,7 +27,9 @@ class ConnectionsCloser implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.db.$disconnect(), this.redis.quit()]);
+    // QUIT would wait forever for a Redis that is gone (commands queue while reconnecting): drop the socket then.
+    const closeRedis = this.redis.status === 'ready' ? this.redis.quit() : Promise.resolve(this.redis.disconnect());
+    await Promise.allSettled([this.db.$disconnect(), closeRedis]);
   }
 }
 
