@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient, type DatabaseClient } from '@runplane/db';
@@ -20,6 +20,8 @@ function writeJson(name: string, content: unknown): string {
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
   return path;
 }
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('catalog data', () => {
   it('covers the v1 API enums', () => {
