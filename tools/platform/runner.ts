@@ -27,6 +27,8 @@ export class PlatformRunner {
   private readonly supervisor: Supervisor;
   private shutdownPromise: Promise<number> | undefined;
   private readonly pidServices: Record<string, number> = {};
+  private resolveStopped: (code: number) => void = () => undefined;
+  private readonly stopped = new Promise<number>((resolve) => (this.resolveStopped = resolve));
 
   constructor(
     private readonly config: RunnerConfig,
@@ -65,12 +67,27 @@ export class PlatformRunner {
     this.printBanner(adminKey);
   }
 
+  /** True once a shutdown has begun (start-up errors after that are its consequence, not its cause). */
+  isStopping(): boolean {
+    return this.shutdownPromise !== undefined;
+  }
+
+  /** Resolves with the exit code once a shutdown, whatever started it, has finished. */
+  whenStopped(): Promise<number> {
+    return this.stopped;
+  }
+
   /** Stops everything started so far (once) and resolves with the exit code to use. */
   shutdown(code: number, reason: string): Promise<number> {
     if (this.shutdownPromise !== undefined) return this.shutdownPromise;
     this.log(`stopping (${reason})`);
     this.abort.abort();
-    this.shutdownPromise = this.runCleanups().then((failed) => (failed ? Math.max(code, 1) : code));
+    this.shutdownPromise = this.runCleanups().then((failed) => {
+      const exitCode = failed ? Math.max(code, 1) : code;
+      this.log(`stopped (exit code ${exitCode})`);
+      return exitCode;
+    });
+    void this.shutdownPromise.then(this.resolveStopped);
     return this.shutdownPromise;
   }
 
@@ -84,7 +101,6 @@ export class PlatformRunner {
         this.log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    this.log('stopped');
     return failed;
   }
 
@@ -143,7 +159,3 @@ export class PlatformRunner {
   }
 }
 
-/** True for the error `run` throws when a shutdown interrupted start-up. */
-export function isStartAborted(error: unknown): boolean {
-  return error instanceof StartAborted;
-}

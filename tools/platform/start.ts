@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { readRunnerConfig, type RunnerConfig, RunnerConfigError } from './config';
-import { isStartAborted, PlatformRunner } from './runner';
+import { PlatformRunner } from './runner';
 import { ServiceUnavailableError } from './services';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -28,15 +28,18 @@ async function main(): Promise<void> {
   const runner = new PlatformRunner(loadConfig(), { stdout: process.stdout, stderr: process.stderr });
   const exit = (code: number): never => process.exit(code);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => void runner.shutdown(0, `received ${signal}`).then(exit));
+    process.on(signal, () => void runner.shutdown(0, `received ${signal}`));
   }
   try {
     await runner.run();
   } catch (error) {
-    if (isStartAborted(error)) return;
-    runner.log(`start-up failed: ${describe(error)}`);
-    exit(await runner.shutdown(1, 'start-up failed'));
+    if (!runner.isStopping()) {
+      runner.log(`start-up failed: ${describe(error)}`);
+      void runner.shutdown(1, 'start-up failed');
+    }
   }
+  // Whatever stops the platform (a signal, a crashed app, a failed start) decides the exit code.
+  exit(await runner.whenStopped());
 }
 
 void main();
