@@ -7,6 +7,7 @@ import { lastPanicMessage, startEngine } from './wasm-engine.mjs'
 // RPC names that differ between the binary and the wasm engine.
 const METHOD_ALIASES = { getDatabaseVersion: 'version' }
 const SHADOW_CACHE_MISS = /shadow DB must be provided through an external factory/
+const FIRST_PRINT_ID = 1_000_000
 
 const send = (message) => process.stdout.write(JSON.stringify(message) + '\n')
 
@@ -24,25 +25,38 @@ function errorResponse(id, err) {
   }
 }
 
-/** Serves engine requests from stdin until it closes. */
-export function serve({ datamodelPaths, datasource }) {
-  const datamodels = datamodelPaths.map((path) => [path, readFileSync(path, 'utf8')])
-  // One engine per process: some methods take no shadow-database factory and rely on the
-  // engine's migration cache that earlier calls in the same process filled.
-  const enginePromise = startEngine(datamodels, new MigrationPgFactory(datasource.url, datasource.shadowDatabaseUrl))
-  enginePromise.catch(() => undefined) // reported per request instead of as an unhandled rejection
-  const printAcks = new Map()
-  let nextPrintId = 1_000_000
+class RpcSession {
+  constructor({ datamodelPaths, datasource }) {
+    this.datasource = datasource
+    const datamodels = datamodelPaths.map((path) => [path, readFileSync(path, 'utf8')])
+    // One engine per process: some methods take no shadow-database factory and rely on the
+    // engine's migration cache that earlier calls in the same process filled.
+    this.engine = startEngine(datamodels, new MigrationPgFactory(datasource.url, datasource.shadowDatabaseUrl))
+    this.engine.catch(() => undefined) // reported per request instead of as an unhandled rejection
+    this.printAcks = new Map()
+    this.nextPrintId = FIRST_PRINT_ID
+  }
 
-  // The binary hands `migrate diff --script` output to the CLI as a `print` request, then waits for the ack.
-  const print = (content) =>
-    new Promise((resolve) => {
-      const id = nextPrintId++
-      printAcks.set(id, resolve)
+  // The binary hands `migrate diff --script` output to the CLI as a `print` request and waits for the ack.
+  print(content) {
+    return new Promise((resolve) => {
+      const id = this.nextPrintId++
+      this.printAcks.set(id, resolve)
       send({ jsonrpc: '2.0', id, method: 'print', params: { content } })
     })
+  }
 
-  async function call(engine, method, params) {
+  /** Resolves a pending print when the message is its acknowledgement. */
+  acknowledge(message) {
+    const ack = message.method === undefined ? this.printAcks.get(message.id) : undefined
+    if (ack === undefined) return false
+    this.printAcks.delete(message.id)
+    ack()
+    return true
+  }
+
+  async call(method, params) {
+    const engine = await this.engine
     const name = METHOD_ALIASES[method] ?? method
     if (typeof engine[name] !== 'function') throw new Error(`Method ${method} is not supported by the wasm schema engine`)
     try {
@@ -56,16 +70,16 @@ export function serve({ datamodelPaths, datasource }) {
     }
   }
 
-  async function handle({ id, method, params }) {
+  async handle({ id, method, params }) {
     try {
       if (method === 'createDatabase') {
-        const url = params?.datasource?.tag === 'ConnectionString' ? params.datasource.url : datasource.url
+        const url = params?.datasource?.tag === 'ConnectionString' ? params.datasource.url : this.datasource.url
         return send({ jsonrpc: '2.0', id, result: { databaseName: await createDatabaseIfMissing(url) } })
       }
-      let result = await call(await enginePromise, method, params)
+      let result = await this.call(method, params)
       if (method === 'diff' && typeof result?.stdout === 'string') {
         const { stdout, ...rest } = result
-        if (stdout.length) await print(stdout.replace(/\n$/, ''))
+        if (stdout.length) await this.print(stdout.replace(/\n$/, ''))
         result = rest
       }
       send({ jsonrpc: '2.0', id, result: result ?? null })
@@ -74,25 +88,28 @@ export function serve({ datamodelPaths, datasource }) {
     }
   }
 
+  async close() {
+    try {
+      ;(await this.engine).free()
+    } catch {
+      // the engine never started; nothing to free
+    }
+  }
+}
+
+/** Serves engine requests from stdin until it closes, then exits. */
+export function serve(args) {
+  const session = new RpcSession(args)
   const lines = readline.createInterface({ input: process.stdin })
   let queue = Promise.resolve() // the binary answers requests strictly in order
   lines.on('line', (line) => {
     if (!line.trim()) return
     const message = JSON.parse(line)
-    if (message.method === undefined && printAcks.has(message.id)) {
-      printAcks.get(message.id)()
-      printAcks.delete(message.id)
-      return
-    }
-    queue = queue.then(() => handle(message))
+    if (!session.acknowledge(message)) queue = queue.then(() => session.handle(message))
   })
   lines.on('close', async () => {
     await queue
-    try {
-      ;(await enginePromise).free()
-    } catch {
-      // engine never started; nothing to free
-    }
+    await session.close()
     process.exit(0)
   })
 }
