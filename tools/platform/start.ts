@@ -2,6 +2,7 @@
  * `npm start`: runs the whole platform on this machine. The environment is read here, once.
  * See README.md for the variables.
  */
+import { CONFIG_ERROR_EXIT_CODE } from '@runplane/config';
 import { resolve } from 'node:path';
 import { readRunnerConfig, type RunnerConfig, RunnerConfigError } from './config';
 import { PlatformRunner } from './runner';
@@ -15,7 +16,7 @@ function loadConfig(): RunnerConfig {
   } catch (error) {
     if (!(error instanceof RunnerConfigError)) throw error;
     process.stderr.write(`runplane: ${error.message}\n`);
-    process.exit(78);
+    process.exit(CONFIG_ERROR_EXIT_CODE);
   }
 }
 
