@@ -32,8 +32,8 @@ type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 export function extractApiKey(header: string | string[] | undefined): string | null {
   const value = Array.isArray(header) ? header[0] : header;
   if (!value) return null;
-  const match = /^bearer\s+(.*)$/i.exec(value.trim());
-  const key = (match ? match[1] : value)?.trim();
+  const match = /^bearer(?:\s+(.*))?$/i.exec(value.trim());
+  const key = (match ? (match[1] ?? '') : value).trim();
   return key ? key : null;
 }
 
