@@ -44,11 +44,12 @@ describe('v1 /containerregistryauth', () => {
     expect(got.json()).toEqual(dto);
   });
 
-  it('rejects a duplicate name with 409 and missing fields with 400', async () => {
+  it('rejects a duplicate name and missing fields with 400 naming the field', async () => {
     await create('quay');
     const duplicate = await create('quay');
-    expect(duplicate.statusCode).toBe(409);
-    expect(duplicate.json()).toMatchObject({ code: 'CONFLICT' });
+    expect(duplicate.statusCode).toBe(400);
+    expect(duplicate.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'name: a container registry auth named "quay" already exists' });
+    expect(await gw.db.containerRegistryAuth.count({ where: { accountId: owner.accountId, name: 'quay' } })).toBe(1);
     const missing = await gw.inject({
       method: 'POST',
       url: '/v1/containerregistryauth',

@@ -1,8 +1,8 @@
 import {
-  ConflictError,
   type ContainerRegistryAuthCreateInput,
   type ContainerRegistryAuthDto,
   NotFoundError,
+  ValidationError,
 } from '@runplane/contracts';
 import { type ContainerRegistryAuth, isUniqueViolation, newId } from '@runplane/db';
 import type { RegistryAuthRepository } from './registry-auth.repository';
@@ -39,7 +39,10 @@ export class RegistryAuthService {
       });
       return toDto(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError(`A container registry auth named "${input.name}" already exists`);
+      // RunPod answers a duplicate name as invalid input (400), so clients see the error they expect.
+      if (isUniqueViolation(error)) {
+        throw new ValidationError(`name: a container registry auth named "${input.name}" already exists`);
+      }
       throw error;
     }
   }
