@@ -2,3 +2,4 @@ export * from './errors';
 export * from './api-keys';
 export * from './principal';
 export * from './registry-auth';
+export * from './v1/common';
