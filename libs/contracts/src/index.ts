@@ -3,3 +3,5 @@ export * from './api-keys';
 export * from './principal';
 export * from './registry-auth';
 export * from './v1/common';
+export * from './v1/templates';
+export * from './v1/network-volumes';

@@ -1,3 +1,5 @@
 export { SecretBox } from './registry-auth/secret-box';
 export { RegistryAuthRepository } from './registry-auth/registry-auth.repository';
 export { RegistryAuthService, type RegistryCredentials } from './registry-auth/registry-auth.service';
+export * from './templates';
+export * from './network-volumes';

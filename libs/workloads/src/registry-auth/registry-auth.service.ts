@@ -5,6 +5,7 @@ import {
   ValidationError,
 } from '@runplane/contracts';
 import { type ContainerRegistryAuth, isUniqueViolation, newId } from '@runplane/db';
+import { inUseMessage } from './in-use';
 import type { RegistryAuthRepository } from './registry-auth.repository';
 import type { SecretBox } from './secret-box';
 
@@ -55,8 +56,15 @@ export class RegistryAuthService {
     return toDto(await this.require(accountId, id));
   }
 
+  /** Deletes the auth; refused (400, naming them) while a Pod or template still uses it. */
   async delete(accountId: string, id: string): Promise<void> {
-    if (!(await this.auths.delete(accountId, id))) throw new NotFoundError('Container registry auth');
+    const outcome = await this.auths.deleteUnused(accountId, id);
+    if (outcome.status === 'missing') throw new NotFoundError('Container registry auth');
+    if (outcome.status === 'in-use') {
+      throw new ValidationError(
+        inUseMessage('Container registry auth', outcome.usage) ?? 'Container registry auth is in use; delete or change its users first',
+      );
+    }
   }
 
   /** Decrypted credentials for the scheduler's pull secrets. */

@@ -1,0 +1,2 @@
+export { NetworkVolumesRepository } from './network-volumes.repository';
+export { NetworkVolumesService, type DataCenterCatalog } from './network-volumes.service';
