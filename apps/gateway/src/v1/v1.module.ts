@@ -6,6 +6,8 @@ import { RegistryAuthRepository, RegistryAuthService, SecretBox } from '@runplan
 import { ApiKeysController } from './api-keys.controller';
 import { RegistryAuthController } from './registry-auth.controller';
 import { API_KEYS_SERVICE, REGISTRY_AUTH_SERVICE } from './tokens';
+import { NetworkVolumesModule } from './network-volumes/network-volumes.module';
+import { TemplatesModule } from './templates/templates.module';
 
 /** Settings the v1 API needs beyond the shared infrastructure. */
 export interface V1Options {
@@ -19,6 +21,7 @@ export class V1Module {
   static forRoot(options: V1Options): DynamicModule {
     return {
       module: V1Module,
+      imports: [TemplatesModule, NetworkVolumesModule],
       controllers: [ApiKeysController, RegistryAuthController],
       providers: [
         { provide: API_KEYS_SERVICE, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
