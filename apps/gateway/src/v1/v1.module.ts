@@ -8,6 +8,7 @@ import { RegistryAuthController } from './registry-auth.controller';
 import { API_KEYS_SERVICE, REGISTRY_AUTH_SERVICE } from './tokens';
 import { NetworkVolumesModule } from './network-volumes/network-volumes.module';
 import { TemplatesModule } from './templates/templates.module';
+import { PodsModule } from './pods/pods.module';
 
 /** Settings the v1 API needs beyond the shared infrastructure. */
 export interface V1Options {
@@ -21,7 +22,7 @@ export class V1Module {
   static forRoot(options: V1Options): DynamicModule {
     return {
       module: V1Module,
-      imports: [TemplatesModule, NetworkVolumesModule],
+      imports: [TemplatesModule, NetworkVolumesModule, PodsModule],
       controllers: [ApiKeysController, RegistryAuthController],
       providers: [
         { provide: API_KEYS_SERVICE, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
