@@ -134,4 +134,135 @@ describe('v1 /templates', () => {
     const update = await call(owner, 'PATCH', `/v1/templates/${mine.id}`, { containerRegistryAuthId: theirs.id });
     expect(update.statusCode).toBe(400);
   });
+
+  describe('visibility and filters', () => {
+    let own: TemplateDto;
+    let bound: TemplateDto;
+    let theirPublic: TemplateDto;
+    let theirPrivate: TemplateDto;
+    let platform: TemplateDto;
+
+    beforeAll(async () => {
+      own = await create(owner, { name: 'vis-own', imageName: 'x' });
+      bound = await create(owner, { name: 'vis-bound', imageName: 'x', isServerless: true });
+      await gw.db.endpoint.create({ data: { id: 'ep-vis-bound', accountId: owner.accountId, name: 'bound', templateId: bound.id } });
+      const auth = (await call(other, 'POST', '/v1/containerregistryauth', { name: 'vis-auth', username: 'u', password: 'p' })).json() as { id: string };
+      theirPublic = await create(other, { name: 'vis-public', imageName: 'x', isPublic: true, containerRegistryAuthId: auth.id });
+      theirPrivate = await create(other, { name: 'vis-private', imageName: 'x' });
+      const operator = await gw.accountWithKey('ALL');
+      const row = await gw.db.template.create({
+        data: { id: 'tpl-platform', accountId: operator.accountId, name: 'platform', imageName: 'runplane/official:1', isRunpod: true },
+      });
+      platform = (await call(owner, 'GET', `/v1/templates/${row.id}`)).json() as TemplateDto;
+    });
+
+    const list = async (query: string): Promise<string[]> => {
+      const res = await call(owner, 'GET', `/v1/templates${query}`);
+      expect(res.statusCode).toBe(200);
+      return idsOf(res.json());
+    };
+
+    it('lists only the caller’s own templates, without endpoint-bound ones, by default', async () => {
+      const ids = await list('');
+      expect(ids).toContain(own.id);
+      for (const hidden of [bound.id, theirPublic.id, theirPrivate.id, platform.id]) expect(ids).not.toContain(hidden);
+      expect(await list('?includePublicTemplates=false&includeRunpodTemplates=0')).toEqual(ids);
+    });
+
+    it('includeEndpointBoundTemplates adds templates the caller’s endpoints use', async () => {
+      expect(await list('?includeEndpointBoundTemplates=true')).toEqual(expect.arrayContaining([own.id, bound.id]));
+    });
+
+    it('includePublicTemplates adds other accounts’ public templates, never private ones', async () => {
+      const ids = await list('?includePublicTemplates=true');
+      expect(ids).toEqual(expect.arrayContaining([own.id, theirPublic.id]));
+      expect(ids).not.toContain(theirPrivate.id);
+      expect(ids).not.toContain(platform.id);
+      const listed = ((await call(owner, 'GET', '/v1/templates?includePublicTemplates=true')).json() as TemplateDto[]).find(
+        (t) => t.id === theirPublic.id,
+      );
+      expect(listed).toMatchObject({ isPublic: true, containerRegistryAuthId: null });
+    });
+
+    it('includeRunpodTemplates adds platform templates', async () => {
+      const ids = await list('?includeRunpodTemplates=TRUE');
+      expect(ids).toEqual(expect.arrayContaining([own.id, platform.id]));
+      expect(ids).not.toContain(theirPublic.id);
+      expect(platform).toMatchObject({ id: 'tpl-platform', isRunpod: true, imageName: 'runplane/official:1' });
+    });
+
+    it('reads public and platform templates by id (flags accepted), hides private ones', async () => {
+      const pub = await call(owner, 'GET', `/v1/templates/${theirPublic.id}?includePublicTemplates=true&includeEndpointBoundTemplates=true`);
+      expect(pub.statusCode).toBe(200);
+      expect(pub.json()).toEqual({ ...theirPublic, containerRegistryAuthId: null });
+      expect((await call(owner, 'GET', `/v1/templates/${platform.id}?includeRunpodTemplates=true`)).statusCode).toBe(200);
+      expect((await call(owner, 'GET', `/v1/templates/${bound.id}`)).statusCode).toBe(200);
+      const hidden = await call(owner, 'GET', `/v1/templates/${theirPrivate.id}`);
+      expect(hidden.statusCode).toBe(404);
+      expect(hidden.json()).toMatchObject({ message: 'Template not found' });
+      expect(hidden.body).not.toContain('vis-private');
+    });
+
+    it('rejects flags that are not booleans', async () => {
+      for (const url of ['/v1/templates?includePublicTemplates=maybe', `/v1/templates/${own.id}?includeRunpodTemplates=2`]) {
+        const res = await call(owner, 'GET', url);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().message).toMatch(/^include(Public|Runpod)Templates: /);
+      }
+    });
+
+    it('lets only the owner change or delete a public template (404 for everyone else)', async () => {
+      for (const [method, url] of [
+        ['PATCH', `/v1/templates/${theirPublic.id}`],
+        ['POST', `/v1/templates/${theirPublic.id}/update`],
+        ['DELETE', `/v1/templates/${theirPublic.id}`],
+        ['PATCH', `/v1/templates/${theirPrivate.id}`],
+        ['POST', `/v1/templates/${theirPrivate.id}/update`],
+        ['DELETE', `/v1/templates/${theirPrivate.id}`],
+        ['PATCH', `/v1/templates/${platform.id}`],
+        ['DELETE', `/v1/templates/${platform.id}`],
+      ] as const) {
+        const res = await call(owner, method, url, method === 'DELETE' ? undefined : { name: 'hijacked' });
+        expect({ method, url, status: res.statusCode, body: res.json() }).toEqual({ method, url, status: 404, body: expect.objectContaining({ message: 'Template not found' }) });
+      }
+      expect((await call(other, 'GET', `/v1/templates/${theirPublic.id}`)).json()).toEqual(theirPublic);
+      expect((await call(other, 'GET', `/v1/templates/${theirPrivate.id}`)).json()).toEqual(theirPrivate);
+    });
+  });
+
+  describe('in-use rules', () => {
+    it('refuses to delete a template a live Pod or an endpoint uses, naming them', async () => {
+      const tpl = await create(owner, { name: 'used', imageName: 'x', isPublic: true });
+      await gw.db.pod.create({ data: { id: 'pod-uses-tpl', accountId: owner.accountId, image: 'x', templateId: tpl.id } });
+      await gw.db.endpoint.create({ data: { id: 'ep-uses-tpl', accountId: owner.accountId, name: 'e', templateId: tpl.id } });
+      await gw.db.endpoint.create({ data: { id: 'ep-theirs-uses-tpl', accountId: other.accountId, name: 'e', templateId: tpl.id } });
+      const podOfOther = await gw.db.pod.create({ data: { id: 'pod-theirs-uses-tpl', accountId: other.accountId, image: 'x', templateId: tpl.id } });
+
+      const refused = await call(owner, 'DELETE', `/v1/templates/${tpl.id}`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(
+        'Template is in use by pods pod-uses-tpl; endpoints ep-uses-tpl and 1 endpoints of other accounts; delete or change them first',
+      );
+      await gw.db.pod.update({ where: { id: 'pod-uses-tpl' }, data: { desiredStatus: 'TERMINATED' } });
+      await gw.db.endpoint.deleteMany({ where: { id: { in: ['ep-uses-tpl', 'ep-theirs-uses-tpl'] } } });
+
+      expect((await call(owner, 'DELETE', `/v1/templates/${tpl.id}`)).statusCode).toBe(204);
+      // Pods keep their own copy of the settings; only the link to the deleted template goes.
+      const pods = await gw.db.pod.findMany({ where: { id: { in: ['pod-uses-tpl', podOfOther.id] } } });
+      expect(pods.map((p) => p.templateId)).toEqual([null, null]);
+    });
+
+    it('gives endpoints on the template a new version when what workers run changes', async () => {
+      const tpl = await create(owner, { name: 'rolling', imageName: 'app:1' });
+      await gw.db.endpoint.create({ data: { id: 'ep-rolling', accountId: owner.accountId, name: 'r', templateId: tpl.id } });
+      const version = async () => (await gw.db.endpoint.findUniqueOrThrow({ where: { id: 'ep-rolling' } })).version;
+      const before = await version();
+      await call(owner, 'PATCH', `/v1/templates/${tpl.id}`, { name: 'rolling-renamed', readme: 'docs' });
+      expect(await version()).toBe(before);
+      await call(owner, 'PATCH', `/v1/templates/${tpl.id}`, { imageName: 'app:2' });
+      expect(await version()).toBe(before + 1);
+      await call(owner, 'POST', `/v1/templates/${tpl.id}/update`, { env: { A: 'b' } });
+      expect(await version()).toBe(before + 2);
+    });
+  });
 });
