@@ -38,7 +38,8 @@ function valueType(value: unknown): JsonType {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value === 'string' || typeof value === 'boolean' ? typeof value : 'object';
+  if (typeof value === 'string') return 'string';
+  return typeof value === 'boolean' ? 'boolean' : 'object';
 }
 
 /** The JSON types one node declares directly (type, nullable, const, enum). */

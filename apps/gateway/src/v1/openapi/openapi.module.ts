@@ -1,0 +1,16 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { registerApiReference } from './docs';
+import { OpenApiController } from './openapi.controller';
+
+/** The v1 OpenAPI document (`/v1/openapi.json`) and its interactive reference (`/v1/docs`), both public. */
+@Module({ controllers: [OpenApiController] })
+export class OpenApiModule implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    // Routes are added before the Fastify instance is ready (Nest initialises modules first).
+    registerApiReference(this.adapterHost.httpAdapter.getInstance<FastifyInstance>());
+  }
+}

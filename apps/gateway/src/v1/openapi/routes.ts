@@ -1,0 +1,14 @@
+import { buildOpenApiDocument, type OpenApiDocument } from './document';
+import type { V1Route } from './route';
+import { apiKeyRoutes, docsRoutes, registryAuthRoutes } from './routes/extensions.routes';
+
+/** Every v1 route, in the order the document lists them. */
+export const V1_ROUTES: readonly V1Route[] = [...docsRoutes, ...registryAuthRoutes, ...apiKeyRoutes];
+
+let cached: OpenApiDocument | undefined;
+
+/** The v1 OpenAPI document, built once from the route table. */
+export function v1OpenApiDocument(): OpenApiDocument {
+  cached ??= buildOpenApiDocument(V1_ROUTES);
+  return cached;
+}
