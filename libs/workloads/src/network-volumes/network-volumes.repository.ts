@@ -40,10 +40,12 @@ export class NetworkVolumesRepository {
         const pods = await tx.pod.findMany({
           where: { networkVolumeId: id, desiredStatus: { not: FINISHED_POD_STATUS } },
           select: { id: true },
+          orderBy: { id: 'asc' },
         });
         const endpoints = await tx.endpoint.findMany({
           where: { OR: [{ networkVolumeId: id }, { networkVolumeIds: { has: id } }] },
           select: { id: true },
+          orderBy: { id: 'asc' },
         });
         if (pods.length > 0 || endpoints.length > 0) {
           return { status: 'in-use', usage: [{ kind: 'pods', ids: pods.map((p) => p.id) }, { kind: 'endpoints', ids: endpoints.map((e) => e.id) }] };

@@ -37,10 +37,15 @@ export class RegistryAuthRepository {
           return { status: 'missing' };
         }
         const where = { containerRegistryAuthId: id };
-        const pods = await tx.pod.findMany({ where: { ...where, desiredStatus: { not: FINISHED_POD_STATUS } }, select: { id: true } });
-        const templates = await tx.template.findMany({ where, select: { id: true } });
+        const idsOnly = { select: { id: true }, orderBy: { id: 'asc' } } as const;
+        const pods = await tx.pod.findMany({ where: { ...where, desiredStatus: { not: FINISHED_POD_STATUS } }, ...idsOnly });
+        const templates = await tx.template.findMany({ where, ...idsOnly });
         if (pods.length > 0 || templates.length > 0) {
-          return { status: 'in-use', usage: [{ kind: 'pods', ids: pods.map((p) => p.id) }, { kind: 'templates', ids: templates.map((t) => t.id) }] };
+          const usage = [
+            { kind: 'pods', ids: pods.map((p) => p.id) },
+            { kind: 'templates', ids: templates.map((t) => t.id) },
+          ];
+          return { status: 'in-use', usage };
         }
         await tx.pod.updateMany({ where: { ...where, desiredStatus: FINISHED_POD_STATUS }, data: { containerRegistryAuthId: null } });
         await tx.containerRegistryAuth.deleteMany({ where: { id, accountId } });

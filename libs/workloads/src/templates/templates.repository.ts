@@ -88,8 +88,9 @@ export class TemplatesRepository {
       return await withTransaction(this.db, async (tx) => {
         if (!(await tx.template.findFirst({ where: { id, accountId }, select: { id: true } }))) return { status: 'missing' };
         const live = { templateId: id, desiredStatus: { not: FINISHED_POD_STATUS } };
-        const pods = await tx.pod.findMany({ where: { ...live, accountId, endpointId: null }, select: { id: true } });
-        const endpoints = await tx.endpoint.findMany({ where: { templateId: id, accountId }, select: { id: true } });
+        const idsOnly = { select: { id: true }, orderBy: { id: 'asc' } } as const;
+        const pods = await tx.pod.findMany({ where: { ...live, accountId, endpointId: null }, ...idsOnly });
+        const endpoints = await tx.endpoint.findMany({ where: { templateId: id, accountId }, ...idsOnly });
         const otherEndpoints = await tx.endpoint.count({ where: { templateId: id, accountId: { not: accountId } } });
         if (pods.length + endpoints.length + otherEndpoints > 0) {
           return {
