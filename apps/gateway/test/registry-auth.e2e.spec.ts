@@ -72,4 +72,42 @@ describe('v1 /containerregistryauth', () => {
     expect(del.statusCode).toBe(204);
     expect(await gw.db.containerRegistryAuth.count({ where: { id: theirs.id } })).toBe(0);
   });
+
+  it('refuses to delete an auth a template or a live Pod uses, naming them; terminated Pods do not count', async () => {
+    const auth = (await create('in-use')).json() as ContainerRegistryAuthDto;
+    const template = await gw.inject({
+      method: 'POST',
+      url: '/v1/templates',
+      headers: bearer(owner.secret),
+      payload: { name: 'private-image', imageName: 'registry.example/private:1', containerRegistryAuthId: auth.id },
+    });
+    expect(template.statusCode).toBe(200);
+    const templateId = (template.json() as { id: string }).id;
+    await gw.db.pod.create({ data: { id: 'pod-pulls-private', accountId: owner.accountId, image: 'x', containerRegistryAuthId: auth.id } });
+    await gw.db.pod.create({
+      data: { id: 'pod-pulled-once', accountId: owner.accountId, image: 'x', containerRegistryAuthId: auth.id, desiredStatus: 'TERMINATED' },
+    });
+    const remove = () => gw.inject({ method: 'DELETE', url: `/v1/containerregistryauth/${auth.id}`, headers: bearer(owner.secret) });
+
+    const refused = await remove();
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: `Container registry auth is in use by pods pod-pulls-private; templates ${templateId}; delete or change them first`,
+    });
+    await gw.db.pod.update({ where: { id: 'pod-pulls-private' }, data: { desiredStatus: 'TERMINATED' } });
+    expect((await remove()).json().message).toBe(`Container registry auth is in use by templates ${templateId}; delete or change them first`);
+    const detach = await gw.inject({
+      method: 'PATCH',
+      url: `/v1/templates/${templateId}`,
+      headers: bearer(owner.secret),
+      payload: { containerRegistryAuthId: null },
+    });
+    expect(detach.json()).toMatchObject({ containerRegistryAuthId: null });
+
+    expect((await remove()).statusCode).toBe(204);
+    expect(await gw.db.containerRegistryAuth.count({ where: { id: auth.id } })).toBe(0);
+    const pods = await gw.db.pod.findMany({ where: { id: { in: ['pod-pulls-private', 'pod-pulled-once'] } } });
+    expect(pods.map((p) => p.containerRegistryAuthId)).toEqual([null, null]);
+  });
 });
