@@ -6,3 +6,5 @@ export * from './v1/common';
 export * from './v1/pods';
 export * from './v1/templates';
 export * from './v1/network-volumes';
+export * from './v1/endpoints';
+export * from './v1/billing';

@@ -10,6 +10,8 @@ import { NetworkVolumesModule } from './network-volumes/network-volumes.module';
 import { TemplatesModule } from './templates/templates.module';
 import { PodsModule } from './pods/pods.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { EndpointsModule } from './endpoints/endpoints.module';
+import { BillingModule } from './billing/billing.module';
 
 /** Settings the v1 API needs beyond the shared infrastructure. */
 export interface V1Options {
@@ -23,7 +25,7 @@ export class V1Module {
   static forRoot(options: V1Options): DynamicModule {
     return {
       module: V1Module,
-      imports: [TemplatesModule, NetworkVolumesModule, PodsModule, OpenApiModule],
+      imports: [TemplatesModule, NetworkVolumesModule, PodsModule, OpenApiModule, EndpointsModule, BillingModule],
       controllers: [ApiKeysController, RegistryAuthController],
       providers: [
         { provide: API_KEYS_SERVICE, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },

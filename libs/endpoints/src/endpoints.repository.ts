@@ -1,0 +1,42 @@
+import { type DbClient, type Endpoint, withTransaction } from '@runplane/db';
+
+/** The columns an endpoint's configuration is made of (everything but identity, version and timestamps). */
+export type EndpointConfig = Omit<Endpoint, 'id' | 'accountId' | 'version' | 'createdAt' | 'updatedAt' | 'env'> & {
+  env: Record<string, string>;
+};
+
+/** Persistence of serverless endpoints; every tenant method is scoped to an account. */
+export class EndpointsRepository {
+  constructor(private readonly db: DbClient) {}
+
+  create(data: EndpointConfig & { id: string; accountId: string }): Promise<Endpoint> {
+    return this.db.endpoint.create({ data });
+  }
+
+  findById(accountId: string, id: string): Promise<Endpoint | null> {
+    return this.db.endpoint.findFirst({ where: { id, accountId } });
+  }
+
+  listByAccount(accountId: string): Promise<Endpoint[]> {
+    return this.db.endpoint.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  /** Writes a new configuration; `bumpVersion` increments the version in the same statement. */
+  async update(accountId: string, id: string, data: Partial<EndpointConfig>, bumpVersion: boolean): Promise<Endpoint | null> {
+    const version = bumpVersion ? { version: { increment: 1 } } : {};
+    const { count } = await this.db.endpoint.updateMany({ where: { id, accountId }, data: { ...data, ...version } });
+    return count === 1 ? this.findById(accountId, id) : null;
+  }
+
+  /**
+   * Deletes the endpoint and its worker Pod rows together, so no worker is left pointing at a deleted
+   * endpoint (the scheduler removes cluster objects whose row is gone).
+   */
+  deleteWithWorkers(accountId: string, id: string): Promise<boolean> {
+    return withTransaction(this.db, async (tx) => {
+      await tx.pod.deleteMany({ where: { accountId, endpointId: id } });
+      const { count } = await tx.endpoint.deleteMany({ where: { id, accountId } });
+      return count === 1;
+    });
+  }
+}

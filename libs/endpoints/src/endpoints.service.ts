@@ -1,0 +1,191 @@
+import {
+  type EndpointCreateInput,
+  type EndpointDto,
+  type EndpointQuery,
+  type EndpointUpdateInput,
+  NotFoundError,
+  type TemplateDto,
+  ValidationError,
+} from '@runplane/contracts';
+import { type Endpoint, newId } from '@runplane/db';
+import { checkWorkerBounds, type EndpointShapeChecker, requestedVolumeIds } from './endpoint-shape';
+import type { EndpointConfig, EndpointsRepository } from './endpoints.repository';
+import type { EndpointTemplateSource, EndpointWorkerSource } from './ports';
+
+/** Defaults of RunPod's EndpointCreateInput that the service applies. */
+const DEFAULTS = {
+  executionTimeoutMs: 600_000,
+  gpuCount: 1,
+  idleTimeout: 5,
+  scalerType: 'QUEUE_DELAY',
+  scalerValue: 4,
+  vcpuCount: 2,
+  workersMin: 0,
+  workersMax: 3,
+} as const;
+
+function envOf(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+/**
+ * The wire env is the template's env under the endpoint's own entries: workers run the template, and the
+ * template's edits reach its endpoints without copying. A template the account may no longer use adds nothing.
+ */
+function toDto(row: Endpoint, template: TemplateDto | null): EndpointDto {
+  return {
+    id: row.id,
+    name: row.name,
+    userId: row.accountId,
+    templateId: row.templateId,
+    version: row.version,
+    computeType: row.computeType,
+    gpuTypeIds: row.gpuTypeIds,
+    gpuCount: row.gpuCount,
+    cpuFlavorIds: row.cpuFlavorIds,
+    vcpuCount: row.vcpuCount,
+    instanceIds: row.instanceIds,
+    dataCenterIds: row.dataCenterIds,
+    ...(row.networkVolumeId === null ? {} : { networkVolumeId: row.networkVolumeId }),
+    networkVolumeIds: row.networkVolumeIds,
+    allowedCudaVersions: row.allowedCudaVersions,
+    ...(row.minCudaVersion === null ? {} : { minCudaVersion: row.minCudaVersion }),
+    env: { ...(template?.env ?? {}), ...envOf(row.env) },
+    executionTimeoutMs: row.executionTimeoutMs,
+    idleTimeout: row.idleTimeout,
+    scalerType: row.scalerType,
+    scalerValue: row.scalerValue,
+    workersMin: row.workersMin,
+    workersMax: row.workersMax,
+    flashboot: row.flashboot,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Serverless endpoints: validated configuration, a version that follows template changes, optional includes. */
+export class EndpointsService {
+  constructor(
+    private readonly endpoints: EndpointsRepository,
+    private readonly shape: EndpointShapeChecker,
+    private readonly templates: EndpointTemplateSource,
+    private readonly workers: EndpointWorkerSource,
+  ) {}
+
+  async create(accountId: string, input: EndpointCreateInput): Promise<EndpointDto> {
+    const template = await this.usableTemplate(accountId, input.templateId);
+    const workersMin = input.workersMin ?? DEFAULTS.workersMin;
+    const workersMax = input.workersMax ?? Math.max(DEFAULTS.workersMax, workersMin);
+    checkWorkerBounds(workersMin, workersMax);
+    const gpuCount = input.gpuCount ?? DEFAULTS.gpuCount;
+    const gpuTypeIds = input.computeType === 'GPU' ? (input.gpuTypeIds ?? []) : [];
+    await this.shape.checkGpus(gpuTypeIds, gpuCount);
+    const cpu =
+      input.computeType === 'CPU'
+        ? await this.shape.resolveCpu(input.cpuFlavorIds, input.vcpuCount ?? DEFAULTS.vcpuCount)
+        : { cpuFlavorIds: [], vcpuCount: input.vcpuCount ?? DEFAULTS.vcpuCount, instanceIds: [] };
+    const placement = await this.shape.resolvePlacement(accountId, input.dataCenterIds, requestedVolumeIds(input) ?? []);
+    const config: EndpointConfig = {
+      name: input.name ?? template.name,
+      templateId: template.id,
+      env: {},
+      computeType: input.computeType,
+      gpuTypeIds,
+      gpuCount,
+      ...cpu,
+      dataCenterIds: placement.dataCenterIds,
+      networkVolumeId: placement.networkVolumeIds[0] ?? null,
+      networkVolumeIds: placement.networkVolumeIds,
+      allowedCudaVersions: input.allowedCudaVersions ?? [],
+      minCudaVersion: input.minCudaVersion ?? null,
+      executionTimeoutMs: input.executionTimeoutMs ?? DEFAULTS.executionTimeoutMs,
+      idleTimeout: input.idleTimeout ?? DEFAULTS.idleTimeout,
+      scalerType: input.scalerType ?? DEFAULTS.scalerType,
+      scalerValue: input.scalerValue ?? DEFAULTS.scalerValue,
+      workersMin,
+      workersMax,
+      flashboot: input.flashboot ?? false,
+    };
+    return toDto(await this.endpoints.create({ ...config, id: newId(), accountId }), template);
+  }
+
+  async list(accountId: string, query: EndpointQuery): Promise<EndpointDto[]> {
+    return this.withIncludes(accountId, await this.endpoints.listByAccount(accountId), query);
+  }
+
+  async get(accountId: string, id: string, query: EndpointQuery): Promise<EndpointDto> {
+    const [dto] = await this.withIncludes(accountId, [await this.require(accountId, id)], query);
+    if (!dto) throw new NotFoundError('Endpoint');
+    return dto;
+  }
+
+  /** Applies a partial configuration; a new template bumps the version (template edits bump it too, in workloads). */
+  async update(accountId: string, id: string, input: EndpointUpdateInput): Promise<EndpointDto> {
+    const row = await this.require(accountId, id);
+    const changes = await this.changedConfig(accountId, row, input);
+    const newTemplateId = input.templateId !== undefined && input.templateId !== row.templateId ? input.templateId : null;
+    const template =
+      newTemplateId === null ? await this.templates.findUsable(accountId, row.templateId) : await this.usableTemplate(accountId, newTemplateId);
+    const updated = await this.endpoints.update(accountId, id, changes, newTemplateId !== null);
+    if (!updated) throw new NotFoundError('Endpoint');
+    return toDto(updated, template);
+  }
+
+  /** Removes the endpoint's configuration and its worker Pod rows. */
+  async delete(accountId: string, id: string): Promise<void> {
+    if (!(await this.endpoints.deleteWithWorkers(accountId, id))) throw new NotFoundError('Endpoint');
+  }
+
+  private async changedConfig(accountId: string, row: Endpoint, input: EndpointUpdateInput): Promise<Partial<EndpointConfig>> {
+    const { networkVolumeId: _id, networkVolumeIds: _ids, dataCenterIds: _dcs, cpuFlavorIds: _cpus, ...plain } = input;
+    const changes: Partial<EndpointConfig> = { ...plain };
+    checkWorkerBounds(input.workersMin ?? row.workersMin, input.workersMax ?? row.workersMax);
+    if (row.computeType === 'GPU' && (input.gpuTypeIds !== undefined || input.gpuCount !== undefined)) {
+      await this.shape.checkGpus(input.gpuTypeIds ?? row.gpuTypeIds, input.gpuCount ?? row.gpuCount);
+    }
+    if (row.computeType === 'CPU') {
+      delete changes.gpuTypeIds;
+      if (input.cpuFlavorIds !== undefined || input.vcpuCount !== undefined) {
+        Object.assign(changes, await this.shape.resolveCpu(input.cpuFlavorIds ?? row.cpuFlavorIds, input.vcpuCount ?? row.vcpuCount));
+      }
+    }
+    const volumeIds = requestedVolumeIds(input);
+    if (volumeIds !== undefined || input.dataCenterIds !== undefined) {
+      const placement = await this.shape.resolvePlacement(accountId, input.dataCenterIds ?? row.dataCenterIds, volumeIds ?? row.networkVolumeIds);
+      changes.dataCenterIds = placement.dataCenterIds;
+      changes.networkVolumeIds = placement.networkVolumeIds;
+      changes.networkVolumeId = placement.networkVolumeIds[0] ?? null;
+    }
+    return changes;
+  }
+
+  private async withIncludes(accountId: string, rows: Endpoint[], query: EndpointQuery): Promise<EndpointDto[]> {
+    const templates = new Map<string, Promise<TemplateDto | null>>();
+    const dtos: EndpointDto[] = [];
+    for (const row of rows) {
+      if (!templates.has(row.templateId)) templates.set(row.templateId, this.templates.findUsable(accountId, row.templateId));
+      const template = await templates.get(row.templateId);
+      const dto = toDto(row, template ?? null);
+      if (query.includeTemplate && template) dto.template = template;
+      dtos.push(dto);
+    }
+    if (query.includeWorkers && dtos.length > 0) {
+      const workers = await this.workers.listWorkers(accountId, dtos.map((dto) => dto.id));
+      for (const dto of dtos) dto.workers = workers.filter((pod) => pod.endpointId === dto.id);
+    }
+    return dtos;
+  }
+
+  /** A template named in a body must be usable by the account: otherwise a 400 on templateId. */
+  private async usableTemplate(accountId: string, templateId: string): Promise<TemplateDto> {
+    const template = await this.templates.findUsable(accountId, templateId);
+    if (!template) throw new ValidationError(`templateId: template ${templateId} not found`);
+    return template;
+  }
+
+  private async require(accountId: string, id: string): Promise<Endpoint> {
+    const row = await this.endpoints.findById(accountId, id);
+    if (!row) throw new NotFoundError('Endpoint');
+    return row;
+  }
+}

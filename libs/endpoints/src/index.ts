@@ -1,0 +1,28 @@
+import type { DbClient } from '@runplane/db';
+import { EndpointShapeChecker } from './endpoint-shape';
+import { EndpointsRepository } from './endpoints.repository';
+import { EndpointsService } from './endpoints.service';
+import type { EndpointCatalog, EndpointTemplateSource, EndpointVolumeSource, EndpointWorkerSource } from './ports';
+
+export { EndpointsService } from './endpoints.service';
+export { EndpointsRepository, type EndpointConfig } from './endpoints.repository';
+export { EndpointShapeChecker, checkWorkerBounds, requestedVolumeIds } from './endpoint-shape';
+export type { EndpointCatalog, EndpointTemplateSource, EndpointVolumeSource, EndpointWorkerSource } from './ports';
+
+/** What the endpoints service is built from: the database and the other domains it reads. */
+export interface EndpointsDependencies {
+  catalog: EndpointCatalog;
+  templates: EndpointTemplateSource;
+  volumes: EndpointVolumeSource;
+  workers: EndpointWorkerSource;
+}
+
+/** The endpoints service over one database client. */
+export function createEndpointsService(db: DbClient, deps: EndpointsDependencies): EndpointsService {
+  return new EndpointsService(
+    new EndpointsRepository(db),
+    new EndpointShapeChecker(deps.catalog, deps.volumes),
+    deps.templates,
+    deps.workers,
+  );
+}

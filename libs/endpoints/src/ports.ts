@@ -1,0 +1,32 @@
+import type { PodDto, TemplateDto } from '@runplane/contracts';
+
+/**
+ * What endpoints need from other domains. Domain libs don't import each other, so the app wires these to
+ * the workloads and catalog libs.
+ */
+
+/** Templates an account may build endpoints from. */
+export interface EndpointTemplateSource {
+  /** The template when the account may use it (its own or a public one), else null. */
+  findUsable(accountId: string, templateId: string): Promise<TemplateDto | null>;
+}
+
+/** The account's network volumes. */
+export interface EndpointVolumeSource {
+  /** The volume's data center when the account owns it, else null. */
+  findOwned(accountId: string, volumeId: string): Promise<{ id: string; dataCenterId: string } | null>;
+}
+
+/** Worker Pods (pods rows carrying an endpointId). */
+export interface EndpointWorkerSource {
+  /** The workers of these endpoints of the account, as Pods. */
+  listWorkers(accountId: string, endpointIds: string[]): Promise<PodDto[]>;
+}
+
+/** The catalog entries an endpoint's shape is checked against. */
+export interface EndpointCatalog {
+  findGpuType(id: string): Promise<{ id: string; maxGpuCount: number } | null>;
+  findCpuFlavor(id: string): Promise<{ id: string; minVcpu: number; maxVcpu: number; ramPerVcpuGb: number } | null>;
+  findDataCenter(id: string): Promise<{ id: string } | null>;
+  listDataCenters(): Promise<Array<{ id: string }>>;
+}
