@@ -9,7 +9,7 @@ import {
   type PodUpdateInput,
   ValidationError,
 } from '@runplane/contracts';
-import { newId, type Prisma } from '@runplane/db';
+import { isForeignKeyViolation, newId, type Prisma } from '@runplane/db';
 import { PodCreationPlanner, type PodTemplate, type PodTemplateSource } from './pod-create';
 import { applyPodAction, applyPodUpdate, type LifecycleChange, type PodContainerSpec } from './pod-lifecycle';
 import { type PodMapContext, stringMap, toPodDto } from './pod.mapper';
@@ -71,7 +71,14 @@ export class PodsService {
 
   async create(accountId: string, input: PodCreateInput): Promise<PodDto> {
     const data = await this.planner.plan(accountId, newId(), input, this.clock());
-    const row = await this.pods.create(data);
+    let row: PodRow;
+    try {
+      row = await this.pods.create(data);
+    } catch (error) {
+      // A referenced volume, template or registry auth deleted between the checks and the insert.
+      if (isForeignKeyViolation(error)) throw new ConflictError('A resource the Pod refers to was deleted meanwhile; retry');
+      throw error;
+    }
     return (await this.toDtos([row], {}))[0] as PodDto;
   }
 
