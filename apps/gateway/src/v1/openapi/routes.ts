@@ -1,9 +1,19 @@
 import { buildOpenApiDocument, type OpenApiDocument } from './document';
 import type { V1Route } from './route';
 import { apiKeyRoutes, docsRoutes, registryAuthRoutes } from './routes/extensions.routes';
+import { networkVolumeRoutes } from './routes/network-volumes.routes';
+import { podRoutes } from './routes/pods.routes';
+import { templateRoutes } from './routes/templates.routes';
 
 /** Every v1 route, in the order the document lists them. */
-export const V1_ROUTES: readonly V1Route[] = [...docsRoutes, ...registryAuthRoutes, ...apiKeyRoutes];
+export const V1_ROUTES: readonly V1Route[] = [
+  ...docsRoutes,
+  ...podRoutes,
+  ...templateRoutes,
+  ...networkVolumeRoutes,
+  ...registryAuthRoutes,
+  ...apiKeyRoutes,
+];
 
 let cached: OpenApiDocument | undefined;
 
