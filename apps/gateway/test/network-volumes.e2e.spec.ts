@@ -141,4 +141,19 @@ describe('v1 /networkvolumes', () => {
     expect(((await call(owner, 'GET', '/v1/networkvolumes')).json() as NetworkVolumeDto[]).map((v) => v.id)).not.toContain(theirs.id);
     expect((await call(other, 'GET', `/v1/networkvolumes/${theirs.id}`)).json()).toEqual(theirs);
   });
+
+  it('answers NUL characters in ids and fields with 4xx, never 5xx', async () => {
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      const res = await call(owner, method, '/v1/networkvolumes/a%00b', method === 'PATCH' ? { size: 10 } : undefined);
+      expect({ method, status: res.statusCode }).toEqual({ method, status: 404 });
+    }
+    for (const payload of [
+      { name: 'a\u0000b', size: 1, dataCenterId: 'EU-RO-1' },
+      { name: 'ok', size: 1, dataCenterId: 'EU\u0000RO-1' },
+    ]) {
+      const res = await call(owner, 'POST', '/v1/networkvolumes', payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/must not contain NUL characters/);
+    }
+  });
 });

@@ -110,4 +110,11 @@ describe('v1 /containerregistryauth', () => {
     const pods = await gw.db.pod.findMany({ where: { id: { in: ['pod-pulls-private', 'pod-pulled-once'] } } });
     expect(pods.map((p) => p.containerRegistryAuthId)).toEqual([null, null]);
   });
+
+  it('answers a NUL character in the id with 404, never 5xx', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const res = await gw.inject({ method, url: '/v1/containerregistryauth/a%00b', headers: bearer(owner.secret) });
+      expect({ method, status: res.statusCode }).toEqual({ method, status: 404 });
+    }
+  });
 });

@@ -265,4 +265,22 @@ describe('v1 /templates', () => {
       expect(await version()).toBe(before + 2);
     });
   });
+
+  it('answers NUL characters in ids and fields with 4xx, never 5xx', async () => {
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      const res = await call(owner, method, '/v1/templates/a%00b', method === 'PATCH' ? { name: 'x' } : undefined);
+      expect({ method, status: res.statusCode }).toEqual({ method, status: 404 });
+    }
+    for (const payload of [
+      { name: 'a\u0000b', imageName: 'x' },
+      { name: 'ok', imageName: 'x\u0000' },
+      { name: 'ok', imageName: 'x', env: { A: '\u0000' } },
+      { name: 'ok', imageName: 'x', containerRegistryAuthId: '\u0000' },
+      { name: 'ok', imageName: 'x', dockerStartCmd: ['\u0000'] },
+    ]) {
+      const res = await call(owner, 'POST', '/v1/templates', payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/must not contain NUL characters/);
+    }
+  });
 });

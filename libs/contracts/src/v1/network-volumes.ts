@@ -3,11 +3,14 @@ import { resourceName } from './common';
 
 /** Network volume sizes in GB, as RunPod bounds them. */
 const volumeSize = z.number().int().min(0).max(4000);
-const dataCenterId = z.string().trim().min(1).max(64);
+/** Postgres text cannot hold U+0000, so such input is refused up front rather than failing in the database. */
+const noNul = (value: string): boolean => !value.includes('\u0000');
+const name = resourceName.refine(noNul, 'must not contain NUL characters');
+const dataCenterId = z.string().trim().min(1).max(64).refine(noNul, 'must not contain NUL characters');
 
 /** Body of `POST /v1/networkvolumes` (RunPod's NetworkVolumeCreateInput). */
 export const networkVolumeCreateInput = z.strictObject({
-  name: resourceName,
+  name,
   size: volumeSize,
   dataCenterId,
 });
@@ -16,7 +19,7 @@ export type NetworkVolumeCreateInput = z.infer<typeof networkVolumeCreateInput>;
 
 /** Body of `PATCH /v1/networkvolumes/{id}`: rename, or grow (never shrink) the volume. */
 export const networkVolumeUpdateInput = z.strictObject({
-  name: resourceName.optional(),
+  name: name.optional(),
   size: volumeSize.optional(),
 });
 /** Parsed body of `PATCH /v1/networkvolumes/{id}`. */

@@ -1,27 +1,35 @@
 import { z } from 'zod';
 import { diskGb, envMap, portList, queryBoolean, refId, resourceName, TEMPLATE_CATEGORIES } from './common';
 
-const imageName = z.string().trim().min(1).max(512);
-const commandLine = z.array(z.string().max(4096)).max(64);
-const mountPath = z.string().min(1).max(255).regex(/^\//, 'must be an absolute path');
-const readme = z.string().max(32_768);
+/** Postgres text cannot hold U+0000, so such input is refused up front rather than failing in the database. */
+const NUL_MESSAGE = 'must not contain NUL characters';
+const noNul = (value: string): boolean => !value.includes('\u0000');
+const text = (max: number) => z.string().max(max).refine(noNul, NUL_MESSAGE);
+
+const name = resourceName.refine(noNul, NUL_MESSAGE);
+const imageName = text(512).trim().min(1);
+const commandLine = z.array(text(4096)).max(64);
+const mountPath = text(255).min(1).regex(/^\//, 'must be an absolute path');
+const readme = text(32_768);
+const env = envMap.refine((vars) => Object.entries(vars).every(([k, v]) => noNul(k) && noNul(v)), NUL_MESSAGE);
+const registryAuthId = refId.refine(noNul, NUL_MESSAGE);
 
 /** Body of `POST /v1/templates` (RunPod's TemplateCreateInput), with RunPod's defaults. */
 export const templateCreateInput = z.strictObject({
-  name: resourceName,
+  name,
   imageName,
   category: z.enum(TEMPLATE_CATEGORIES).default('NVIDIA'),
   containerDiskInGb: diskGb.default(50),
   volumeInGb: diskGb.default(20),
   volumeMountPath: mountPath.default('/workspace'),
   ports: portList.default(['8888/http', '22/tcp']),
-  env: envMap.default({}),
+  env: env.default({}),
   dockerEntrypoint: commandLine.default([]),
   dockerStartCmd: commandLine.default([]),
   isPublic: z.boolean().default(false),
   isServerless: z.boolean().default(false),
   readme: readme.default(''),
-  containerRegistryAuthId: refId.optional(),
+  containerRegistryAuthId: registryAuthId.optional(),
 });
 /** Parsed body of `POST /v1/templates`. */
 export type TemplateCreateInput = z.infer<typeof templateCreateInput>;
@@ -31,18 +39,18 @@ export type TemplateCreateInput = z.infer<typeof templateCreateInput>;
  * isServerless are fixed at creation. `containerRegistryAuthId: null` detaches the credentials.
  */
 export const templateUpdateInput = z.strictObject({
-  name: resourceName.optional(),
+  name: name.optional(),
   imageName: imageName.optional(),
   containerDiskInGb: diskGb.optional(),
   volumeInGb: diskGb.optional(),
   volumeMountPath: mountPath.optional(),
   ports: portList.optional(),
-  env: envMap.optional(),
+  env: env.optional(),
   dockerEntrypoint: commandLine.optional(),
   dockerStartCmd: commandLine.optional(),
   isPublic: z.boolean().optional(),
   readme: readme.optional(),
-  containerRegistryAuthId: refId.nullable().optional(),
+  containerRegistryAuthId: registryAuthId.nullable().optional(),
 });
 /** Parsed body of `PATCH /v1/templates/{id}`. */
 export type TemplateUpdateInput = z.infer<typeof templateUpdateInput>;

@@ -6,6 +6,7 @@ import {
   ValidationError,
 } from '@runplane/contracts';
 import { type NetworkVolume, newId } from '@runplane/db';
+import { canExist } from '../registry-auth/ids';
 import { inUseMessage } from '../registry-auth/in-use';
 import type { NetworkVolumesRepository } from './network-volumes.repository';
 
@@ -44,7 +45,7 @@ export class NetworkVolumesService {
 
   /** The caller's network volume; NotFoundError for a missing one or another account's. */
   async findOwned(accountId: string, id: string): Promise<NetworkVolumeDto> {
-    const row = await this.volumes.findOwned(accountId, id);
+    const row = canExist(id) ? await this.volumes.findOwned(accountId, id) : null;
     if (!row) throw new NotFoundError('Network volume');
     return toDto(row);
   }
@@ -70,7 +71,7 @@ export class NetworkVolumesService {
 
   /** Deletes the volume; refused (400, naming them) while a live Pod or an endpoint has it attached. */
   async delete(accountId: string, id: string): Promise<void> {
-    const outcome = await this.volumes.deleteUnattached(accountId, id);
+    const outcome = canExist(id) ? await this.volumes.deleteUnattached(accountId, id) : { status: 'missing' as const };
     if (outcome.status === 'missing') throw new NotFoundError('Network volume');
     if (outcome.status === 'in-use') {
       throw new ValidationError(
