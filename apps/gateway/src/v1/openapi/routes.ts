@@ -1,5 +1,7 @@
 import { buildOpenApiDocument, type OpenApiDocument } from './document';
 import type { V1Route } from './route';
+import { billingRoutes } from './routes/billing.routes';
+import { endpointRoutes } from './routes/endpoints.routes';
 import { apiKeyRoutes, docsRoutes, registryAuthRoutes } from './routes/extensions.routes';
 import { networkVolumeRoutes } from './routes/network-volumes.routes';
 import { podRoutes } from './routes/pods.routes';
@@ -9,9 +11,11 @@ import { templateRoutes } from './routes/templates.routes';
 export const V1_ROUTES: readonly V1Route[] = [
   ...docsRoutes,
   ...podRoutes,
+  ...endpointRoutes,
   ...templateRoutes,
   ...networkVolumeRoutes,
   ...registryAuthRoutes,
+  ...billingRoutes,
   ...apiKeyRoutes,
 ];
 
