@@ -5,6 +5,12 @@ export type EndpointConfig = Omit<Endpoint, 'id' | 'accountId' | 'version' | 'cr
   env: Record<string, string>;
 };
 
+/**
+ * False for an id no row can have: Postgres text cannot hold U+0000 and a query carrying one fails in the
+ * database, so such a path id is simply not found.
+ */
+const canExist = (id: string): boolean => !id.includes('\u0000');
+
 /** Persistence of serverless endpoints; every tenant method is scoped to an account. */
 export class EndpointsRepository {
   constructor(private readonly db: DbClient) {}
@@ -13,7 +19,8 @@ export class EndpointsRepository {
     return this.db.endpoint.create({ data });
   }
 
-  findById(accountId: string, id: string): Promise<Endpoint | null> {
+  async findById(accountId: string, id: string): Promise<Endpoint | null> {
+    if (!canExist(id)) return null;
     return this.db.endpoint.findFirst({ where: { id, accountId } });
   }
 
@@ -32,7 +39,8 @@ export class EndpointsRepository {
    * Deletes the endpoint and its worker Pod rows together, so no worker is left pointing at a deleted
    * endpoint (the scheduler removes cluster objects whose row is gone).
    */
-  deleteWithWorkers(accountId: string, id: string): Promise<boolean> {
+  async deleteWithWorkers(accountId: string, id: string): Promise<boolean> {
+    if (!canExist(id)) return false;
     return withTransaction(this.db, async (tx) => {
       await tx.pod.deleteMany({ where: { accountId, endpointId: id } });
       const { count } = await tx.endpoint.deleteMany({ where: { id, accountId } });

@@ -16,11 +16,15 @@ export const MAX_ENDPOINT_WORKERS = 1000;
 /** Longest a single job may run: 7 days in milliseconds (fits the database's 32-bit column). */
 export const MAX_EXECUTION_TIMEOUT_MS = 7 * 24 * 3600 * 1000;
 
+// Postgres text cannot hold U+0000: such strings are refused here rather than failing in the database.
+const hasNoNul = (value: string): boolean => !value.includes('\u0000');
+const noNul = 'must not contain NUL characters';
 /** A catalog id (GPU type, data center): checked against the catalog by the service. */
-const catalogId = z.string().min(1).max(191);
+const catalogId = z.string().min(1).max(191).refine(hasNoNul, noNul);
+const resourceId = refId.refine(hasNoNul, noNul);
 const gpuTypeIds = z.array(catalogId).max(64);
 const dataCenterIds = z.array(catalogId).max(128);
-const networkVolumeIds = z.array(refId).max(32);
+const networkVolumeIds = z.array(resourceId).max(32);
 const workers = z.number().int().min(0).max(MAX_ENDPOINT_WORKERS);
 
 /** Fields shared by EndpointCreateInput and EndpointUpdateInput, all optional (no defaults). */
@@ -34,8 +38,8 @@ const endpointFields = {
   gpuTypeIds: gpuTypeIds.optional(),
   idleTimeout: z.number().int().min(1).max(3600).optional(),
   minCudaVersion: z.enum(CUDA_VERSIONS).optional(),
-  name: resourceName.optional(),
-  networkVolumeId: refId.optional(),
+  name: resourceName.refine(hasNoNul, noNul).optional(),
+  networkVolumeId: resourceId.optional(),
   networkVolumeIds: networkVolumeIds.optional(),
   scalerType: z.enum(SCALER_TYPES).optional(),
   scalerValue: z.number().int().min(1).max(100_000).optional(),
@@ -47,7 +51,7 @@ const endpointFields = {
 /** Body of `POST /v1/endpoints` (RunPod's EndpointCreateInput); defaults are applied by the service. */
 export const endpointCreateInput = z.strictObject({
   ...endpointFields,
-  templateId: refId,
+  templateId: resourceId,
   computeType: z.enum(COMPUTE_TYPES).default('GPU'),
 });
 /** Parsed body of `POST /v1/endpoints`. */
@@ -56,7 +60,7 @@ export type EndpointCreateInput = z.infer<typeof endpointCreateInput>;
 /** Body of `PATCH /v1/endpoints/{id}` (RunPod's EndpointUpdateInput): the create fields but computeType, all optional. */
 export const endpointUpdateInput = z.strictObject({
   ...endpointFields,
-  templateId: refId.optional(),
+  templateId: resourceId.optional(),
 });
 /** Parsed body of `PATCH /v1/endpoints/{id}`. */
 export type EndpointUpdateInput = z.infer<typeof endpointUpdateInput>;

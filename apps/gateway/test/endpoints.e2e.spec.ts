@@ -1,0 +1,303 @@
+import { seedCatalog } from '@runplane/catalog';
+import type { EndpointDto, PodDto, TemplateDto } from '@runplane/contracts';
+import { bearer, type GatewayHarness, startGateway } from './harness';
+
+type Caller = { accountId: string; secret: string };
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+describe('v1 /endpoints', () => {
+  let gw: GatewayHarness;
+  let owner: Caller;
+  let other: Caller;
+  let template: TemplateDto;
+  let otherTemplate: TemplateDto;
+
+  const call = (caller: Caller, method: Method, url: string, payload?: object) =>
+    gw.inject({ method, url, headers: bearer(caller.secret), ...(payload ? { payload } : {}) });
+  async function ok<T>(caller: Caller, method: Method, url: string, payload?: object): Promise<T> {
+    const res = await call(caller, method, url, payload);
+    expect({ url, status: res.statusCode, body: res.statusCode === 200 ? null : res.body }).toEqual({ url, status: 200, body: null });
+    return res.json() as T;
+  }
+  const createEndpoint = (payload: object, caller = owner) => ok<EndpointDto>(caller, 'POST', '/v1/endpoints', payload);
+  async function rejected(payload: object, url = '/v1/endpoints', method: Method = 'POST'): Promise<string> {
+    const res = await call(owner, method, url, payload);
+    expect(res.statusCode).toBe(400);
+    return (res.json() as { message: string }).message;
+  }
+  const volume = async (caller: Caller, dataCenterId: string): Promise<string> =>
+    (await ok<{ id: string }>(caller, 'POST', '/v1/networkvolumes', { name: `vol-${dataCenterId}`, size: 10, dataCenterId })).id;
+
+  beforeAll(async () => {
+    gw = await startGateway('endpoints');
+    await seedCatalog(gw.db);
+    owner = await gw.accountWithKey('ALL');
+    other = await gw.accountWithKey('ALL');
+    template = await ok<TemplateDto>(owner, 'POST', '/v1/templates', {
+      name: 'worker',
+      imageName: 'runplane/worker:1',
+      isServerless: true,
+      env: { MODEL: 'small' },
+    });
+    otherTemplate = await ok<TemplateDto>(other, 'POST', '/v1/templates', { name: 'private', imageName: 'other/private:1' });
+  });
+  afterAll(() => gw.close());
+
+  it('creates a GPU endpoint with RunPod defaults', async () => {
+    const created = await createEndpoint({ templateId: template.id });
+    const dataCenters = await gw.db.dataCenter.findMany({ where: { listed: true }, orderBy: { id: 'asc' } });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[a-z0-9]{14}$/),
+      name: 'worker',
+      userId: owner.accountId,
+      templateId: template.id,
+      version: 0,
+      computeType: 'GPU',
+      gpuTypeIds: [],
+      gpuCount: 1,
+      cpuFlavorIds: [],
+      vcpuCount: 2,
+      instanceIds: [],
+      dataCenterIds: dataCenters.map((dc) => dc.id),
+      networkVolumeIds: [],
+      allowedCudaVersions: [],
+      env: { MODEL: 'small' },
+      executionTimeoutMs: 600000,
+      idleTimeout: 5,
+      scalerType: 'QUEUE_DELAY',
+      scalerValue: 4,
+      workersMin: 0,
+      workersMax: 3,
+      flashboot: false,
+      createdAt: expect.any(String),
+    });
+    expect(Date.parse(created.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${created.id}`)).toEqual(created);
+  });
+
+  it('walks create → get → PATCH → POST /update → delete with every field', async () => {
+    const euVolume = await volume(owner, 'EU-RO-1');
+    const usVolume = await volume(owner, 'US-TX-3');
+    const created = await createEndpoint({
+      templateId: template.id,
+      name: 'every field',
+      computeType: 'GPU',
+      gpuTypeIds: ['NVIDIA H100 80GB HBM3', 'NVIDIA GeForce RTX 4090'],
+      gpuCount: 2,
+      dataCenterIds: ['EU-RO-1', 'US-TX-3'],
+      networkVolumeId: euVolume,
+      networkVolumeIds: [usVolume],
+      allowedCudaVersions: ['12.8', '12.9'],
+      minCudaVersion: '12.4',
+      executionTimeoutMs: 120000,
+      idleTimeout: 60,
+      scalerType: 'REQUEST_COUNT',
+      scalerValue: 2,
+      workersMin: 1,
+      workersMax: 5,
+      flashboot: true,
+      vcpuCount: 4,
+    });
+    expect(created).toMatchObject({
+      name: 'every field',
+      gpuTypeIds: ['NVIDIA H100 80GB HBM3', 'NVIDIA GeForce RTX 4090'],
+      gpuCount: 2,
+      dataCenterIds: ['EU-RO-1', 'US-TX-3'],
+      networkVolumeId: euVolume,
+      networkVolumeIds: [euVolume, usVolume],
+      allowedCudaVersions: ['12.8', '12.9'],
+      minCudaVersion: '12.4',
+      executionTimeoutMs: 120000,
+      idleTimeout: 60,
+      scalerType: 'REQUEST_COUNT',
+      scalerValue: 2,
+      workersMin: 1,
+      workersMax: 5,
+      flashboot: true,
+      version: 0,
+    });
+
+    const patched = await ok<EndpointDto>(owner, 'PATCH', `/v1/endpoints/${created.id}`, {
+      name: 'renamed',
+      workersMax: 8,
+      idleTimeout: 3600,
+      scalerType: 'QUEUE_DELAY',
+      scalerValue: 10,
+      gpuTypeIds: ['NVIDIA L4'],
+      networkVolumeIds: [usVolume],
+      dataCenterIds: ['US-TX-3'],
+      flashboot: false,
+    });
+    expect(patched).toMatchObject({
+      name: 'renamed',
+      workersMin: 1,
+      workersMax: 8,
+      idleTimeout: 3600,
+      scalerType: 'QUEUE_DELAY',
+      scalerValue: 10,
+      gpuTypeIds: ['NVIDIA L4'],
+      gpuCount: 2,
+      networkVolumeId: usVolume,
+      networkVolumeIds: [usVolume],
+      dataCenterIds: ['US-TX-3'],
+      flashboot: false,
+      version: 0,
+    });
+    const viaPost = await ok<EndpointDto>(owner, 'POST', `/v1/endpoints/${created.id}/update`, { workersMin: 0, executionTimeoutMs: 5000 });
+    expect(viaPost).toEqual({ ...patched, workersMin: 0, executionTimeoutMs: 5000 });
+    expect(await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${created.id}`)).toEqual(viaPost);
+
+    const deleted = await call(owner, 'DELETE', `/v1/endpoints/${created.id}`);
+    expect(deleted.statusCode).toBe(204);
+    expect(deleted.body).toBe('');
+    expect((await call(owner, 'GET', `/v1/endpoints/${created.id}`)).statusCode).toBe(404);
+    expect((await call(owner, 'DELETE', `/v1/endpoints/${created.id}`)).statusCode).toBe(404);
+  });
+
+  it('creates CPU endpoints with instance ids from the flavors, ignoring GPU fields', async () => {
+    const cpu = await createEndpoint({
+      templateId: template.id,
+      computeType: 'CPU',
+      cpuFlavorIds: ['cpu5g', 'cpu3c'],
+      vcpuCount: 4,
+      gpuTypeIds: ['NVIDIA L4'],
+    });
+    expect(cpu).toMatchObject({ computeType: 'CPU', cpuFlavorIds: ['cpu5g', 'cpu3c'], vcpuCount: 4, instanceIds: ['cpu5g-4-16', 'cpu3c-4-8'], gpuTypeIds: [] });
+    const defaults = await createEndpoint({ templateId: template.id, computeType: 'CPU' });
+    expect(defaults.instanceIds).toEqual(['cpu3c-2-4', 'cpu3g-2-8', 'cpu5c-2-4', 'cpu5g-2-8']);
+    expect(await rejected({ vcpuCount: 48 }, `/v1/endpoints/${cpu.id}`, 'PATCH')).toBe('vcpuCount: cpu3c offers 2 to 32 vCPUs, not 48');
+    const resized = await ok<EndpointDto>(owner, 'PATCH', `/v1/endpoints/${cpu.id}`, { vcpuCount: 48, cpuFlavorIds: ['cpu5g'] });
+    expect(resized).toMatchObject({ vcpuCount: 48, cpuFlavorIds: ['cpu5g'], instanceIds: ['cpu5g-48-192'], version: 0 });
+    expect(await rejected({ cpuFlavorIds: ['cpu3c'] }, `/v1/endpoints/${cpu.id}`, 'PATCH')).toBe('vcpuCount: cpu3c offers 2 to 32 vCPUs, not 48');
+    expect(await rejected({ templateId: template.id, computeType: 'CPU', cpuFlavorIds: ['cpu3m'] })).toMatch(/^cpuFlavorIds\.0: /);
+  });
+
+  it('refuses bad shapes with a 400 naming the field', async () => {
+    const theirVolume = await volume(other, 'EU-RO-1');
+    const euVolume = await volume(owner, 'EU-RO-1');
+    const t = template.id;
+    const cases: Array<[object, RegExp]> = [
+      [{}, /^templateId: /],
+      [{ templateId: 'missing-template' }, /^templateId: template missing-template not found$/],
+      [{ templateId: otherTemplate.id }, /^templateId: template .* not found$/],
+      [{ templateId: t, workersMin: 4, workersMax: 2 }, /^workersMin: must not exceed workersMax \(2\)/],
+      [{ templateId: t, idleTimeout: 0 }, /^idleTimeout: /],
+      [{ templateId: t, idleTimeout: 3601 }, /^idleTimeout: /],
+      [{ templateId: t, scalerType: 'CPU_LOAD' }, /^scalerType: /],
+      [{ templateId: t, scalerValue: 0 }, /^scalerValue: /],
+      [{ templateId: t, gpuTypeIds: ['NVIDIA GeForce GTX 480'] }, /^gpuTypeIds\.0: unknown GPU type "NVIDIA GeForce GTX 480"$/],
+      [{ templateId: t, gpuTypeIds: ['NVIDIA L4', 'NVIDIA L4'] }, /^gpuTypeIds\.1: "NVIDIA L4" is listed twice$/],
+      [{ templateId: t, gpuTypeIds: ['NVIDIA L4'], gpuCount: 9 }, /^gpuCount: NVIDIA L4 offers at most 8 GPUs per worker$/],
+      [{ templateId: t, gpuCount: 0 }, /^gpuCount: /],
+      [{ templateId: t, dataCenterIds: ['MOON-1'] }, /^dataCenterIds\.0: unknown data center "MOON-1"$/],
+      [{ templateId: t, networkVolumeId: theirVolume }, /^networkVolumeIds\.0: network volume .* not found$/],
+      [{ templateId: t, networkVolumeId: euVolume, dataCenterIds: ['US-TX-3'] }, /^networkVolumeIds\.0: .* is in EU-RO-1, outside dataCenterIds$/],
+      [{ templateId: t, networkVolumeIds: [euVolume, await volume(owner, 'EU-RO-1')] }, /^networkVolumeIds\.1: only one network volume per data center/],
+      [{ templateId: t, executionTimeoutMs: 10 }, /^executionTimeoutMs: /],
+      [{ templateId: t, minCudaVersion: '9.0' }, /^minCudaVersion: /],
+      [{ templateId: t, computeType: 'TPU' }, /^computeType: /],
+      [{ templateId: t, name: 'x'.repeat(192) }, /^name: /],
+      [{ templateId: t, workersMax: 1_000_001 }, /^workersMax: /],
+      [{ templateId: t, env: { A: 'b' } }, /^Unknown field: env$/],
+      [{ templateId: t, name: 'nul\u0000name' }, /^name: must not contain NUL characters$/],
+      [{ templateId: 'nul\u0000id' }, /^templateId: must not contain NUL characters$/],
+      [{ templateId: t, gpuTypeIds: 'NVIDIA L4' }, /^gpuTypeIds: /],
+    ];
+    for (const [payload, expected] of cases) {
+      const res = await call(owner, 'POST', '/v1/endpoints', payload);
+      expect({ payload, status: res.statusCode }).toEqual({ payload, status: 400 });
+      expect({ payload, message: (res.json() as { message: string }).message }).toEqual({ payload, message: expect.stringMatching(expected) });
+    }
+    const ep = await createEndpoint({ templateId: t, workersMin: 1, workersMax: 2 });
+    expect(await rejected({ workersMax: 0 }, `/v1/endpoints/${ep.id}`, 'PATCH')).toBe('workersMin: must not exceed workersMax (0), got 1');
+    expect(await rejected({ computeType: 'CPU' }, `/v1/endpoints/${ep.id}`, 'PATCH')).toBe('Unknown field: computeType');
+    expect(await rejected({ templateId: otherTemplate.id }, `/v1/endpoints/${ep.id}`, 'PATCH')).toMatch(/^templateId: /);
+    expect(await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`)).toMatchObject({ workersMin: 1, workersMax: 2, templateId: t });
+  });
+
+  it('bumps the version when the template changes, and follows template edits', async () => {
+    const second = await ok<TemplateDto>(owner, 'POST', '/v1/templates', { name: 'worker-2', imageName: 'runplane/worker:2', env: { MODEL: 'large' } });
+    const ep = await createEndpoint({ templateId: template.id, name: 'versioned' });
+    expect(ep.version).toBe(0);
+    const renamed = await ok<EndpointDto>(owner, 'PATCH', `/v1/endpoints/${ep.id}`, { name: 'still v0', templateId: template.id, workersMax: 4 });
+    expect(renamed.version).toBe(0);
+    const swapped = await ok<EndpointDto>(owner, 'PATCH', `/v1/endpoints/${ep.id}`, { templateId: second.id });
+    expect(swapped).toMatchObject({ version: 1, templateId: second.id, env: { MODEL: 'large' } });
+    await ok<TemplateDto>(owner, 'PATCH', `/v1/templates/${second.id}`, { env: { MODEL: 'huge', EXTRA: '1' } });
+    expect(await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`)).toMatchObject({ version: 2, env: { MODEL: 'huge', EXTRA: '1' } });
+    await ok<TemplateDto>(owner, 'PATCH', `/v1/templates/${second.id}`, { imageName: 'runplane/worker:3' });
+    expect((await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`)).version).toBe(3);
+  });
+
+  it('accepts a public template of another account', async () => {
+    const shared = await ok<TemplateDto>(other, 'POST', '/v1/templates', { name: 'shared', imageName: 'other/shared:1', isPublic: true });
+    const ep = await createEndpoint({ templateId: shared.id });
+    const got = await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}?includeTemplate=true`);
+    expect(got.template).toMatchObject({ id: shared.id, imageName: 'other/shared:1', isPublic: true });
+  });
+
+  it('includes the template and the worker Pods only when asked', async () => {
+    const ep = await createEndpoint({ templateId: template.id, name: 'with workers' });
+    const bare = await createEndpoint({ templateId: template.id, name: 'no workers' });
+    for (const id of ['worker-a', 'worker-b']) {
+      await gw.db.pod.create({ data: { id, accountId: owner.accountId, image: 'runplane/worker:1', endpointId: ep.id, templateId: template.id, slsVersion: 0 } });
+    }
+    const plain = await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`);
+    expect(plain).not.toHaveProperty('template');
+    expect(plain).not.toHaveProperty('workers');
+
+    const full = await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}?includeTemplate=true&includeWorkers=true`);
+    expect(full.template).toEqual(await ok<TemplateDto>(owner, 'GET', `/v1/templates/${template.id}`));
+    const workers = full.workers as PodDto[];
+    expect(workers.map((pod) => pod.id).sort()).toEqual(['worker-a', 'worker-b']);
+    expect(workers[0]).toMatchObject({ endpointId: ep.id, aiApiId: ep.id, slsVersion: 0 });
+
+    const listed = await ok<EndpointDto[]>(owner, 'GET', '/v1/endpoints?includeWorkers=true');
+    expect(listed.find((e) => e.id === ep.id)?.workers).toHaveLength(2);
+    expect(listed.find((e) => e.id === bare.id)?.workers).toEqual([]);
+    expect(listed.every((e) => e.template === undefined)).toBe(true);
+    const withTemplates = await ok<EndpointDto[]>(owner, 'GET', '/v1/endpoints?includeTemplate=1');
+    expect(withTemplates.every((e) => e.template?.id === e.templateId)).toBe(true);
+    expect(withTemplates.every((e) => e.workers === undefined)).toBe(true);
+    expect((await call(owner, 'GET', '/v1/endpoints?includeWorkers=maybe')).statusCode).toBe(400);
+
+    expect((await call(owner, 'DELETE', `/v1/endpoints/${ep.id}`)).statusCode).toBe(204);
+    expect(await gw.db.pod.count({ where: { endpointId: ep.id } })).toBe(0);
+    expect(await gw.db.pod.count({ where: { id: { in: ['worker-a', 'worker-b'] } } })).toBe(0);
+  });
+
+  it("lists only the caller's endpoints, oldest first, and answers 404 for another account's", async () => {
+    const theirs = await createEndpoint({ templateId: otherTemplate.id, name: 'theirs' }, other);
+    const mine = await ok<EndpointDto[]>(owner, 'GET', '/v1/endpoints');
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((e) => e.userId === owner.accountId)).toBe(true);
+    expect(mine.map((e) => e.createdAt)).toEqual([...mine.map((e) => e.createdAt)].sort());
+    const attempts: Array<[Method, string, object?]> = [
+      ['GET', `/v1/endpoints/${theirs.id}`],
+      ['GET', `/v1/endpoints/${theirs.id}?includeTemplate=true&includeWorkers=true`],
+      ['PATCH', `/v1/endpoints/${theirs.id}`, { name: 'stolen' }],
+      ['POST', `/v1/endpoints/${theirs.id}/update`, { name: 'stolen' }],
+      ['DELETE', `/v1/endpoints/${theirs.id}`],
+    ];
+    for (const [method, url, payload] of attempts) {
+      const res = await call(owner, method, url, payload);
+      expect({ method, url, status: res.statusCode, body: res.json() as object }).toEqual({
+        method,
+        url,
+        status: 404,
+        body: expect.objectContaining({ message: 'Endpoint not found' }),
+      });
+      expect(res.body).not.toContain('theirs');
+    }
+    expect(await ok<EndpointDto>(other, 'GET', `/v1/endpoints/${theirs.id}`)).toEqual(theirs);
+  });
+
+  it('answers odd path ids with 404, not 500', async () => {
+    expect((await call(owner, 'GET', `/v1/endpoints/${'x'.repeat(300)}`)).statusCode).toBe(414);
+    for (const id of ['%00', 'a%00b', 'a%20b', '..%2F..', 'x'.repeat(90), '%E2%9C%93', "'%3B--"]) {
+      expect((await call(owner, 'GET', `/v1/endpoints/${id}`)).statusCode).toBe(404);
+      expect((await call(owner, 'PATCH', `/v1/endpoints/${id}`, { name: 'x' })).statusCode).toBe(404);
+      expect((await call(owner, 'DELETE', `/v1/endpoints/${id}`)).statusCode).toBe(404);
+    }
+  });
+});
