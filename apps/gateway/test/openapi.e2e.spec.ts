@@ -17,6 +17,22 @@ function refsIn(value: unknown, found: string[] = []): string[] {
   return found;
 }
 
+/** `METHOD /path` of every route Fastify serves, read from its route tree (HEAD twins left out). */
+function servedRoutes(tree: string): string[] {
+  const parents: string[] = [];
+  const served: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    const path = (parents[depth - 1] ?? '') + match[2]!;
+    parents.length = depth;
+    parents[depth] = path;
+    for (const method of (match[3] ?? '').split(', ')) if (method && method !== 'HEAD') served.push(`${method} ${path}`);
+  }
+  return served;
+}
+
 const operations = (doc: OpenApiDocument) =>
   Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => ({ path, method, op: op as Record<string, unknown> })),
@@ -118,12 +134,12 @@ describe('GET /v1/openapi.json and /v1/docs', () => {
     expect(res.body.length).toBeGreaterThan(100_000);
   });
 
-  it('has a served route for every route of the table', () => {
+  it('serves exactly the routes of the table under /v1 (besides the reference page assets)', () => {
     const fastify = gateway.app.getHttpAdapter().getInstance();
-    for (const route of V1_ROUTES) {
-      const url = `/v1${route.path.replace(/\{([^}]+)\}/g, ':$1')}`;
-      const found = fastify.hasRoute({ method: route.method, url });
-      expect({ route: `${route.method} ${url}`, found }).toEqual({ route: `${route.method} ${url}`, found: true });
-    }
+    const served = servedRoutes(fastify.printRoutes({ commonPrefix: false }))
+      .filter((route) => route.includes(' /v1/') && !route.includes(' /v1/docs/'))
+      .sort();
+    const table = V1_ROUTES.map((route) => `${route.method} /v1${route.path.replace(/\{([^}]+)\}/g, ':$1')}`).sort();
+    expect(served).toEqual(table);
   });
 });
