@@ -229,6 +229,24 @@ describe('v1 /endpoints', () => {
     expect((await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`)).version).toBe(3);
   });
 
+  it('keeps the template and volumes it uses from being deleted', async () => {
+    const tpl = await ok<TemplateDto>(owner, 'POST', '/v1/templates', { name: 'pinned', imageName: 'runplane/pinned:1' });
+    const first = await volume(owner, 'EU-RO-1');
+    const second = await volume(owner, 'US-TX-3');
+    const ep = await createEndpoint({ templateId: tpl.id, networkVolumeIds: [first, second] });
+    for (const url of [`/v1/templates/${tpl.id}`, `/v1/networkvolumes/${first}`, `/v1/networkvolumes/${second}`]) {
+      const refused = await call(owner, 'DELETE', url);
+      expect({ url, status: refused.statusCode }).toEqual({ url, status: expect.any(Number) });
+      expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+      expect(refused.statusCode).toBeLessThan(500);
+      expect(refused.body).toContain(ep.id);
+    }
+    expect((await call(owner, 'DELETE', `/v1/endpoints/${ep.id}`)).statusCode).toBe(204);
+    for (const url of [`/v1/templates/${tpl.id}`, `/v1/networkvolumes/${first}`, `/v1/networkvolumes/${second}`]) {
+      expect((await call(owner, 'DELETE', url)).statusCode).toBe(204);
+    }
+  });
+
   it('accepts a public template of another account', async () => {
     const shared = await ok<TemplateDto>(other, 'POST', '/v1/templates', { name: 'shared', imageName: 'other/shared:1', isPublic: true });
     const ep = await createEndpoint({ templateId: shared.id });

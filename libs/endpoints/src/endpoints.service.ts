@@ -1,4 +1,5 @@
 import {
+  ConflictError,
   type EndpointCreateInput,
   type EndpointDto,
   type EndpointQuery,
@@ -7,7 +8,7 @@ import {
   type TemplateDto,
   ValidationError,
 } from '@runplane/contracts';
-import { type Endpoint, newId } from '@runplane/db';
+import { type Endpoint, isForeignKeyViolation, newId } from '@runplane/db';
 import { checkWorkerBounds, type EndpointShapeChecker, requestedVolumeIds } from './endpoint-shape';
 import type { EndpointConfig, EndpointsRepository } from './endpoints.repository';
 import type { EndpointTemplateSource, EndpointWorkerSource } from './ports';
@@ -63,6 +64,16 @@ function toDto(row: Endpoint, template: TemplateDto | null): EndpointDto {
   };
 }
 
+/** Runs a write; a template or volume deleted between the checks and the write answers 409, not 500. */
+async function referencesKept<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new ConflictError('A template or network volume the endpoint refers to was deleted meanwhile; retry');
+    throw error;
+  }
+}
+
 /** Serverless endpoints: validated configuration, a version that follows template changes, optional includes. */
 export class EndpointsService {
   constructor(
@@ -74,18 +85,52 @@ export class EndpointsService {
 
   async create(accountId: string, input: EndpointCreateInput): Promise<EndpointDto> {
     const template = await this.usableTemplate(accountId, input.templateId);
+    const config = await this.newConfig(accountId, input, template);
+    const row = await referencesKept(() => this.endpoints.create({ ...config, id: newId(), accountId }));
+    return toDto(row, template);
+  }
+
+  async list(accountId: string, query: EndpointQuery): Promise<EndpointDto[]> {
+    return this.withIncludes(accountId, await this.endpoints.listByAccount(accountId), query);
+  }
+
+  async get(accountId: string, id: string, query: EndpointQuery): Promise<EndpointDto> {
+    const [dto] = await this.withIncludes(accountId, [await this.require(accountId, id)], query);
+    if (!dto) throw new NotFoundError('Endpoint');
+    return dto;
+  }
+
+  /** Applies a partial configuration; a new template bumps the version (template edits bump it too, in workloads). */
+  async update(accountId: string, id: string, input: EndpointUpdateInput): Promise<EndpointDto> {
+    const row = await this.require(accountId, id);
+    const changes = await this.changedConfig(accountId, row, input);
+    const newTemplateId = input.templateId !== undefined && input.templateId !== row.templateId ? input.templateId : null;
+    const template =
+      newTemplateId === null ? await this.templates.findUsable(accountId, row.templateId) : await this.usableTemplate(accountId, newTemplateId);
+    const updated = await referencesKept(() => this.endpoints.update(accountId, id, changes, newTemplateId !== null));
+    if (!updated) throw new NotFoundError('Endpoint');
+    return toDto(updated, template);
+  }
+
+  /** Removes the endpoint's configuration and its worker Pod rows. */
+  async delete(accountId: string, id: string): Promise<void> {
+    if (!(await this.endpoints.deleteWithWorkers(accountId, id))) throw new NotFoundError('Endpoint');
+  }
+
+  /** A full configuration from a create body: RunPod's defaults, checked against the catalog and volumes. */
+  private async newConfig(accountId: string, input: EndpointCreateInput, template: TemplateDto): Promise<EndpointConfig> {
     const workersMin = input.workersMin ?? DEFAULTS.workersMin;
     const workersMax = input.workersMax ?? Math.max(DEFAULTS.workersMax, workersMin);
     checkWorkerBounds(workersMin, workersMax);
     const gpuCount = input.gpuCount ?? DEFAULTS.gpuCount;
+    const vcpuCount = input.vcpuCount ?? DEFAULTS.vcpuCount;
+    // GPU endpoints ignore CPU fields and CPU endpoints GPU types, as RunPod documents.
     const gpuTypeIds = input.computeType === 'GPU' ? (input.gpuTypeIds ?? []) : [];
     await this.shape.checkGpus(gpuTypeIds, gpuCount);
     const cpu =
-      input.computeType === 'CPU'
-        ? await this.shape.resolveCpu(input.cpuFlavorIds, input.vcpuCount ?? DEFAULTS.vcpuCount)
-        : { cpuFlavorIds: [], vcpuCount: input.vcpuCount ?? DEFAULTS.vcpuCount, instanceIds: [] };
+      input.computeType === 'CPU' ? await this.shape.resolveCpu(input.cpuFlavorIds, vcpuCount) : { cpuFlavorIds: [], vcpuCount, instanceIds: [] };
     const placement = await this.shape.resolvePlacement(accountId, input.dataCenterIds, requestedVolumeIds(input) ?? []);
-    const config: EndpointConfig = {
+    return {
       name: input.name ?? template.name,
       templateId: template.id,
       env: {},
@@ -106,34 +151,6 @@ export class EndpointsService {
       workersMax,
       flashboot: input.flashboot ?? false,
     };
-    return toDto(await this.endpoints.create({ ...config, id: newId(), accountId }), template);
-  }
-
-  async list(accountId: string, query: EndpointQuery): Promise<EndpointDto[]> {
-    return this.withIncludes(accountId, await this.endpoints.listByAccount(accountId), query);
-  }
-
-  async get(accountId: string, id: string, query: EndpointQuery): Promise<EndpointDto> {
-    const [dto] = await this.withIncludes(accountId, [await this.require(accountId, id)], query);
-    if (!dto) throw new NotFoundError('Endpoint');
-    return dto;
-  }
-
-  /** Applies a partial configuration; a new template bumps the version (template edits bump it too, in workloads). */
-  async update(accountId: string, id: string, input: EndpointUpdateInput): Promise<EndpointDto> {
-    const row = await this.require(accountId, id);
-    const changes = await this.changedConfig(accountId, row, input);
-    const newTemplateId = input.templateId !== undefined && input.templateId !== row.templateId ? input.templateId : null;
-    const template =
-      newTemplateId === null ? await this.templates.findUsable(accountId, row.templateId) : await this.usableTemplate(accountId, newTemplateId);
-    const updated = await this.endpoints.update(accountId, id, changes, newTemplateId !== null);
-    if (!updated) throw new NotFoundError('Endpoint');
-    return toDto(updated, template);
-  }
-
-  /** Removes the endpoint's configuration and its worker Pod rows. */
-  async delete(accountId: string, id: string): Promise<void> {
-    if (!(await this.endpoints.deleteWithWorkers(accountId, id))) throw new NotFoundError('Endpoint');
   }
 
   private async changedConfig(accountId: string, row: Endpoint, input: EndpointUpdateInput): Promise<Partial<EndpointConfig>> {
