@@ -132,6 +132,9 @@ describe('v1 /pods: filters, include flags, workers, bad input and tenancy', () 
       [{ imageName: 'a', env: { A: 1 } }, /^env\.A: /],
       [{ imageName: 'a', volumeMountPath: 'relative' }, /^volumeMountPath: /],
       [{ imageName: 7 }, /^imageName: /],
+      [{ imageName: 'a\u0000b' }, /^imageName: must not contain NUL characters/],
+      [{ imageName: 'a', env: { 'K\u0000': 'v' } }, /^env\.K.: must not contain NUL characters/],
+      [{ imageName: 'a', networkVolumeId: '\u0000' }, /^networkVolumeId: must not contain NUL characters/],
     ];
     for (const [payload, message] of bad) {
       const res = await call('POST', '/pods', payload);
@@ -143,7 +146,10 @@ describe('v1 /pods: filters, include flags, workers, bad input and tenancy', () 
     expect(elsewhere.json().message).toBe('networkVolumeId: the network volume is in EU-RO-1, which is not one of dataCenterIds (US-TX-3)');
     const broken = await gw.inject({ method: 'POST', url: '/v1/pods', headers: { ...bearer(owner.secret), 'content-type': 'application/json' }, payload: '{"imageName":' });
     expect(broken.statusCode).toBe(400);
-    for (const query of ['desiredStatus=BOGUS', 'includeMachine=maybe', 'computeType=TPU', `name=${'x'.repeat(192)}`]) {
+    for (const [method, url] of [['GET', '/pods/%00'], ['POST', '/pods/%00/stop'], ['DELETE', '/pods/%00']] as const) {
+      expect((await call(method, url)).statusCode).toBe(404);
+    }
+    for (const query of ['name=%00', 'desiredStatus=BOGUS', 'includeMachine=maybe', 'computeType=TPU', `name=${'x'.repeat(192)}`]) {
       expect((await call('GET', `/pods?${query}`)).statusCode).toBe(400);
     }
     expect((await call('PATCH', `/pods/${gpuPod.id}`, { gpuCount: 2 })).statusCode).toBe(400);

@@ -101,7 +101,7 @@ export class PodsService {
   }
 
   async get(accountId: string, id: string, include: Partial<PodIncludeQuery> = {}): Promise<PodDto> {
-    const row = await this.pods.findById(accountId, id);
+    const row = await this.find(accountId, id);
     // Serverless workers are only visible when asked for, as in listings.
     if (!row || (row.endpointId !== null && include.includeWorkers !== true)) throw new NotFoundError('Pod');
     return (await this.toDtos([row], include))[0] as PodDto;
@@ -150,8 +150,13 @@ export class PodsService {
     if (!(await this.pods.delete(accountId, id))) throw new NotFoundError('Pod');
   }
 
+  /** Ids are opaque path segments; one Postgres could not even store (NUL) cannot name a Pod. */
+  private find(accountId: string, id: string): Promise<PodRow | null> {
+    return id.includes('\u0000') ? Promise.resolve(null) : this.pods.findById(accountId, id);
+  }
+
   private async requireOwnPod(accountId: string, id: string): Promise<PodRow> {
-    const row = await this.pods.findById(accountId, id);
+    const row = await this.find(accountId, id);
     if (!row) throw new NotFoundError('Pod');
     if (row.endpointId !== null) {
       throw new ValidationError(`podId: the Pod is a serverless worker of endpoint ${row.endpointId}; manage it through the endpoint`);
