@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import { createLogger, createMetricsRegistry } from '@runplane/observability';
@@ -23,6 +23,10 @@ class ThingsController {
   @Get('invalid')
   invalid(): never {
     throw new ValidationError('size: too big');
+  }
+  @Get('by-id/:id')
+  byId(@Param('id') id: string): { id: string } {
+    return { id };
   }
   @Get('boom')
   boom(): never {
@@ -101,6 +105,18 @@ describe('createHttpApp error shapes (v1 style)', () => {
     const text = await ctx.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'text/csv' }, payload: 'a,b' });
     expect(text.statusCode).toBe(415);
     expect(text.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type' });
+  });
+
+  it('answers NUL characters with 404 in a path id and 400 naming the field elsewhere', async () => {
+    expect((await ctx.inject({ method: 'GET', url: '/things/by-id/x%01' })).json()).toEqual({ id: 'x\u0001' });
+    const path = await ctx.inject({ method: 'GET', url: '/things/by-id/x%00' });
+    expect(path.statusCode).toBe(404);
+    expect(path.json()).toMatchObject({ message: 'Not found', code: 'NOT_FOUND' });
+    const body = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: { name: 'a\u0000b' } });
+    expect(body.statusCode).toBe(400);
+    expect(body.json()).toMatchObject({ message: 'name: must not contain NUL characters' });
+    const query = await ctx.inject({ method: 'POST', url: '/things?tag=%00', headers: json, payload: { name: 'a' } });
+    expect(query.json()).toMatchObject({ message: 'tag: must not contain NUL characters' });
   });
 
   it('answers an oversized body with 413', async () => {

@@ -6,6 +6,7 @@ import { LogController } from 'fastify';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import type { ErrorStyle } from '../errors/error-body';
 import { PinoNestLogger } from './nest-logger';
+import { rejectNulCharacters } from './nul-guard';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 
 /** What every Runplane HTTP service is built from. */
@@ -53,6 +54,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
   app.useGlobalFilters(new ApiExceptionFilter(errorStyle, logger));
+  fastify.addHook('preHandler', async (request) => rejectNulCharacters(request));
   if (options.metrics) recordRequestMetrics(app, options.metrics);
   app.enableShutdownHooks();
   return app;
