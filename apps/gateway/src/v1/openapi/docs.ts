@@ -22,11 +22,9 @@ export function registerApiReference(fastify: FastifyInstance): void {
     configuration,
     logLevel: 'warn',
     hooks: {
-      onRequest: async (request, reply) => {
-        if (request.routeOptions.url === DOCS_PATH) {
-          await reply.type('text/html; charset=utf-8').send(page);
-        }
-      },
+      // Returning the reply tells Fastify the response is sent, so the plugin's redirect handler never runs.
+      onRequest: async (request, reply) =>
+        request.routeOptions.url === DOCS_PATH ? reply.type('text/html; charset=utf-8').send(page) : undefined,
     },
   });
 }
