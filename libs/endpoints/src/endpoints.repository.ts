@@ -5,12 +5,6 @@ export type EndpointConfig = Omit<Endpoint, 'id' | 'accountId' | 'version' | 'cr
   env: Record<string, string>;
 };
 
-/**
- * False for an id no row can have: Postgres text cannot hold U+0000 and a query carrying one fails in the
- * database, so such a path id is simply not found.
- */
-const canExist = (id: string): boolean => !id.includes('\u0000');
-
 /** Persistence of serverless endpoints; every tenant method is scoped to an account. */
 export class EndpointsRepository {
   constructor(private readonly db: DbClient) {}
@@ -20,7 +14,6 @@ export class EndpointsRepository {
   }
 
   async findById(accountId: string, id: string): Promise<Endpoint | null> {
-    if (!canExist(id)) return null;
     return this.db.endpoint.findFirst({ where: { id, accountId } });
   }
 
@@ -40,7 +33,6 @@ export class EndpointsRepository {
    * endpoint (the scheduler removes cluster objects whose row is gone).
    */
   async deleteWithWorkers(accountId: string, id: string): Promise<boolean> {
-    if (!canExist(id)) return false;
     return withTransaction(this.db, async (tx) => {
       await tx.pod.deleteMany({ where: { accountId, endpointId: id } });
       const { count } = await tx.endpoint.deleteMany({ where: { id, accountId } });

@@ -4,11 +4,8 @@ import { BUCKET_SIZES, queryArray } from './common';
 /** A billing bucket size. */
 export type BucketSize = (typeof BUCKET_SIZES)[number];
 
-// Postgres text cannot hold U+0000: such filters are refused here rather than failing in the database.
-const hasNoNul = (value: string): boolean => !value.includes('\u0000');
-const noNul = 'must not contain NUL characters';
-const catalogId = z.string().min(1).max(191).refine(hasNoNul, noNul);
-const resourceId = z.string().min(1).max(191).refine(hasNoNul, noNul);
+const catalogId = z.string().min(1).max(191);
+const resourceId = z.string().min(1).max(191);
 const dateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2023-01-01T00:00:00Z' });
 
 /** The time window every billing query shares; startTime may not be after endTime. */
@@ -43,7 +40,7 @@ export const endpointBillingQuery = z
     endpointId: resourceId.optional(),
     gpuTypeId: queryArray(catalogId).pipe(z.array(catalogId).max(64)).optional(),
     grouping: z.enum(['endpointId', 'podId', 'gpuTypeId']).default('endpointId'),
-    imageName: z.string().min(1).max(512).refine(hasNoNul, noNul).optional(),
+    imageName: z.string().min(1).max(512).optional(),
     templateId: resourceId.optional(),
   })
   .refine(startNotAfterEnd, startAfterEnd);

@@ -16,12 +16,9 @@ export const MAX_ENDPOINT_WORKERS = 1000;
 /** Longest a single job may run: 7 days in milliseconds (fits the database's 32-bit column). */
 export const MAX_EXECUTION_TIMEOUT_MS = 7 * 24 * 3600 * 1000;
 
-// Postgres text cannot hold U+0000: such strings are refused here rather than failing in the database.
-const hasNoNul = (value: string): boolean => !value.includes('\u0000');
-const noNul = 'must not contain NUL characters';
 /** A catalog id (GPU type, data center): checked against the catalog by the service. */
-const catalogId = z.string().min(1).max(191).refine(hasNoNul, noNul);
-const resourceId = refId.refine(hasNoNul, noNul);
+const catalogId = z.string().min(1).max(191);
+const resourceId = refId;
 const gpuTypeIds = z.array(catalogId).max(64);
 const dataCenterIds = z.array(catalogId).max(128);
 const networkVolumeIds = z.array(resourceId).max(32);
@@ -38,7 +35,7 @@ const endpointFields = {
   gpuTypeIds: gpuTypeIds.optional(),
   idleTimeout: z.number().int().min(1).max(3600).optional(),
   minCudaVersion: z.enum(CUDA_VERSIONS).optional(),
-  name: resourceName.refine(hasNoNul, noNul).optional(),
+  name: resourceName.optional(),
   networkVolumeId: resourceId.optional(),
   networkVolumeIds: networkVolumeIds.optional(),
   scalerType: z.enum(SCALER_TYPES).optional(),

@@ -3,10 +3,8 @@ import { resourceName } from './common';
 
 /** Network volume sizes in GB, as RunPod bounds them. */
 const volumeSize = z.number().int().min(0).max(4000);
-/** Postgres text cannot hold U+0000, so such input is refused up front rather than failing in the database. */
-const noNul = (value: string): boolean => !value.includes('\u0000');
-const name = resourceName.refine(noNul, 'must not contain NUL characters');
-const dataCenterId = z.string().trim().min(1).max(64).refine(noNul, 'must not contain NUL characters');
+const name = resourceName;
+const dataCenterId = z.string().trim().min(1).max(64);
 
 /** Body of `POST /v1/networkvolumes` (RunPod's NetworkVolumeCreateInput). */
 export const networkVolumeCreateInput = z.strictObject({

@@ -14,30 +14,6 @@ import {
   SELECTION_PRIORITIES,
 } from './common';
 
-/** The path of the first string (or map key) holding a NUL character, which Postgres text cannot store. */
-function nulPath(value: unknown, path: PropertyKey[]): PropertyKey[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = nulPath(item, [...path, index]);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const found = key.includes('\u0000') ? [...path, key] : nulPath(item, [...path, key]);
-    if (found) return found;
-  }
-  return null;
-}
-
-/** Refuses NUL characters anywhere in a parsed body or query, naming the field. */
-function rejectNul(value: unknown, ctx: z.RefinementCtx): void {
-  const path = nulPath(value, []);
-  if (path) ctx.addIssue({ code: 'custom', message: 'must not contain NUL characters', path });
-}
-
 // GPU types, CPU flavors and data centers are catalog ids an operator can extend, so they are checked against the
 // catalog by the service rather than by a static enum here.
 const catalogId = z.string().trim().min(1).max(191);
@@ -86,7 +62,7 @@ export const podCreateInput = z.strictObject({
   dockerStartCmd: command.optional(),
   /** Sent by runpodctl: the start command as one string (used when dockerStartCmd is absent). */
   dockerArgs: z.string().max(4096).optional(),
-}).superRefine(rejectNul);
+});
 /** Parsed body of `POST /v1/pods`. */
 export type PodCreateInput = z.infer<typeof podCreateInput>;
 
@@ -104,7 +80,7 @@ export const podUpdateInput = z.strictObject({
   dockerStartCmd: command.optional(),
   globalNetworking: z.boolean().optional(),
   locked: z.boolean().optional(),
-}).superRefine(rejectNul);
+});
 /** Parsed body of a Pod update. */
 export type PodUpdateInput = z.infer<typeof podUpdateInput>;
 
@@ -134,7 +110,7 @@ export const podListQuery = podIncludeQuery.extend({
   name: filterText.optional(),
   networkVolumeId: filterText.optional(),
   templateId: filterText.optional(),
-}).superRefine(rejectNul);
+});
 /** Parsed query of `GET /v1/pods`. */
 export type PodListQuery = z.infer<typeof podListQuery>;
 

@@ -1,18 +1,16 @@
 import { z } from 'zod';
 import { diskGb, envMap, portList, queryBoolean, refId, resourceName, TEMPLATE_CATEGORIES } from './common';
 
-/** Postgres text cannot hold U+0000, so such input is refused up front rather than failing in the database. */
-const NUL_MESSAGE = 'must not contain NUL characters';
-const noNul = (value: string): boolean => !value.includes('\u0000');
-const text = (max: number) => z.string().max(max).refine(noNul, NUL_MESSAGE);
+// NUL characters are refused for every route by the HTTP layer, before these schemas run.
+const text = (max: number) => z.string().max(max);
 
-const name = resourceName.refine(noNul, NUL_MESSAGE);
+const name = resourceName;
 const imageName = text(512).trim().min(1);
 const commandLine = z.array(text(4096)).max(64);
 const mountPath = text(255).min(1).regex(/^\//, 'must be an absolute path');
 const readme = text(32_768);
-const env = envMap.refine((vars) => Object.entries(vars).every(([k, v]) => noNul(k) && noNul(v)), NUL_MESSAGE);
-const registryAuthId = refId.refine(noNul, NUL_MESSAGE);
+const env = envMap;
+const registryAuthId = refId;
 
 /** Body of `POST /v1/templates` (RunPod's TemplateCreateInput), with RunPod's defaults. */
 export const templateCreateInput = z.strictObject({

@@ -6,7 +6,6 @@ import {
   ValidationError,
 } from '@runplane/contracts';
 import { type NetworkVolume, newId } from '@runplane/db';
-import { canExist } from '../registry-auth/ids';
 import { inUseMessage } from '../registry-auth/in-use';
 import type { NetworkVolumesRepository } from './network-volumes.repository';
 
@@ -45,7 +44,7 @@ export class NetworkVolumesService {
 
   /** The caller's network volume; NotFoundError for a missing one or another account's. */
   async findOwned(accountId: string, id: string): Promise<NetworkVolumeDto> {
-    const row = canExist(id) ? await this.volumes.findOwned(accountId, id) : null;
+    const row = await this.volumes.findOwned(accountId, id);
     if (!row) throw new NotFoundError('Network volume');
     return toDto(row);
   }
@@ -71,7 +70,7 @@ export class NetworkVolumesService {
 
   /** Deletes the volume; refused (400, naming them) while a live Pod or an endpoint has it attached. */
   async delete(accountId: string, id: string): Promise<void> {
-    const outcome = canExist(id) ? await this.volumes.deleteUnattached(accountId, id) : { status: 'missing' as const };
+    const outcome = await this.volumes.deleteUnattached(accountId, id);
     if (outcome.status === 'missing') throw new NotFoundError('Network volume');
     if (outcome.status === 'in-use') {
       throw new ValidationError(

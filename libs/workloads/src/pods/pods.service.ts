@@ -150,9 +150,8 @@ export class PodsService {
     if (!(await this.pods.delete(accountId, id))) throw new NotFoundError('Pod');
   }
 
-  /** Ids are opaque path segments; one Postgres could not even store (NUL) cannot name a Pod. */
   private find(accountId: string, id: string): Promise<PodRow | null> {
-    return id.includes('\u0000') ? Promise.resolve(null) : this.pods.findById(accountId, id);
+    return this.pods.findById(accountId, id);
   }
 
   private async requireOwnPod(accountId: string, id: string): Promise<PodRow> {

@@ -5,7 +5,6 @@ import {
   ValidationError,
 } from '@runplane/contracts';
 import { type ContainerRegistryAuth, isUniqueViolation, newId } from '@runplane/db';
-import { canExist } from './ids';
 import { inUseMessage } from './in-use';
 import type { RegistryAuthRepository } from './registry-auth.repository';
 import type { SecretBox } from './secret-box';
@@ -59,7 +58,7 @@ export class RegistryAuthService {
 
   /** Deletes the auth; refused (400, naming them) while a Pod or template still uses it. */
   async delete(accountId: string, id: string): Promise<void> {
-    const outcome = canExist(id) ? await this.auths.deleteUnused(accountId, id) : { status: 'missing' as const };
+    const outcome = await this.auths.deleteUnused(accountId, id);
     if (outcome.status === 'missing') throw new NotFoundError('Container registry auth');
     if (outcome.status === 'in-use') {
       throw new ValidationError(
@@ -75,7 +74,7 @@ export class RegistryAuthService {
   }
 
   private async require(accountId: string, id: string): Promise<ContainerRegistryAuth> {
-    const row = canExist(id) ? await this.auths.findById(accountId, id) : null;
+    const row = await this.auths.findById(accountId, id);
     if (!row) throw new NotFoundError('Container registry auth');
     return row;
   }

@@ -7,7 +7,6 @@ import {
   ValidationError,
 } from '@runplane/contracts';
 import { isUniqueViolation, newId, type Template } from '@runplane/db';
-import { canExist } from '../registry-auth/ids';
 import { inUseMessage } from '../registry-auth/in-use';
 import type { TemplateChanges, TemplatesRepository } from './templates.repository';
 
@@ -91,14 +90,14 @@ export class TemplatesService {
 
   /** A template the caller may build Pods or endpoints from (own or public); NotFoundError otherwise. */
   async findUsable(accountId: string, id: string): Promise<TemplateDto> {
-    const row = canExist(id) ? await this.templates.findReadable(accountId, id) : null;
+    const row = await this.templates.findReadable(accountId, id);
     if (!row) throw new NotFoundError('Template');
     return toDto(row, accountId);
   }
 
   /** Changes the caller's own template; another account's, even a public one, is not found. */
   async update(accountId: string, id: string, input: TemplateUpdateInput): Promise<TemplateDto> {
-    const current = canExist(id) ? await this.templates.findOwned(accountId, id) : null;
+    const current = await this.templates.findOwned(accountId, id);
     if (!current) throw new NotFoundError('Template');
     if (input.containerRegistryAuthId) await this.checkRegistryAuth(accountId, input.containerRegistryAuthId);
     const changes: TemplateChanges = { ...input };
@@ -112,7 +111,7 @@ export class TemplatesService {
 
   /** Deletes the caller's template; refused (400, naming them) while a live Pod or an endpoint uses it. */
   async delete(accountId: string, id: string): Promise<void> {
-    const outcome = canExist(id) ? await this.templates.deleteUnused(accountId, id) : { status: 'missing' as const };
+    const outcome = await this.templates.deleteUnused(accountId, id);
     if (outcome.status === 'missing') throw new NotFoundError('Template');
     if (outcome.status === 'in-use') {
       throw new ValidationError(inUseMessage('Template', outcome.usage) ?? 'Template is in use; delete or change its users first');
