@@ -14,3 +14,5 @@ export { assertQueueConnection, bullPrefix, createQueue } from './queues';
 export type { AddJobOptions, JobEnvelope, QueueConnection, TypedQueue } from './queues';
 export { createWorker, UnrecoverableError } from './workers';
 export type { JobContext, JobHandlers, TypedWorker, WorkerOptions } from './workers';
+export { EndpointQueues } from './endpoint-queues';
+export type { EndpointQueuesOptions, FetchedEntry } from './endpoint-queues';

@@ -17,3 +17,4 @@ export {
   type TestDatabase,
 } from './database';
 export { pollUntil, type PollOptions } from './poll';
+export { FakeClock } from './clock';
