@@ -69,7 +69,7 @@ export class EndpointQueues {
 
   /** Entries waiting in the endpoint's queue (not fetched). */
   async waitingCount(endpointId: string): Promise<number> {
-    return this.get(endpointId).queue.getJobCountByTypes('waiting', 'prioritized', 'paused');
+    return this.get(endpointId).queue.getJobCountByTypes('waiting', 'prioritized');
   }
 
   /** Which of `jobIds` have an entry (waiting or fetched) in the endpoint's queue. */
