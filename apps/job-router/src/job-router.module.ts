@@ -1,10 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthController } from '@runplane/http';
+import { JobsApiModule, type JobsApiOptions } from './jobs-api.module';
 
 /** Root module of the job-router (the serverless job API v2 and the worker protocol). */
 @Module({})
 export class JobRouterModule {
-  static forRoot(infrastructure: DynamicModule): DynamicModule {
-    return { module: JobRouterModule, imports: [infrastructure], controllers: [HealthController] };
+  /** Without `jobsApi` only the health routes are served. */
+  static forRoot(infrastructure: DynamicModule, jobsApi?: JobsApiOptions): DynamicModule {
+    const imports = jobsApi ? [infrastructure, JobsApiModule.forRoot(jobsApi)] : [infrastructure];
+    return { module: JobRouterModule, imports, controllers: [HealthController] };
   }
 }

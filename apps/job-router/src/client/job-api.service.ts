@@ -1,0 +1,118 @@
+import type { EndpointHealth, Principal, RunJobInput } from '@runplane/contracts';
+import { type JobEngine, type JobRecord, type JobStatus, type StreamRead, TERMINAL_STATUSES } from '@runplane/jobs';
+import type { EndpointDirectory } from './endpoint-directory';
+
+/** Default ttl of a job (RunPod: 24 h from submission). */
+const DEFAULT_TTL_MS = 24 * 3_600_000;
+
+/** Idle and running workers of an endpoint (heartbeats); the scheduler's states are added when it exists. */
+export interface WorkerStats {
+  workerCounts(endpointId: string): Promise<{ idle: number; running: number }>;
+}
+
+/** `{id, status}`: the answer of /run, /cancel, /retry and of an unfinished /runsync. */
+export interface JobRef {
+  id: string;
+  status: JobStatus;
+}
+
+/** Options of a submission beyond its body. */
+export interface SubmitOptions {
+  sync: boolean;
+  idempotencyKey?: string;
+}
+
+function ref(record: JobRecord): JobRef {
+  return { id: record.id, status: record.status };
+}
+
+/** Everything of the body but the keys Runplane interprets goes to the worker as it came. */
+function extraKeys(body: RunJobInput): Record<string, unknown> {
+  const { input: _input, webhook: _webhook, policy: _policy, ...extra } = body;
+  return extra;
+}
+
+/** The client half of the job API: endpoint ownership, policy defaults, then one engine call. */
+export class JobApiService {
+  constructor(
+    private readonly engine: JobEngine,
+    private readonly endpoints: EndpointDirectory,
+    private readonly workers: WorkerStats,
+  ) {}
+
+  /** Submits a job; /run answers `{id, status}`. */
+  async submit(principal: Principal, endpointId: string, body: RunJobInput, options: SubmitOptions): Promise<JobRecord> {
+    const endpoint = await this.endpoints.require(principal, endpointId);
+    return this.engine.submit({
+      endpointId,
+      accountId: endpoint.accountId,
+      input: body.input,
+      extra: extraKeys(body),
+      webhook: body.webhook,
+      policy: {
+        executionTimeoutMs: body.policy?.executionTimeout ?? endpoint.executionTimeoutMs,
+        ttlMs: body.policy?.ttl ?? DEFAULT_TTL_MS,
+        lowPriority: body.policy?.lowPriority ?? false,
+      },
+      sync: options.sync,
+      idempotencyKey: options.idempotencyKey,
+    });
+  }
+
+  async run(principal: Principal, endpointId: string, body: RunJobInput, idempotencyKey?: string): Promise<JobRef> {
+    return ref(await this.submit(principal, endpointId, body, { sync: false, idempotencyKey }));
+  }
+
+  /** The finished record, or `{id, status}` when `waitMs` elapses first. */
+  async runSync(principal: Principal, endpointId: string, body: RunJobInput, waitMs: number): Promise<JobRecord | JobRef> {
+    const submitted = await this.submit(principal, endpointId, body, { sync: true });
+    return this.finishedOrRef(await this.engine.waitFor(endpointId, submitted.id, waitMs));
+  }
+
+  async status(principal: Principal, endpointId: string, jobId: string, ttlMs?: number): Promise<JobRecord> {
+    await this.endpoints.require(principal, endpointId);
+    return ttlMs === undefined ? this.engine.get(endpointId, jobId) : this.engine.setTtl(endpointId, jobId, ttlMs);
+  }
+
+  async statusSync(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<JobRecord> {
+    await this.endpoints.require(principal, endpointId);
+    return this.engine.waitFor(endpointId, jobId, waitMs);
+  }
+
+  async stream(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<StreamRead> {
+    await this.endpoints.require(principal, endpointId);
+    const read = await this.engine.readStream(endpointId, jobId, waitMs);
+    // RunPod's clients index `stream` unconditionally: it is always an array.
+    return { status: read.status, stream: Array.isArray(read.stream) ? read.stream : [] };
+  }
+
+  async cancel(principal: Principal, endpointId: string, jobId: string): Promise<JobRef> {
+    await this.endpoints.require(principal, endpointId);
+    return ref(await this.engine.cancel(endpointId, jobId));
+  }
+
+  async retry(principal: Principal, endpointId: string, jobId: string): Promise<JobRef> {
+    await this.endpoints.require(principal, endpointId);
+    return ref(await this.engine.retry(endpointId, jobId));
+  }
+
+  async purgeQueue(principal: Principal, endpointId: string): Promise<{ removed: number; status: 'completed' }> {
+    await this.endpoints.require(principal, endpointId);
+    return { removed: await this.engine.purgeQueue(endpointId), status: 'completed' };
+  }
+
+  async health(principal: Principal, endpointId: string): Promise<EndpointHealth> {
+    await this.endpoints.require(principal, endpointId);
+    const [jobs, workers] = await Promise.all([this.engine.counts(endpointId), this.workers.workerCounts(endpointId)]);
+    return { jobs, workers: { idle: workers.idle, running: workers.running, initializing: 0, throttled: 0, unhealthy: 0 } };
+  }
+
+  async requests(principal: Principal, endpointId: string, limit: number): Promise<JobRecord[]> {
+    await this.endpoints.require(principal, endpointId);
+    return this.engine.recent(endpointId, limit);
+  }
+
+  private finishedOrRef(record: JobRecord): JobRecord | JobRef {
+    return TERMINAL_STATUSES.includes(record.status) ? record : ref(record);
+  }
+}

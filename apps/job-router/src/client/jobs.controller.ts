@@ -1,0 +1,180 @@
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import {
+  type EndpointHealth,
+  type Principal,
+  requestsQuery,
+  runJobInput,
+  type RunJobInput,
+  statusQuery,
+  streamWaitQuery,
+  syncWaitQuery,
+  ValidationError,
+} from '@runplane/contracts';
+import type { JobRecord, StreamRead } from '@runplane/jobs';
+import { Authenticated, CurrentPrincipal, EndpointScoped, ZodPipe } from '@runplane/http';
+import type { z } from 'zod';
+import { RateLimited } from '../limits/rate-limit.interceptor';
+import { JobApiService, type JobRef } from './job-api.service';
+
+/** Default hold of an empty /stream poll (config JOB_STREAM_WAIT_MS). */
+export const STREAM_DEFAULT_WAIT = Symbol('STREAM_DEFAULT_WAIT');
+
+function idempotencyKeyOf(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length > 255) throw new ValidationError('Idempotency-Key: must be at most 255 characters');
+  return value;
+}
+
+/**
+ * The client job API (RunPod's /v2/{endpointId}/...). Every success is exactly 200; status, status-sync and
+ * stream answer GET and POST because RunPod's clients use both.
+ */
+@Controller('v2/:endpointId')
+@Authenticated()
+@EndpointScoped()
+export class JobsController {
+  constructor(
+    @Inject(JobApiService) private readonly jobs: JobApiService,
+    @Inject(STREAM_DEFAULT_WAIT) private readonly streamWaitMs: number,
+  ) {}
+
+  @Post('run')
+  @HttpCode(200)
+  @RateLimited('run')
+  run(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Body(new ZodPipe(runJobInput)) body: RunJobInput,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<JobRef> {
+    return this.jobs.run(principal, endpointId, body, idempotencyKeyOf(idempotencyKey));
+  }
+
+  @Post('runsync')
+  @HttpCode(200)
+  @RateLimited('runsync')
+  runSync(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Body(new ZodPipe(runJobInput)) body: RunJobInput,
+    @Query(new ZodPipe(syncWaitQuery)) query: z.infer<typeof syncWaitQuery>,
+  ): Promise<JobRecord | JobRef> {
+    return this.jobs.runSync(principal, endpointId, body, query.wait);
+  }
+
+  @Get('status/:jobId')
+  @RateLimited('status')
+  status(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Param('jobId') jobId: string,
+    @Query(new ZodPipe(statusQuery)) query: z.infer<typeof statusQuery>,
+  ): Promise<JobRecord> {
+    return this.jobs.status(principal, endpointId, jobId, query.ttl);
+  }
+
+  @Post('status/:jobId')
+  @HttpCode(200)
+  @RateLimited('status')
+  statusPost(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Param('jobId') jobId: string,
+    @Query(new ZodPipe(statusQuery)) query: z.infer<typeof statusQuery>,
+  ): Promise<JobRecord> {
+    return this.jobs.status(principal, endpointId, jobId, query.ttl);
+  }
+
+  @Get('status-sync/:jobId')
+  @RateLimited('status')
+  statusSync(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Param('jobId') jobId: string,
+    @Query(new ZodPipe(syncWaitQuery)) query: z.infer<typeof syncWaitQuery>,
+  ): Promise<JobRecord> {
+    return this.jobs.statusSync(principal, endpointId, jobId, query.wait);
+  }
+
+  @Post('status-sync/:jobId')
+  @HttpCode(200)
+  @RateLimited('status')
+  statusSyncPost(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Param('jobId') jobId: string,
+    @Query(new ZodPipe(syncWaitQuery)) query: z.infer<typeof syncWaitQuery>,
+  ): Promise<JobRecord> {
+    return this.jobs.statusSync(principal, endpointId, jobId, query.wait);
+  }
+
+  @Get('stream/:jobId')
+  @RateLimited('stream')
+  stream(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Param('jobId') jobId: string,
+    @Query(new ZodPipe(streamWaitQuery)) query: z.infer<typeof streamWaitQuery>,
+  ): Promise<StreamRead> {
+    return this.jobs.stream(principal, endpointId, jobId, query.wait ?? this.streamWaitMs);
+  }
+
+  @Post('stream/:jobId')
+  @HttpCode(200)
+  @RateLimited('stream')
+  streamPost(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Param('jobId') jobId: string,
+    @Query(new ZodPipe(streamWaitQuery)) query: z.infer<typeof streamWaitQuery>,
+  ): Promise<StreamRead> {
+    return this.jobs.stream(principal, endpointId, jobId, query.wait ?? this.streamWaitMs);
+  }
+
+  @Post('cancel/:jobId')
+  @HttpCode(200)
+  @RateLimited('cancel')
+  cancel(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Param('jobId') jobId: string,
+  ): Promise<JobRef> {
+    return this.jobs.cancel(principal, endpointId, jobId);
+  }
+
+  @Post('retry/:jobId')
+  @HttpCode(200)
+  @RateLimited('run')
+  retry(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Param('jobId') jobId: string,
+  ): Promise<JobRef> {
+    return this.jobs.retry(principal, endpointId, jobId);
+  }
+
+  @Post('purge-queue')
+  @HttpCode(200)
+  @RateLimited('purge-queue')
+  purgeQueue(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+  ): Promise<{ removed: number; status: 'completed' }> {
+    return this.jobs.purgeQueue(principal, endpointId);
+  }
+
+  @Get('health')
+  health(@CurrentPrincipal() principal: Principal, @Param('endpointId') endpointId: string): Promise<EndpointHealth> {
+    return this.jobs.health(principal, endpointId);
+  }
+
+  @Get('requests')
+  @RateLimited('requests')
+  requests(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') endpointId: string,
+    @Query(new ZodPipe(requestsQuery)) query: z.infer<typeof requestsQuery>,
+  ): Promise<JobRecord[]> {
+    return this.jobs.requests(principal, endpointId, query.limit);
+  }
+}

@@ -1,0 +1,78 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { DomainError, ValidationError } from '@runplane/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Transform } from 'node:stream';
+
+/** Body size limits of the job API (bytes). */
+export interface BodyLimits {
+  run: number;
+  runsync: number;
+  other: number;
+}
+
+/** Injection token for the BodyLimits. */
+export const BODY_LIMITS = Symbol('BODY_LIMITS');
+
+const RUNSYNC_SIZED = new Set(['runsync', 'job-done', 'job-stream']);
+
+function limitFor(request: FastifyRequest, limits: BodyLimits): { bytes: number; what: string } {
+  const segments = (request.routeOptions.url ?? '').split('/');
+  const operation = segments.find((segment) => segment === 'run' || RUNSYNC_SIZED.has(segment));
+  if (operation === 'run') return { bytes: limits.run, what: '/run' };
+  if (operation) return { bytes: limits.runsync, what: `/${operation}` };
+  return { bytes: limits.other, what: 'this route' };
+}
+
+function tooLarge(what: string, bytes: number): ValidationError {
+  return new ValidationError(`body: too large, the limit of ${what} is ${bytes} bytes`);
+}
+
+/** Counts a streamed body and fails it as soon as it passes the limit (chunked bodies carry no length). */
+function capped(what: string, bytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > bytes ? tooLarge(what, bytes) : null, chunk);
+    },
+  });
+}
+
+/** RunPod's worker SDK posts JSON as form-urlencoded (or text): every body is parsed as JSON. */
+function parseJsonText(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
+  if (body.trim() === '') return done(null, undefined);
+  try {
+    done(null, JSON.parse(body));
+  } catch {
+    done(new DomainError('MALFORMED_JSON', 'Request body is not valid JSON'));
+  }
+}
+
+/**
+ * The job API's HTTP rules Fastify is told about once: per-route body limits answered with RunPod's 400 (not 413),
+ * and JSON bodies whatever their Content-Type (the worker SDK sends x-www-form-urlencoded).
+ */
+export function configureJobRouterHttp(fastify: FastifyInstance, limits: BodyLimits): void {
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJsonText);
+  fastify.addHook('preParsing', async (request, _reply, payload) => {
+    const { bytes, what } = limitFor(request, limits);
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > bytes) throw tooLarge(what, bytes);
+    return payload.pipe(capped(what, bytes));
+  });
+}
+
+/** Applies configureJobRouterHttp while the app initialises, before Fastify is ready. */
+@Injectable()
+export class JobRouterHttpSetup implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(BODY_LIMITS) private readonly limits: BodyLimits,
+  ) {}
+
+  onModuleInit(): void {
+    configureJobRouterHttp(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), this.limits);
+  }
+}

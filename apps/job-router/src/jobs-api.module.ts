@@ -1,0 +1,91 @@
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
+import type { DbClient } from '@runplane/db';
+import { EndpointsRepository } from '@runplane/endpoints';
+import { API_KEY_AUTHENTICATOR, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
+import { createAccountsServices } from '@runplane/accounts';
+import type { JobEngine } from '@runplane/jobs';
+import type { Redis } from '@runplane/queue';
+import { EndpointDirectory } from './client/endpoint-directory';
+import { JobApiService, type WorkerStats } from './client/job-api.service';
+import { JobsController, STREAM_DEFAULT_WAIT } from './client/jobs.controller';
+import type { JobRouterConfig } from './config';
+import { BODY_LIMITS, type BodyLimits, JobRouterHttpSetup } from './http/job-router-http';
+import { JobRateLimiter } from './limits/job-rate-limiter';
+import { RateLimitInterceptor } from './limits/rate-limit.interceptor';
+import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
+import { JOB_ENGINE } from './tokens';
+import { WorkerAuthGuard } from './worker/worker-auth.guard';
+import { WORKER_POLL_WAIT, WorkerController } from './worker/worker.controller';
+import { createWorkerTokensService, WorkerTokensService } from './worker-tokens';
+
+/** What the job API is built from beyond the shared infrastructure. */
+export interface JobsApiOptions {
+  config: JobRouterConfig;
+  /** Builds the job engine on the app's Redis and Postgres (tests pass one on a fake clock). */
+  engine: (deps: { redis: Redis; db: DbClient; config: JobRouterConfig }) => JobEngine;
+  onSweepError?: (error: unknown) => void;
+}
+
+/** Worker counts come from the engine when it tracks them (heartbeats); otherwise none are known. */
+function workerStatsOf(engine: JobEngine): WorkerStats {
+  const source = engine as JobEngine & Partial<WorkerStats>;
+  return {
+    workerCounts: (endpointId) =>
+      typeof source.workerCounts === 'function' ? source.workerCounts(endpointId) : Promise.resolve({ idle: 0, running: 0 }),
+  };
+}
+
+function logSweepError(error: unknown): void {
+  new Logger('JobSweeper').error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+}
+
+function bodyLimitsOf(config: JobRouterConfig): BodyLimits {
+  return { run: config.JOB_RUN_MAX_BYTES, runsync: config.JOB_RUNSYNC_MAX_BYTES, other: config.JOB_OTHER_MAX_BYTES };
+}
+
+/** The serverless job API v2 (clients) and the worker protocol (workers), with auth, limits and the engine sweep. */
+@Module({})
+export class JobsApiModule {
+  static forRoot(options: JobsApiOptions): DynamicModule {
+    const { config } = options;
+    return {
+      module: JobsApiModule,
+      controllers: [JobsController, WorkerController],
+      providers: [
+        {
+          provide: JOB_ENGINE,
+          inject: [REDIS_CLIENT, DB_CLIENT],
+          useFactory: (redis: Redis, db: DbClient) => options.engine({ redis, db, config }),
+        },
+        { provide: API_KEY_AUTHENTICATOR, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
+        { provide: EndpointDirectory, inject: [DB_CLIENT], useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db)) },
+        { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },
+        {
+          provide: JobApiService,
+          inject: [JOB_ENGINE, EndpointDirectory],
+          useFactory: (engine: JobEngine, endpoints: EndpointDirectory) =>
+            new JobApiService(engine, endpoints, workerStatsOf(engine)),
+        },
+        {
+          provide: JobRateLimiter,
+          inject: [REDIS_CLIENT, JOB_ENGINE],
+          useFactory: (redis: Redis, engine: JobEngine) => {
+            const stats = workerStatsOf(engine);
+            const workers = { runningWorkers: async (id: string) => (await stats.workerCounts(id)).running };
+            const limits = { windowMs: config.JOB_RATE_WINDOW_MS, perWorker: config.JOB_RATE_PER_WORKER };
+            return new JobRateLimiter(redis, { ...limits, overrides: config.JOB_RATE_LIMITS, maxHoldMs: 310_000 }, workers);
+          },
+        },
+        RateLimitInterceptor,
+        WorkerAuthGuard,
+        JobRouterHttpSetup,
+        EngineSweeper,
+        { provide: BODY_LIMITS, useValue: bodyLimitsOf(config) },
+        { provide: STREAM_DEFAULT_WAIT, useValue: config.JOB_STREAM_WAIT_MS },
+        { provide: WORKER_POLL_WAIT, useValue: config.JOB_TAKE_WAIT_MS },
+        { provide: SWEEP_INTERVAL_MS, useValue: config.JOB_SWEEP_INTERVAL_MS },
+        { provide: SWEEP_ERROR_SINK, useValue: options.onSweepError ?? logSweepError },
+      ],
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { JobEngine } from '@runplane/jobs';
+import { JOB_ENGINE } from './tokens';
+
+/** Injection token for the sweep interval (ms; 0 = never). */
+export const SWEEP_INTERVAL_MS = Symbol('SWEEP_INTERVAL_MS');
+
+/** Injection token for where a failed sweep is reported. */
+export const SWEEP_ERROR_SINK = Symbol('SWEEP_ERROR_SINK');
+
+/**
+ * Runs the engine's time-based rules (ttl, retention, execution timeouts, lost workers) on an interval, one sweep
+ * at a time, and closes the engine before the app's Redis connection goes away.
+ */
+@Injectable()
+export class EngineSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    @Inject(JOB_ENGINE) private readonly engine: JobEngine,
+    @Inject(SWEEP_INTERVAL_MS) private readonly intervalMs: number,
+    @Inject(SWEEP_ERROR_SINK) private readonly onError: (error: unknown) => void,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.intervalMs <= 0) return;
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+    await this.engine.close();
+  }
+
+  private tick(): void {
+    // A sweep slower than the interval is not stacked: the next tick finds it still running and skips.
+    if (this.running) return;
+    this.running = this.engine
+      .sweep()
+      .catch((error: unknown) => this.onError(error))
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+}

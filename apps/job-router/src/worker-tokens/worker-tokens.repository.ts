@@ -1,0 +1,41 @@
+import type { DbClient } from '@runplane/db';
+
+/** A stored worker token (the hash, never the token). */
+export interface WorkerTokenRow {
+  id: string;
+  accountId: string;
+  endpointId: string;
+  workerId: string;
+  hash: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** Persistence of worker tokens; writes and listings are scoped to an account. */
+export class WorkerTokensRepository {
+  constructor(private readonly db: DbClient) {}
+
+  create(data: Omit<WorkerTokenRow, 'createdAt' | 'revokedAt'>): Promise<WorkerTokenRow> {
+    return this.db.workerToken.create({ data });
+  }
+
+  /** Authentication looks a token up by its hash alone: the hash is the credential. */
+  findByHash(hash: string): Promise<WorkerTokenRow | null> {
+    return this.db.workerToken.findUnique({ where: { hash } });
+  }
+
+  /** The account owning an endpoint: operators issue worker tokens by endpoint id alone. */
+  async findEndpointAccount(endpointId: string): Promise<string | null> {
+    const row = await this.db.endpoint.findUnique({ where: { id: endpointId }, select: { accountId: true } });
+    return row?.accountId ?? null;
+  }
+
+  /** Revokes every live token of one worker of an endpoint; returns how many. */
+  async revokeWorker(accountId: string, endpointId: string, workerId: string, at: Date): Promise<number> {
+    const { count } = await this.db.workerToken.updateMany({
+      where: { accountId, endpointId, workerId, revokedAt: null },
+      data: { revokedAt: at },
+    });
+    return count;
+  }
+}

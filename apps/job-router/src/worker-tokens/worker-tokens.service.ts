@@ -1,0 +1,53 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { NotFoundError, ValidationError } from '@runplane/contracts';
+import { newId } from '@runplane/db';
+import type { WorkerTokensRepository } from './worker-tokens.repository';
+
+const TOKEN_PREFIX = 'rpw_';
+const TOKEN_PATTERN = /^rpw_[A-Za-z0-9_-]{43}$/;
+const WORKER_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Who a valid worker token speaks for. */
+export interface WorkerIdentity {
+  accountId: string;
+  endpointId: string;
+  workerId: string;
+}
+
+/** sha-256 hex: tokens are 256-bit random, so a plain hash is not brute-forceable. */
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** True when a string has the shape of a worker token (checked before any database lookup). */
+export function isWorkerToken(value: string): boolean {
+  return TOKEN_PATTERN.test(value);
+}
+
+/** Issues and checks per-worker credentials: stored hashed, valid for one endpoint's worker routes as one worker id. */
+export class WorkerTokensService {
+  constructor(private readonly tokens: WorkerTokensRepository) {}
+
+  /** Issues a token for a worker of an endpoint; the token is returned this once only. */
+  async issue(endpointId: string, workerId: string): Promise<{ token: string; identity: WorkerIdentity }> {
+    if (!WORKER_ID.test(workerId)) throw new ValidationError('workerId: 1-128 letters, digits, ".", "_" or "-"');
+    const accountId = await this.tokens.findEndpointAccount(endpointId);
+    if (!accountId) throw new NotFoundError('Endpoint');
+    const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    await this.tokens.create({ id: newId(), accountId, endpointId, workerId, hash: hashToken(token) });
+    return { token, identity: { accountId, endpointId, workerId } };
+  }
+
+  /** The worker a live token belongs to, or null for a malformed, unknown or revoked one. */
+  async authenticate(token: string): Promise<WorkerIdentity | null> {
+    if (!isWorkerToken(token)) return null;
+    const row = await this.tokens.findByHash(hashToken(token));
+    if (!row || row.revokedAt) return null;
+    return { accountId: row.accountId, endpointId: row.endpointId, workerId: row.workerId };
+  }
+
+  /** Revokes the tokens of a worker (e.g. when the scheduler removes it). */
+  revoke(identity: WorkerIdentity): Promise<number> {
+    return this.tokens.revokeWorker(identity.accountId, identity.endpointId, identity.workerId, new Date());
+  }
+}
