@@ -2,6 +2,7 @@ import type { AccountsService, ApiKeysService } from '@runplane/accounts';
 import { loadCatalogOverrides, seedCatalog } from '@runplane/catalog';
 import type { ApiKeyDto, ApiKeyScope } from '@runplane/contracts';
 import { applyMigrations, type DbClient } from '@runplane/db';
+import type { WorkerTokensService } from '../../apps/job-router/src/worker-tokens';
 import { formatTable } from './format';
 
 /** Where command output goes: results on `out`, notes for humans on `err`. */
@@ -16,6 +17,7 @@ export interface CliContext extends CliIo {
   databaseUrl: string;
   accounts: AccountsService;
   apiKeys: ApiKeysService;
+  workerTokens: WorkerTokensService;
 }
 
 /** Raised for operator mistakes the CLI reports without a stack trace. */
@@ -71,6 +73,13 @@ export async function setApiKeyDisabled(
   const owner = accountId ?? (await findKeyOwner(ctx, keyId));
   const key = await ctx.apiKeys.update(owner, keyId, { disabled });
   ctx.out(`${key.id} ${key.disabled ? 'disabled' : 'enabled'}`);
+}
+
+/** `worker-token create`: prints a token for one worker of an endpoint as the last line (shown only now). */
+export async function createWorkerToken(ctx: CliContext, input: { endpoint: string; worker: string }): Promise<void> {
+  const { token, identity } = await ctx.workerTokens.issue(input.endpoint, input.worker);
+  ctx.err(`created a worker token for worker ${identity.workerId} of endpoint ${identity.endpointId}; it is shown only now:`);
+  ctx.out(token);
 }
 
 /** `migrate`: applies pending migrations. */

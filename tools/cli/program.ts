@@ -54,11 +54,23 @@ function apiKeyCommands(withContext: WithContext): Command {
   return apikey;
 }
 
+function workerTokenCommands(withContext: WithContext): Command {
+  const workerToken = new Command('worker-token').description('manage worker tokens (workers run outside the scheduler)');
+  workerToken
+    .command('create')
+    .description("create a token for one worker of an endpoint and print it as the last line (shown only once)")
+    .requiredOption('--endpoint <id>', 'endpoint id')
+    .requiredOption('--worker <workerId>', 'worker id the token acts as (RUNPOD_POD_ID)')
+    .action((opts: { endpoint: string; worker: string }) => withContext((ctx) => cmd.createWorkerToken(ctx, opts)));
+  return workerToken;
+}
+
 /** The `runplane` operator CLI. */
 export function buildProgram(withContext: WithContext, catalogFile: string | undefined): Command {
   const program = new Command('runplane').description('Runplane operator CLI').showHelpAfterError();
   program.addCommand(accountCommands(withContext));
   program.addCommand(apiKeyCommands(withContext));
+  program.addCommand(workerTokenCommands(withContext));
   program
     .command('migrate')
     .description('apply pending database migrations')

@@ -6,6 +6,7 @@
 import { createAccountsServices } from '@runplane/accounts';
 import { DomainError } from '@runplane/contracts';
 import { createPrismaClient, ensureDatabaseExists } from '@runplane/db';
+import { createWorkerTokensService } from '../../apps/job-router/src/worker-tokens';
 import { resolvePostgres } from '../platform/postgres';
 import { ServiceUnavailableError } from '../platform/services';
 import { CliError, type CliContext } from './commands';
@@ -26,7 +27,7 @@ async function withContext(run: (ctx: CliContext) => Promise<void>): Promise<voi
   });
   const db = createPrismaClient(postgres.url);
   try {
-    await run({ ...io, db, databaseUrl: postgres.url, ...createAccountsServices(db) });
+    await run({ ...io, db, databaseUrl: postgres.url, ...createAccountsServices(db), workerTokens: createWorkerTokensService(db) });
   } finally {
     await db.$disconnect();
   }
