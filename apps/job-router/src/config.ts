@@ -25,6 +25,10 @@ export const jobRouterEnvSchema = serviceEnvSchema(8081).extend({
   JOB_SWEEP_INTERVAL_MS: envInt({ min: 0, max: 3_600_000, default: 1_000 }),
   /** Region suffix of job ids (`<uuid>-<region>`). */
   JOB_REGION: z.string().regex(/^[a-z0-9]{1,8}$/, { error: 'expected 1-8 lowercase letters or digits' }).default('u1'),
+  /** Expected worker ping interval; a worker silent for 3 intervals has its jobs re-queued. */
+  JOB_HEARTBEAT_INTERVAL_MS: envInt({ min: 1_000, max: 3_600_000, default: 10_000 }),
+  /** Times a job is re-queued after losing its worker before it fails. */
+  JOB_MAX_RETRIES: envInt({ min: 0, max: 100, default: 3 }),
   /** Window of the request-rate limits (RunPod: 10 s). */
   JOB_RATE_WINDOW_MS: envInt({ min: 1_000, max: 3_600_000, default: 10_000 }),
   /** Requests per window each running worker adds to an endpoint's rate limit (effective = max(base, workers × this)). */

@@ -4,7 +4,7 @@ import { EndpointsRepository } from '@runplane/endpoints';
 import { API_KEY_AUTHENTICATOR, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
 import { createAccountsServices } from '@runplane/accounts';
 import type { JobEngine } from '@runplane/jobs';
-import type { Redis } from '@runplane/queue';
+import { createRedis, type Redis } from '@runplane/queue';
 import { EndpointDirectory } from './client/endpoint-directory';
 import { JobApiService, type WorkerStats } from './client/job-api.service';
 import { JobsController, STREAM_DEFAULT_WAIT } from './client/jobs.controller';
@@ -13,7 +13,7 @@ import { BODY_LIMITS, type BodyLimits, JobRouterHttpSetup } from './http/job-rou
 import { JobRateLimiter } from './limits/job-rate-limiter';
 import { RateLimitInterceptor } from './limits/rate-limit.interceptor';
 import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
-import { JOB_ENGINE } from './tokens';
+import { ENGINE_REDIS, JOB_ENGINE } from './tokens';
 import { WorkerAuthGuard } from './worker/worker-auth.guard';
 import { WORKER_POLL_WAIT, WorkerController } from './worker/worker.controller';
 import { createWorkerTokensService, WorkerTokensService } from './worker-tokens';
@@ -21,8 +21,11 @@ import { createWorkerTokensService, WorkerTokensService } from './worker-tokens'
 /** What the job API is built from beyond the shared infrastructure. */
 export interface JobsApiOptions {
   config: JobRouterConfig;
-  /** Builds the job engine on the app's Redis and Postgres (tests pass one on a fake clock). */
-  engine: (deps: { redis: Redis; db: DbClient; config: JobRouterConfig }) => JobEngine;
+  /**
+   * Builds the job engine on a Redis client without key prefix (BullMQ needs its own prefixing), which the module
+   * owns and closes after the engine; tests pass an engine on a fake clock.
+   */
+  engine: (deps: { redis: Redis; config: JobRouterConfig }) => JobEngine;
   onSweepError?: (error: unknown) => void;
 }
 
@@ -52,11 +55,8 @@ export class JobsApiModule {
       module: JobsApiModule,
       controllers: [JobsController, WorkerController],
       providers: [
-        {
-          provide: JOB_ENGINE,
-          inject: [REDIS_CLIENT, DB_CLIENT],
-          useFactory: (redis: Redis, db: DbClient) => options.engine({ redis, db, config }),
-        },
+        { provide: ENGINE_REDIS, useFactory: () => createRedis(config.REDIS_URL) },
+        { provide: JOB_ENGINE, inject: [ENGINE_REDIS], useFactory: (redis: Redis) => options.engine({ redis, config }) },
         { provide: API_KEY_AUTHENTICATOR, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
         { provide: EndpointDirectory, inject: [DB_CLIENT], useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db)) },
         { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },

@@ -1,6 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { JobEngine } from '@runplane/jobs';
-import { JOB_ENGINE } from './tokens';
+import type { Redis } from '@runplane/queue';
+import { ENGINE_REDIS, JOB_ENGINE } from './tokens';
 
 /** Injection token for the sweep interval (ms; 0 = never). */
 export const SWEEP_INTERVAL_MS = Symbol('SWEEP_INTERVAL_MS');
@@ -10,7 +11,7 @@ export const SWEEP_ERROR_SINK = Symbol('SWEEP_ERROR_SINK');
 
 /**
  * Runs the engine's time-based rules (ttl, retention, execution timeouts, lost workers) on an interval, one sweep
- * at a time, and closes the engine before the app's Redis connection goes away.
+ * at a time, and closes the engine, then its Redis client, before the app's connections go away.
  */
 @Injectable()
 export class EngineSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -19,6 +20,7 @@ export class EngineSweeper implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     @Inject(JOB_ENGINE) private readonly engine: JobEngine,
+    @Inject(ENGINE_REDIS) private readonly redis: Redis,
     @Inject(SWEEP_INTERVAL_MS) private readonly intervalMs: number,
     @Inject(SWEEP_ERROR_SINK) private readonly onError: (error: unknown) => void,
   ) {}
@@ -34,6 +36,8 @@ export class EngineSweeper implements OnApplicationBootstrap, BeforeApplicationS
     this.timer = undefined;
     await this.running;
     await this.engine.close();
+    // QUIT would wait forever for a Redis that is gone: drop the socket then.
+    await (this.redis.status === 'ready' ? this.redis.quit() : Promise.resolve(this.redis.disconnect()));
   }
 
   private tick(): void {

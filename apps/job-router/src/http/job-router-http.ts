@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { DomainError, ValidationError } from '@runplane/contracts';
+import { ValidationError } from '@runplane/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Transform } from 'node:stream';
 
@@ -39,23 +39,27 @@ function capped(what: string, bytes: number): Transform {
   });
 }
 
-/** RunPod's worker SDK posts JSON as form-urlencoded (or text): every body is parsed as JSON. */
-function parseJsonText(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
-  if (body.trim() === '') return done(null, undefined);
-  try {
-    done(null, JSON.parse(body));
-  } catch {
-    done(new DomainError('MALFORMED_JSON', 'Request body is not valid JSON'));
-  }
+type BodyParser = (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => void;
+
+/** RunPod's worker SDK posts JSON as form-urlencoded (or text): every body is parsed as JSON, an empty one as none. */
+function jsonWhateverTheType(fastify: FastifyInstance): BodyParser {
+  // Fastify's own JSON parser keeps its prototype-poisoning protection and its error codes.
+  const json = fastify.getDefaultJsonParser('error', 'error') as BodyParser;
+  return (request, body, done) => (body.trim() === '' ? done(null, undefined) : json(request, body, done));
 }
+
+const TEXT_TYPES = ['text/plain', 'application/x-www-form-urlencoded'];
 
 /**
  * The job API's HTTP rules Fastify is told about once: per-route body limits answered with RunPod's 400 (not 413),
  * and JSON bodies whatever their Content-Type (the worker SDK sends x-www-form-urlencoded).
  */
 export function configureJobRouterHttp(fastify: FastifyInstance, limits: BodyLimits): void {
-  fastify.removeContentTypeParser('text/plain');
-  fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJsonText);
+  const parser = jsonWhateverTheType(fastify);
+  for (const type of TEXT_TYPES) {
+    if (fastify.hasContentTypeParser(type)) fastify.removeContentTypeParser(type);
+  }
+  fastify.addContentTypeParser([...TEXT_TYPES, '*'], { parseAs: 'string' }, parser);
   fastify.addHook('preParsing', async (request, _reply, payload) => {
     const { bytes, what } = limitFor(request, limits);
     const declared = Number(request.headers['content-length'] ?? 0);
