@@ -9,3 +9,4 @@ export * from './v1/network-volumes';
 export * from './v1/endpoints';
 export * from './v1/billing';
 export * from './v2/jobs';
+export * from './v2/events';

@@ -46,6 +46,8 @@ export interface JobSubmission {
   /** `sync-` ids and the short result retention of /runsync. */
   sync: boolean;
   idempotencyKey?: string;
+  /** How long the finished job stays readable; default 30 min, 1 min when `sync` (see `syncRetentionMs`). */
+  retentionMs?: number;
 }
 
 /** A job handed to a worker by job-take: RunPod's `{id, input, ...}` shape. */

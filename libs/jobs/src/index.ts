@@ -1,1 +1,15 @@
 export * from './engine';
+export { RedisJobEngine, type RedisJobEngineOptions } from './redis-job-engine';
+export {
+  checkTtl,
+  IDEMPOTENCY_WINDOW_MS,
+  JOB_POLICY_LIMITS,
+  newJobId,
+  resolveJobPolicy,
+  RESULT_RETENTION,
+  syncRetentionMs,
+  type PolicyInput,
+} from './policy';
+export { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
+export { MAX_STREAM_CHUNK_BYTES, splitStreamOutput } from './stream-chunks';
+export { JOB_EVENT_TYPES, type JobEventType } from './events';

@@ -1,0 +1,51 @@
+import { bullPrefix, createRedis, type Redis } from '@runplane/queue';
+import { cleanupRedisPrefix, FakeClock, testRedisPrefix } from '@runplane/testing';
+import type { JobSubmission } from '../engine';
+import { RedisJobEngine, type RedisJobEngineOptions } from '../redis-job-engine';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** A job engine on the real Redis under its own prefix, with a fake clock. */
+export interface EngineFixture {
+  engine: RedisJobEngine;
+  clock: FakeClock;
+  redis: Redis;
+  prefix: string;
+  errors: Error[];
+  close(): Promise<void>;
+}
+
+/** Starts an engine for one test file; `close()` stops it and deletes its keys. */
+export function startEngine(label: string, options: Partial<RedisJobEngineOptions> = {}): EngineFixture {
+  const redis = createRedis(REDIS_URL);
+  const prefix = testRedisPrefix(label);
+  const clock = new FakeClock();
+  const errors: Error[] = [];
+  const engine = new RedisJobEngine({ redis, prefix, region: 'u1', clock, onError: (e) => errors.push(e), ...options });
+  return {
+    engine,
+    clock,
+    redis,
+    prefix,
+    errors,
+    async close() {
+      await engine.close();
+      await cleanupRedisPrefix(redis, prefix);
+      await cleanupRedisPrefix(redis, bullPrefix(prefix));
+      await redis.quit();
+    },
+  };
+}
+
+/** A /run submission with defaults. */
+export function submission(endpointId: string, overrides: Partial<JobSubmission> = {}): JobSubmission {
+  return {
+    endpointId,
+    accountId: 'acct-1',
+    input: { prompt: 'hello' },
+    extra: {},
+    policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false },
+    sync: false,
+    ...overrides,
+  };
+}

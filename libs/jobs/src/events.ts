@@ -1,0 +1,23 @@
+/**
+ * Signals the job engine appends to the Redis stream `<prefix>jobs:events` (XADD, capped near 10,000 entries) in
+ * the same Lua step as the state change, for the autoscaler and billing. Every entry has `type` and `endpointId`:
+ * - `job.queued` (jobId, lowPriority 0|1, retry 1 on /retry): a job entered the queue; lowPriority ones never scale up.
+ * - `job.started` (jobId, workerId): a worker took the job.
+ * - `job.finished` (jobId, status, workerId): the job reached COMPLETED, FAILED, CANCELLED or TIMED_OUT.
+ * - `job.requeued` (jobId, workerId, retries): its worker was lost, the job went back to the queue.
+ * - `job.expired` (jobId, status): ttl or retention deleted the job.
+ * - `worker.lost` (workerId): no heartbeat for 3 intervals.
+ * - `worker.refresh` (workerId): the worker asked to be recycled (`stopPod`).
+ */
+export const JOB_EVENT_TYPES = [
+  'job.queued',
+  'job.started',
+  'job.finished',
+  'job.requeued',
+  'job.expired',
+  'worker.lost',
+  'worker.refresh',
+] as const;
+
+/** One of {@link JOB_EVENT_TYPES}. */
+export type JobEventType = (typeof JOB_EVENT_TYPES)[number];

@@ -1,0 +1,115 @@
+import { NotFoundError } from '@runplane/contracts';
+import type { Redis } from '@runplane/queue';
+import type { JobCounts, JobRecord, JobStatus } from './engine';
+
+/** Where an engine keeps its keys: "<prefix>jobs:". */
+export class JobKeys {
+  constructor(readonly base: string) {}
+
+  job(endpointId: string, id: string): string {
+    return `${this.base}${endpointId}:job:${id}`;
+  }
+
+  endpoint(endpointId: string, name: string): string {
+    return `${this.base}${endpointId}:${name}`;
+  }
+
+  get wakeChannel(): string {
+    return `${this.base}wake`;
+  }
+
+  /** The Redis stream of engine events (see events.ts). */
+  get events(): string {
+    return `${this.base}events`;
+  }
+}
+
+/** What a job's hash holds (all strings, as Redis returns them). */
+export type JobHash = Record<string, string>;
+
+function num(value: string | undefined): number | undefined {
+  return value === undefined || value === '' ? undefined : Number(value);
+}
+
+/** Maps a job hash to the /status record, keys in RunPod's order; running jobs report execution time so far. */
+export function toJobRecord(hash: JobHash, now: number): JobRecord {
+  const takenAt = num(hash['takenAt']);
+  const queuedAt = num(hash['queuedAt']);
+  const timed = takenAt !== undefined && queuedAt !== undefined;
+  return {
+    id: hash['id'] ?? '',
+    status: hash['status'] as JobStatus,
+    ...(timed
+      ? { delayTime: Math.max(0, takenAt - queuedAt), executionTime: Math.max(0, (num(hash['doneAt']) ?? now) - takenAt) }
+      : {}),
+    ...(hash['output'] !== undefined ? { output: JSON.parse(hash['output']) as unknown } : {}),
+    ...(hash['error'] !== undefined ? { error: hash['error'] } : {}),
+    ...(hash['workerId'] ? { workerId: hash['workerId'] } : {}),
+    retries: num(hash['retries']) ?? 0,
+  };
+}
+
+/** Read side of the engine's keys: records, recent jobs, counts. */
+export class JobReader {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: JobKeys,
+  ) {}
+
+  /** The job's hash, or NotFoundError (unknown, expired, or another endpoint's). */
+  async hash(endpointId: string, jobId: string): Promise<JobHash> {
+    const hash = await this.redis.hgetall(this.keys.job(endpointId, jobId));
+    if (!hash['status']) throw new NotFoundError(`Job ${jobId}`);
+    return hash;
+  }
+
+  /** Up to `limit` most recent jobs of the endpoint, newest first. */
+  async recent(endpointId: string, limit: number, now: number): Promise<JobRecord[]> {
+    const ids = await this.redis.zrevrange(this.keys.endpoint(endpointId, 'recent'), 0, limit - 1);
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(this.keys.job(endpointId, id));
+    const replies = (await pipeline.exec()) ?? [];
+    return replies
+      .map(([, hash]) => hash as JobHash)
+      .filter((hash) => hash && hash['status'])
+      .map((hash) => toJobRecord(hash, now));
+  }
+
+  /** /health job counts: queued and running now, finished and retried since the endpoint's first job. */
+  async counts(endpointId: string): Promise<JobCounts> {
+    const [queued, running, stats] = await Promise.all([
+      this.redis.zcard(this.keys.endpoint(endpointId, 'queued')),
+      this.redis.scard(this.keys.endpoint(endpointId, 'running')),
+      this.redis.hmget(this.keys.endpoint(endpointId, 'stats'), 'COMPLETED', 'FAILED', 'TIMED_OUT', 'retried'),
+    ]);
+    const [completed, failed, timedOut, retried] = stats.map((value) => Number(value ?? 0)) as number[];
+    return {
+      completed: completed ?? 0,
+      failed: (failed ?? 0) + (timedOut ?? 0),
+      inProgress: running,
+      inQueue: queued,
+      retried: retried ?? 0,
+    };
+  }
+
+  /** Queued jobs that may trigger scale-up (lowPriority ones excluded), for the autoscaler. */
+  async scalingQueue(endpointId: string): Promise<number> {
+    const [queued, low] = await Promise.all([
+      this.redis.zcard(this.keys.endpoint(endpointId, 'queued')),
+      this.redis.scard(this.keys.endpoint(endpointId, 'low')),
+    ]);
+    return Math.max(0, queued - low);
+  }
+
+  /** Workers seen since `since`: idle ones hold no job, running ones hold at least one. */
+  async workers(endpointId: string, since: number): Promise<{ idle: number; running: number }> {
+    const ids = await this.redis.zrangebyscore(this.keys.endpoint(endpointId, 'workers'), since, '+inf');
+    if (ids.length === 0) return { idle: 0, running: 0 };
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.scard(this.keys.endpoint(endpointId, `worker:${id}`));
+    const held = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
+    const running = held.filter((count) => count > 0).length;
+    return { idle: ids.length - running, running };
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Lua scripts behind every job state change. Each runs atomically in Redis, so take vs cancel, job-done vs
+ * timeout and a repeated job-done can never interleave. ARGV[1] is the engine's key base ("<prefix>jobs:").
+ * Keys: `<base><ep>:job:<id>` (hash), `<base><ep>:stream:<id>` (list), `<base><ep>:queued` (zset by queuedAt),
+ * `<base><ep>:low`, `<base><ep>:running`, `<base><ep>:worker:<wid>` (its jobs), `<base><ep>:stop:<wid>`,
+ * `<base><ep>:workers` (zset by last seen), `<base><ep>:recent`, `<base><ep>:stats`; global zsets
+ * `<base>expiry` (deletion time), `<base>deadlines` (execution timeout), `<base>workers` (last seen), with
+ * members "<ep>/<id|wid>"; the `<base>events` stream and the `<base>wake` channel.
+ */
+
+export const PRELUDE = `
+local base = ARGV[1]
+local function jkey(ep, id) return base .. ep .. ':job:' .. id end
+local function ekey(ep, name) return base .. ep .. ':' .. name end
+local TERMINAL = { COMPLETED = true, FAILED = true, CANCELLED = true, TIMED_OUT = true }
+local function emit(kind, ep, ...)
+  redis.call('XADD', base .. 'events', 'MAXLEN', '~', '10000', '*', 'type', kind, 'endpointId', ep, ...)
+end
+local function wake(message) redis.call('PUBLISH', base .. 'wake', message) end
+local function split(member) return string.match(member, '^([^/]+)/(.+)$') end
+local function unqueue(ep, id)
+  redis.call('ZREM', ekey(ep, 'queued'), id)
+  redis.call('SREM', ekey(ep, 'low'), id)
+end
+local function stop(ep, wid, id)
+  redis.call('SADD', ekey(ep, 'stop:' .. wid), id)
+  wake('s|' .. ep .. '|' .. wid)
+end
+local function finish(ep, id, status, now, err)
+  local k = jkey(ep, id)
+  local f = redis.call('HMGET', k, 'workerId', 'ttlAt', 'retentionMs')
+  redis.call('HSET', k, 'status', status, 'doneAt', now)
+  if err then redis.call('HSET', k, 'error', err) end
+  unqueue(ep, id)
+  redis.call('SREM', ekey(ep, 'running'), id)
+  redis.call('ZREM', base .. 'deadlines', ep .. '/' .. id)
+  if f[1] then redis.call('SREM', ekey(ep, 'worker:' .. f[1]), id) end
+  redis.call('ZADD', base .. 'expiry', math.min(tonumber(f[2]), now + tonumber(f[3])), ep .. '/' .. id)
+  redis.call('HINCRBY', ekey(ep, 'stats'), status, 1)
+  emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '')
+  wake('j|' .. ep .. '|' .. id)
+end
+`;
+
+/** Creates the job hash and queues it: ARGV ep, id, now, ttlAt, low(0|1), then hash field/value pairs. */
+export const SUBMIT = `${PRELUDE}
+local ep, id, now, ttlAt, low = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6]
+local k = jkey(ep, id)
+if redis.call('EXISTS', k) == 1 then return 0 end
+redis.call('HSET', k, unpack(ARGV, 7))
+redis.call('ZADD', ekey(ep, 'queued'), now, id)
+if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
+redis.call('ZADD', base .. 'expiry', ttlAt, ep .. '/' .. id)
+redis.call('ZADD', ekey(ep, 'recent'), now, id)
+redis.call('ZREMRANGEBYRANK', ekey(ep, 'recent'), 0, -1001)
+redis.call('SADD', base .. 'endpoints', ep)
+emit('job.queued', ep, 'jobId', id, 'lowPriority', low)
+return 1
+`;
+
+/** Gives a queued job to a worker: ARGV ep, id, workerId, now. Returns {input, extra} or nil when not IN_QUEUE. */
+export const CLAIM = `${PRELUDE}
+local ep, id, wid, now = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
+local k = jkey(ep, id)
+local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra')
+if f[1] ~= 'IN_QUEUE' then return false end
+redis.call('HSET', k, 'status', 'IN_PROGRESS', 'workerId', wid, 'takenAt', now)
+redis.call('HDEL', k, 'lastWorkerId')
+unqueue(ep, id)
+redis.call('SADD', ekey(ep, 'running'), id)
+redis.call('SADD', ekey(ep, 'worker:' .. wid), id)
+redis.call('ZADD', base .. 'deadlines', now + tonumber(f[2]), ep .. '/' .. id)
+redis.call('ZADD', base .. 'workers', now, ep .. '/' .. wid)
+redis.call('ZADD', ekey(ep, 'workers'), now, wid)
+emit('job.started', ep, 'jobId', id, 'workerId', wid)
+return { f[3], f[4] }
+`;
+
+/**
+ * A worker's job-done: ARGV ep, id, workerId, now, kind(progress|final), status, hasOutput, output, hasError, error,
+ * stopPod. Returns missing | ignored | progress | done. Only the job's worker (or, after a lost-worker re-queue, its
+ * previous worker) may report; anything after a terminal status is ignored.
+ */
+export const COMPLETE = `${PRELUDE}
+local ep, id, wid, now, kind, status = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7]
+local k = jkey(ep, id)
+local f = redis.call('HMGET', k, 'status', 'workerId', 'lastWorkerId')
+if ARGV[12] == '1' then emit('worker.refresh', ep, 'workerId', wid) end
+if not f[1] then return 'missing' end
+if TERMINAL[f[1]] then return 'ignored' end
+local mine = (f[1] == 'IN_PROGRESS' and f[2] == wid) or (f[1] == 'IN_QUEUE' and f[3] == wid)
+if not mine then return 'ignored' end
+if kind == 'progress' then
+  if ARGV[8] == '1' then redis.call('HSET', k, 'output', ARGV[9]) end
+  wake('j|' .. ep .. '|' .. id)
+  return 'progress'
+end
+if ARGV[8] == '1' then redis.call('HSET', k, 'output', ARGV[9]) else redis.call('HDEL', k, 'output') end
+if f[1] == 'IN_QUEUE' then redis.call('HSET', k, 'workerId', wid) end
+finish(ep, id, status, now, ARGV[10] == '1' and ARGV[11] or nil)
+return 'done'
+`;
+
+/** ARGV ep, id, now. Returns missing, the terminal status it already had, or the status it was cancelled from. */
+export const CANCEL = `${PRELUDE}
+local ep, id, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId')
+if not f[1] then return 'missing' end
+if TERMINAL[f[1]] then return f[1] end
+finish(ep, id, 'CANCELLED', now, nil)
+if f[1] == 'IN_PROGRESS' then stop(ep, f[2], id) end
+return f[1]
+`;
+
+/** ARGV ep, id, now. Re-queues a FAILED or TIMED_OUT job under its id; returns missing, queued or the status it has. */
+export const RETRY = `${PRELUDE}
+local ep, id, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local k = jkey(ep, id)
+local f = redis.call('HMGET', k, 'status', 'ttlAt', 'lowPriority')
+if not f[1] then return 'missing' end
+if f[1] ~= 'FAILED' and f[1] ~= 'TIMED_OUT' then return f[1] end
+redis.call('HSET', k, 'status', 'IN_QUEUE', 'queuedAt', now)
+redis.call('HDEL', k, 'output', 'error', 'workerId', 'takenAt', 'doneAt', 'lastWorkerId')
+redis.call('DEL', ekey(ep, 'stream:' .. id))
+redis.call('ZADD', ekey(ep, 'queued'), now, id)
+if f[3] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
+redis.call('ZADD', base .. 'expiry', f[2], ep .. '/' .. id)
+redis.call('HINCRBY', ekey(ep, 'stats'), 'retried', 1)
+emit('job.queued', ep, 'jobId', id, 'lowPriority', f[3], 'retry', '1')
+return 'queued'
+`;
+
+/** ARGV ep, id, ttlMs. The ttl counts from submission; a finished job also keeps its retention bound. */
+export const SET_TTL = `${PRELUDE}
+local ep, id, ttl = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local k = jkey(ep, id)
+local f = redis.call('HMGET', k, 'status', 'submittedAt', 'doneAt', 'retentionMs')
+if not f[1] then return 'missing' end
+local ttlAt = tonumber(f[2]) + ttl
+redis.call('HSET', k, 'ttlAt', ttlAt)
+local deleteAt = ttlAt
+if TERMINAL[f[1]] then deleteAt = math.min(ttlAt, tonumber(f[3]) + tonumber(f[4])) end
+redis.call('ZADD', base .. 'expiry', deleteAt, ep .. '/' .. id)
+return 'ok'
+`;
+
+/** ARGV ep, id, workerId, chunks... Appends stream chunks of a running job; returns missing, ignored or ok. */
+export const APPEND_STREAM = `${PRELUDE}
+local ep, id, wid = ARGV[2], ARGV[3], ARGV[4]
+local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId')
+if not f[1] then return 'missing' end
+if f[1] ~= 'IN_PROGRESS' or f[2] ~= wid then return 'ignored' end
+redis.call('RPUSH', ekey(ep, 'stream:' .. id), unpack(ARGV, 5))
+wake('j|' .. ep .. '|' .. id)
+return 'ok'
+`;
+
+/** ARGV ep, id. Hands out (and forgets) every chunk not handed out yet: {status, chunks} or nil when missing. */
+export const DRAIN_STREAM = `${PRELUDE}
+local ep, id = ARGV[2], ARGV[3]
+local status = redis.call('HGET', jkey(ep, id), 'status')
+if not status then return false end
+local s = ekey(ep, 'stream:' .. id)
+local chunks = redis.call('LRANGE', s, 0, -1)
+redis.call('DEL', s)
+return { status, chunks }
+`;
+
+/** ARGV ep, workerId. Hands out (and forgets) the jobs the worker must stop. */
+export const DRAIN_STOPS = `${PRELUDE}
+local s = ekey(ARGV[2], 'stop:' .. ARGV[3])
+local ids = redis.call('SMEMBERS', s)
+redis.call('DEL', s)
+return ids
+`;
+
+/** ARGV ep, workerId, now. */
+export const HEARTBEAT = `${PRELUDE}
+local ep, wid, now = ARGV[2], ARGV[3], ARGV[4]
+redis.call('ZADD', base .. 'workers', now, ep .. '/' .. wid)
+redis.call('ZADD', ekey(ep, 'workers'), now, wid)
+return 1
+`;
+
+/** ARGV ep, now. Cancels every queued job (running ones go on); returns their ids. */
+export const PURGE = `${PRELUDE}
+local ep, now = ARGV[2], tonumber(ARGV[3])
+local ids = redis.call('ZRANGE', ekey(ep, 'queued'), 0, -1)
+for _, id in ipairs(ids) do finish(ep, id, 'CANCELLED', now, nil) end
+return ids
+`;

@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, ValidationError } from '@runplane/contracts';
+import {
+  createQueue,
+  EndpointQueues,
+  normalizePrefix,
+  type EndpointQueuesOptions,
+  type Redis,
+  type TypedQueue,
+} from '@runplane/queue';
+import type { Clock, JobCounts, JobEngine, JobRecord, JobResult, JobSubmission, StreamRead, TakenJob } from './engine';
+import { TERMINAL_STATUSES } from './engine';
+import { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
+import { claimIdempotencyKey, idempotencyKey } from './idempotency';
+import { JobKeys, JobReader, toJobRecord, type JobHash } from './job-store';
+import { checkPolicy, checkTtl, IDEMPOTENCY_WINDOW_MS, newJobId, RESULT_RETENTION } from './policy';
+import { SCRIPTS } from './engine-scripts';
+import { splitStreamOutput } from './stream-chunks';
+import { Sweeper } from './sweeper';
+import { Wakeups } from './wakeups';
+
+/** Wiring and tuning of {@link RedisJobEngine}. */
+export interface RedisJobEngineOptions {
+  /** A client WITHOUT keyPrefix (BullMQ shares it); keys go under `prefix`. */
+  redis: Redis;
+  prefix: string;
+  /** Suffix of job ids (`<uuid>-<region>`), e.g. "u1". */
+  region: string;
+  clock?: Clock;
+  /** Expected worker ping interval; a worker silent for 3 intervals is lost (default 10000). */
+  heartbeatIntervalMs?: number;
+  /** Times a job is re-queued after losing its worker before it FAILs (default 3). */
+  maxRetries?: number;
+  queues?: Pick<EndpointQueuesOptions, 'lockMs' | 'stalledCheckMs'>;
+  /** Most jobs or workers one sweep rule handles per call (default 1000). */
+  sweepBatch?: number;
+  /** Errors of side effects that must not fail the caller (webhook enqueue, queue clean-up). */
+  onError?: (error: Error) => void;
+}
+
+
+function isTerminal(status: string): boolean {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+function errorText(error: unknown): string {
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}
+
+/** The job engine on Redis: job records in Lua-guarded hashes, dispatch order in one BullMQ queue per endpoint. */
+export class RedisJobEngine implements JobEngine {
+  readonly clock: Clock;
+  private readonly redis: Redis;
+  private readonly keys: JobKeys;
+  private readonly reader: JobReader;
+  private readonly queues: EndpointQueues;
+  private readonly wakeups: Wakeups;
+  private readonly webhooks: TypedQueue<typeof jobEventsCatalog, typeof WEBHOOKS_QUEUE>;
+  private readonly sweeper: Sweeper;
+  private readonly onError: (error: Error) => void;
+
+  constructor(private readonly options: RedisJobEngineOptions) {
+    this.redis = options.redis;
+    this.clock = options.clock ?? { now: () => Date.now() };
+    this.onError = options.onError ?? ((error) => process.emitWarning(error));
+    this.keys = new JobKeys(`${normalizePrefix(options.prefix)}jobs:`);
+    this.reader = new JobReader(this.redis, this.keys);
+    const connection = { redis: this.redis, prefix: options.prefix };
+    this.queues = new EndpointQueues(connection, {
+      ...options.queues,
+      onError: this.onError,
+      onReturned: (endpointId) => void this.wakeTakers(endpointId).catch(this.onError),
+    });
+    this.webhooks = createQueue(jobEventsCatalog, WEBHOOKS_QUEUE, connection);
+    this.wakeups = new Wakeups(this.redis, this.keys.wakeChannel);
+    this.sweeper = new Sweeper(this.redis, this.keys, this.queues, {
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 10_000,
+      maxRetries: options.maxRetries ?? 3,
+      batch: options.sweepBatch ?? 1_000,
+      requeued: (endpointId, id) => this.enqueue(endpointId, id),
+      finished: (endpointId, id) => this.afterFinish(endpointId, id),
+    });
+  }
+
+  async submit(job: JobSubmission): Promise<JobRecord> {
+    checkPolicy(job.policy);
+    const now = this.clock.now();
+    const id = newJobId(this.options.region, job.sync);
+    if (job.idempotencyKey !== undefined) {
+      const key = idempotencyKey(this.keys, job.endpointId, job.idempotencyKey);
+      const firstId = await claimIdempotencyKey(this.redis, key, id, now);
+      const first = firstId === id ? undefined : await this.get(job.endpointId, firstId).catch(() => undefined);
+      if (first) return { id: first.id, status: first.status, retries: first.retries };
+      // The first job is gone (ttl, retention): this one takes the key over.
+      if (firstId !== id) await this.redis.set(key, `${now} ${id}`, 'PX', IDEMPOTENCY_WINDOW_MS);
+    }
+    return this.create(job, id, now);
+  }
+
+  async get(endpointId: string, jobId: string): Promise<JobRecord> {
+    return toJobRecord(await this.reader.hash(endpointId, jobId), this.clock.now());
+  }
+
+  async waitFor(endpointId: string, jobId: string, waitMs: number): Promise<JobRecord> {
+    const done = await this.wakeups.park({
+      channel: `j|${endpointId}|${jobId}`,
+      waitMs,
+      attempt: async () => {
+        const record = await this.get(endpointId, jobId);
+        return isTerminal(record.status) ? record : undefined;
+      },
+    });
+    return done ?? this.get(endpointId, jobId);
+  }
+
+  async setTtl(endpointId: string, jobId: string, ttlMs: number): Promise<JobRecord> {
+    checkTtl(ttlMs);
+    const outcome = await SCRIPTS.setTtl.run<string>(this.redis, [this.keys.base, endpointId, jobId, ttlMs]);
+    if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
+    return this.get(endpointId, jobId);
+  }
+
+  async cancel(endpointId: string, jobId: string): Promise<JobRecord> {
+    const now = this.clock.now();
+    const was = await SCRIPTS.cancel.run<string>(this.redis, [this.keys.base, endpointId, jobId, now]);
+    if (was === 'missing') throw new NotFoundError(`Job ${jobId}`);
+    if (was === 'IN_QUEUE') await this.dropEntry(endpointId, jobId);
+    if (!isTerminal(was)) await this.afterFinish(endpointId, jobId);
+    return this.get(endpointId, jobId);
+  }
+
+  async retry(endpointId: string, jobId: string): Promise<JobRecord> {
+    const outcome = await SCRIPTS.retry.run<string>(this.redis, [this.keys.base, endpointId, jobId, this.clock.now()]);
+    if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
+    if (outcome !== 'queued') {
+      throw new ValidationError(`id: job ${jobId} is ${outcome}; only FAILED or TIMED_OUT jobs can be retried`);
+    }
+    await this.enqueue(endpointId, jobId);
+    return this.get(endpointId, jobId);
+  }
+
+  async purgeQueue(endpointId: string): Promise<number> {
+    const ids = await SCRIPTS.purge.run<string[]>(this.redis, [this.keys.base, endpointId, this.clock.now()]);
+    await Promise.all(ids.map((id) => this.dropEntry(endpointId, id)));
+    await Promise.all(ids.map((id) => this.afterFinish(endpointId, id)));
+    return ids.length;
+  }
+
+  counts(endpointId: string): Promise<JobCounts> {
+    return this.reader.counts(endpointId);
+  }
+
+  recent(endpointId: string, limit: number): Promise<JobRecord[]> {
+    return this.reader.recent(endpointId, limit, this.clock.now());
+  }
+
+  /** Workers of the endpoint heard from within 3 heartbeat intervals, split into idle and running. */
+  workers(endpointId: string): Promise<{ idle: number; running: number }> {
+    return this.reader.workers(endpointId, this.clock.now() - 3 * this.sweeper.heartbeatIntervalMs);
+  }
+
+  /** Queued jobs that count for scale-up (lowPriority jobs never do). */
+  scalingQueue(endpointId: string): Promise<number> {
+    return this.reader.scalingQueue(endpointId);
+  }
+
+  async readStream(endpointId: string, jobId: string, waitMs: number): Promise<StreamRead> {
+    const drain = async (): Promise<StreamRead> => {
+      const reply = await SCRIPTS.drain.run<[string, string[]] | null>(this.redis, [this.keys.base, endpointId, jobId]);
+      if (!reply) throw new NotFoundError(`Job ${jobId}`);
+      const [status, chunks] = reply;
+      return { status: status as StreamRead['status'], stream: chunks.map((chunk) => ({ output: JSON.parse(chunk) })) };
+    };
+    const read = await this.wakeups.park({
+      channel: `j|${endpointId}|${jobId}`,
+      waitMs,
+      attempt: async () => {
+        const result = await drain();
+        return result.stream.length > 0 || isTerminal(result.status) ? result : undefined;
+      },
+    });
+    return read ?? drain();
+  }
+
+  async take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
+    await this.heartbeat(endpointId, workerId, []);
+    const jobs = await this.wakeups.park({
+      channel: `t|${endpointId}`,
+      single: true,
+      waitMs,
+      signal,
+      attempt: async () => {
+        if (signal?.aborted) return [];
+        const taken = await this.fetchJobs(endpointId, workerId, count);
+        return taken.length > 0 ? taken : undefined;
+      },
+    });
+    return jobs ?? [];
+  }
+
+  async complete(endpointId: string, workerId: string, jobId: string, result: JobResult): Promise<void> {
+    const progress = result.status === 'IN_PROGRESS';
+    const hasError = !progress && result.error !== undefined && result.error !== null;
+    const hasOutput = result.output !== undefined;
+    const outcome = await SCRIPTS.complete.run<string>(this.redis, [
+      this.keys.base, endpointId, jobId, workerId, this.clock.now(),
+      progress ? 'progress' : 'final', hasError ? 'FAILED' : 'COMPLETED',
+      hasOutput ? '1' : '0', hasOutput ? JSON.stringify(result.output) : '',
+      hasError ? '1' : '0', hasError ? errorText(result.error) : '',
+      result.stopPod === true ? '1' : '0',
+    ]); // prettier-ignore
+    if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
+    if (outcome === 'done') await this.afterFinish(endpointId, jobId);
+  }
+
+  async appendStream(endpointId: string, workerId: string, jobId: string, output: unknown): Promise<void> {
+    const chunks = splitStreamOutput(output);
+    const args = [this.keys.base, endpointId, jobId, workerId, ...chunks];
+    const outcome = await SCRIPTS.append.run<string>(this.redis, args);
+    if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
+  }
+
+  /** Records that the worker is alive. The job ids it reports are not needed: the engine knows what it holds. */
+  async heartbeat(endpointId: string, workerId: string, _jobIds: string[]): Promise<void> {
+    await SCRIPTS.heartbeat.run(this.redis, [this.keys.base, endpointId, workerId, this.clock.now()]);
+  }
+
+  async stopRequests(endpointId: string, workerId: string, waitMs: number, signal?: AbortSignal): Promise<string[]> {
+    const ids = await this.wakeups.park({
+      channel: `s|${endpointId}|${workerId}`,
+      waitMs,
+      signal,
+      attempt: async () => {
+        const drained = await SCRIPTS.stops.run<string[]>(this.redis, [this.keys.base, endpointId, workerId]);
+        return drained.length > 0 ? drained : undefined;
+      },
+    });
+    return ids ?? [];
+  }
+
+  sweep(): Promise<void> {
+    return this.sweeper.sweep(this.clock.now());
+  }
+
+  /** Callers parked in take, status-sync, stream and job-stop on this replica. */
+  parked(): number {
+    return this.wakeups.parked();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.wakeups.close(), this.queues.close(), this.webhooks.close()]);
+  }
+
+
+  private async create(job: JobSubmission, id: string, now: number): Promise<JobRecord> {
+    const retentionMs = job.retentionMs ?? (job.sync ? RESULT_RETENTION.syncMs : RESULT_RETENTION.runMs);
+    const low = job.policy.lowPriority ? '1' : '0';
+    const fields: (string | number)[] = [
+      'id', id, 'status', 'IN_QUEUE', 'accountId', job.accountId, 'retries', 0,
+      'input', JSON.stringify(job.input), 'extra', JSON.stringify(job.extra),
+      'executionTimeoutMs', job.policy.executionTimeoutMs, 'lowPriority', low, 'sync', job.sync ? '1' : '0',
+      'retentionMs', retentionMs, 'submittedAt', now, 'queuedAt', now, 'ttlAt', now + job.policy.ttlMs,
+      ...(job.webhook !== undefined ? ['webhook', job.webhook] : []),
+    ]; // prettier-ignore
+    const args = [this.keys.base, job.endpointId, id, now, now + job.policy.ttlMs, low, ...fields];
+    await SCRIPTS.submit.run(this.redis, args);
+    await this.enqueue(job.endpointId, id);
+    return { id, status: 'IN_QUEUE', retries: 0 };
+  }
+
+  private async fetchJobs(endpointId: string, workerId: string, count: number): Promise<TakenJob[]> {
+    const taken: TakenJob[] = [];
+    while (taken.length < count) {
+      const entry = await this.queues.fetch(endpointId, randomUUID());
+      if (!entry) break;
+      const args = [this.keys.base, endpointId, entry.id, workerId, this.clock.now()];
+      const claimed = await SCRIPTS.claim.run<[string, string] | null>(this.redis, args);
+      // Released after the claim: if this process dies in between, BullMQ returns the entry and the claim is re-run.
+      await entry.release();
+      if (!claimed) continue;
+      const extra = JSON.parse(claimed[1]) as Record<string, unknown>;
+      const { id: _id, input: _input, ...rest } = extra;
+      taken.push({ id: entry.id, input: JSON.parse(claimed[0]) as Record<string, unknown>, ...rest });
+    }
+    return taken;
+  }
+
+  private async enqueue(endpointId: string, jobId: string): Promise<void> {
+    await this.queues.add(endpointId, jobId);
+    await this.wakeTakers(endpointId);
+  }
+
+  private async wakeTakers(endpointId: string): Promise<void> {
+    await this.redis.publish(this.keys.wakeChannel, `t|${endpointId}`);
+  }
+
+  /** A job left the queue without being taken: its queue entry goes (a taker holding it drops it at claim). */
+  private async dropEntry(endpointId: string, jobId: string): Promise<void> {
+    await this.queues.remove(endpointId, jobId).catch(this.onError);
+  }
+
+  /** Side effects of a terminal job: its webhook. Failures are reported, never thrown at the worker or client. */
+  private async afterFinish(endpointId: string, jobId: string): Promise<void> {
+    try {
+      const hash: JobHash = await this.redis.hgetall(this.keys.job(endpointId, jobId));
+      const url = hash['webhook'];
+      if (!url || !hash['status']) return;
+      const record = toJobRecord(hash, this.clock.now());
+      await this.webhooks.add('webhook.deliver', { endpointId, jobId, url, record }, { jobId: `${jobId}-${hash['doneAt']}` });
+    } catch (error) {
+      this.onError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { PRELUDE } from './lua';
+
+/** Execution timeouts: ARGV now, limit. Marks due IN_PROGRESS jobs TIMED_OUT, tells their workers; returns [ep, id, ...]. */
+export const SWEEP_TIMEOUTS = `${PRELUDE}
+local now, limit = tonumber(ARGV[2]), ARGV[3]
+local out = {}
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'deadlines', '-inf', now, 'LIMIT', 0, limit)) do
+  local ep, id = split(m)
+  local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId', 'executionTimeoutMs')
+  if f[1] == 'IN_PROGRESS' then
+    finish(ep, id, 'TIMED_OUT', now, 'job timed out after ' .. f[3] .. ' ms (executionTimeout)')
+    stop(ep, f[2], id)
+    table.insert(out, ep)
+    table.insert(out, id)
+  else
+    redis.call('ZREM', base .. 'deadlines', m)
+  end
+end
+return out
+`;
+
+/**
+ * TTL and retention: ARGV now, limit. Deletes due jobs in any state (a running one's worker is told to stop);
+ * returns [ep, id, ...] of deleted jobs that were still queued, whose queue entries the caller removes.
+ */
+export const SWEEP_EXPIRED = `${PRELUDE}
+local now, limit = tonumber(ARGV[2]), ARGV[3]
+local out = {}
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'expiry', '-inf', now, 'LIMIT', 0, limit)) do
+  local ep, id = split(m)
+  local k = jkey(ep, id)
+  local f = redis.call('HMGET', k, 'status', 'workerId')
+  if f[1] == 'IN_QUEUE' then
+    table.insert(out, ep)
+    table.insert(out, id)
+  elseif f[1] == 'IN_PROGRESS' and f[2] then
+    redis.call('SREM', ekey(ep, 'worker:' .. f[2]), id)
+    stop(ep, f[2], id)
+  end
+  redis.call('DEL', k, ekey(ep, 'stream:' .. id))
+  unqueue(ep, id)
+  redis.call('SREM', ekey(ep, 'running'), id)
+  redis.call('ZREM', ekey(ep, 'recent'), id)
+  redis.call('ZREM', base .. 'deadlines', m)
+  redis.call('ZREM', base .. 'expiry', m)
+  if f[1] then
+    emit('job.expired', ep, 'jobId', id, 'status', f[1])
+    wake('j|' .. ep .. '|' .. id)
+  end
+end
+return out
+`;
+
+/**
+ * Lost workers: ARGV now, cutoff, maxRetries, limit. For each worker not seen since `cutoff`, re-queues its running
+ * jobs (retries + 1) or fails those already retried maxRetries times. Returns {[ep, id, ...] re-queued, [ep, id, ...] failed}.
+ */
+export const SWEEP_LOST_WORKERS = `${PRELUDE}
+local now, cutoff, maxRetries, limit = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local requeued, failed = {}, {}
+local function requeue(ep, id, k, f, wid)
+  local retries = tonumber(f[3] or '0')
+  if retries >= maxRetries then
+    finish(ep, id, 'FAILED', now, 'worker ' .. wid .. ' stopped responding while running the job, which was already retried '
+      .. retries .. ' times')
+    table.insert(failed, ep)
+    table.insert(failed, id)
+    return
+  end
+  redis.call('HSET', k, 'status', 'IN_QUEUE', 'retries', retries + 1, 'queuedAt', now, 'lastWorkerId', wid)
+  redis.call('HDEL', k, 'workerId', 'takenAt', 'output')
+  redis.call('DEL', ekey(ep, 'stream:' .. id))
+  redis.call('ZADD', ekey(ep, 'queued'), now, id)
+  if f[4] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
+  redis.call('SREM', ekey(ep, 'running'), id)
+  redis.call('ZREM', base .. 'deadlines', ep .. '/' .. id)
+  redis.call('HINCRBY', ekey(ep, 'stats'), 'retried', 1)
+  emit('job.requeued', ep, 'jobId', id, 'workerId', wid, 'retries', retries + 1)
+  table.insert(requeued, ep)
+  table.insert(requeued, id)
+end
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'workers', '-inf', cutoff, 'LIMIT', 0, limit)) do
+  local ep, wid = split(m)
+  local wk = ekey(ep, 'worker:' .. wid)
+  for _, id in ipairs(redis.call('SMEMBERS', wk)) do
+    local k = jkey(ep, id)
+    local f = redis.call('HMGET', k, 'status', 'workerId', 'retries', 'lowPriority')
+    if f[1] == 'IN_PROGRESS' and f[2] == wid then requeue(ep, id, k, f, wid) end
+  end
+  redis.call('DEL', wk, ekey(ep, 'stop:' .. wid))
+  redis.call('ZREM', base .. 'workers', m)
+  redis.call('ZREM', ekey(ep, 'workers'), wid)
+  emit('worker.lost', ep, 'workerId', wid)
+end
+return { requeued, failed }
+`;

@@ -1,0 +1,50 @@
+import type { EndpointQueues, Redis } from '@runplane/queue';
+import type { JobKeys } from './job-store';
+import { LuaScript, pairs } from './scripts';
+import { SWEEP_EXPIRED, SWEEP_LOST_WORKERS, SWEEP_TIMEOUTS } from './sweep-lua';
+
+const TIMEOUTS = new LuaScript(SWEEP_TIMEOUTS);
+const EXPIRED = new LuaScript(SWEEP_EXPIRED);
+const LOST_WORKERS = new LuaScript(SWEEP_LOST_WORKERS);
+
+/** What the sweeper needs from its engine. */
+export interface SweeperOptions {
+  heartbeatIntervalMs: number;
+  maxRetries: number;
+  batch: number;
+  /** A job went back to its queue (lost worker): add its queue entry and wake takers. */
+  requeued(endpointId: string, jobId: string): Promise<void>;
+  /** A job reached a terminal state in a sweep (timeout, retries exhausted): its webhook. */
+  finished(endpointId: string, jobId: string): Promise<void>;
+}
+
+/** Applies the time rules at a given instant: execution timeouts, ttl and retention, lost workers. */
+export class Sweeper {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: JobKeys,
+    private readonly queues: EndpointQueues,
+    private readonly options: SweeperOptions,
+  ) {}
+
+  get heartbeatIntervalMs(): number {
+    return this.options.heartbeatIntervalMs;
+  }
+
+  /** One pass of every rule; each handles at most `batch` due items, the next pass takes the rest. */
+  async sweep(now: number): Promise<void> {
+    const base = this.keys.base;
+    const { batch, maxRetries, heartbeatIntervalMs } = this.options;
+    const timedOut = pairs(await TIMEOUTS.run<string[]>(this.redis, [base, now, batch]));
+    await Promise.all(timedOut.map(({ endpointId, id }) => this.options.finished(endpointId, id)));
+
+    const expiredQueued = pairs(await EXPIRED.run<string[]>(this.redis, [base, now, batch]));
+    // Best effort: an entry a taker holds right now is dropped at its claim, the job being gone.
+    await Promise.all(expiredQueued.map(({ endpointId, id }) => this.queues.remove(endpointId, id).catch(() => false)));
+
+    const cutoff = now - 3 * heartbeatIntervalMs;
+    const [requeued, failed] = await LOST_WORKERS.run<[string[], string[]]>(this.redis, [base, now, cutoff, maxRetries, batch]);
+    await Promise.all(pairs(requeued).map(({ endpointId, id }) => this.options.requeued(endpointId, id)));
+    await Promise.all(pairs(failed).map(({ endpointId, id }) => this.options.finished(endpointId, id)));
+  }
+}

@@ -1,0 +1,112 @@
+import type { Redis } from '@runplane/queue';
+
+interface Waiter {
+  wake: () => void;
+  woken: boolean;
+}
+
+/** How a long-poll waits: `attempt` returns a value to finish, or undefined to park until woken or timed out. */
+export interface ParkOptions<T> {
+  channel: string;
+  attempt: () => Promise<T | undefined>;
+  waitMs: number;
+  signal?: AbortSignal;
+  /** Wake only one parked caller per message (takes: one job, one taker) instead of all. */
+  single?: boolean;
+}
+
+/**
+ * Long-poll wake-ups over Redis pub/sub, so every job-router replica hears them. Messages (published by the Lua
+ * scripts and the engine): `t|<ep>` a job was queued, `j|<ep>|<id>` a job changed, `s|<ep>|<workerId>` a stop request.
+ */
+export class Wakeups {
+  private readonly waiters = new Map<string, Waiter[]>();
+  private readonly subscriber: Redis;
+  private readonly ready: Promise<unknown>;
+
+  constructor(redis: Redis, channel: string) {
+    this.subscriber = redis.duplicate();
+    this.subscriber.on('error', () => undefined);
+    this.subscriber.on('message', (_channel: string, message: string) => this.deliver(message));
+    this.ready = this.subscriber.subscribe(channel);
+  }
+
+  /** Runs `attempt` now, then again each time the channel is woken, until it yields a value or the wait ends. */
+  async park<T>(options: ParkOptions<T>): Promise<T | undefined> {
+    await this.ready;
+    const deadline = Date.now() + options.waitMs;
+    for (;;) {
+      const waiter = this.register(options.channel);
+      let again = false;
+      try {
+        // Registered before the attempt, so a message arriving during it is not lost.
+        const value = await options.attempt();
+        if (value !== undefined) return value;
+        const remaining = deadline - Date.now();
+        if (remaining <= 0 || options.signal?.aborted) return undefined;
+        again = waiter.woken || (await this.sleep(waiter, remaining, options.signal));
+        if (!again) return undefined;
+      } finally {
+        // A take woken just as it leaves hands the wake to another parked taker, so no queued job sits unnoticed.
+        this.unregister(options.channel, waiter, options.single === true && waiter.woken && !again);
+      }
+    }
+  }
+
+  /** Number of parked callers (for tests and metrics). */
+  parked(): number {
+    let count = 0;
+    for (const list of this.waiters.values()) count += list.length;
+    return count;
+  }
+
+  async close(): Promise<void> {
+    this.subscriber.disconnect();
+  }
+
+  private deliver(message: string): void {
+    const list = this.waiters.get(message);
+    if (!list) return;
+    if (message.startsWith('t|')) {
+      list.find((waiter) => !waiter.woken)?.wake();
+      return;
+    }
+    for (const waiter of list) waiter.wake();
+  }
+
+  private register(channel: string): Waiter {
+    const waiter: Waiter = { woken: false, wake: () => (waiter.woken = true) };
+    const list = this.waiters.get(channel) ?? [];
+    list.push(waiter);
+    this.waiters.set(channel, list);
+    return waiter;
+  }
+
+  /** `passOn`: this caller was woken for a queued job it never tried to take, so another parked taker gets the wake. */
+  private unregister(channel: string, waiter: Waiter, passOn: boolean): void {
+    const list = this.waiters.get(channel);
+    if (!list) return;
+    const index = list.indexOf(waiter);
+    if (index >= 0) list.splice(index, 1);
+    if (list.length === 0) this.waiters.delete(channel);
+    else if (passOn) list.find((other) => !other.woken)?.wake();
+  }
+
+  /** Resolves true when woken, false on timeout or abort. */
+  private sleep(waiter: Waiter, ms: number, signal?: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (woken: boolean) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(woken);
+      };
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      waiter.wake = () => {
+        waiter.woken = true;
+        done(true);
+      };
+    });
+  }
+}
