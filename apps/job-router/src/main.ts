@@ -1,6 +1,7 @@
 // telemetry must stay the first import: it starts OpenTelemetry before the app's modules load.
 import { config, telemetry } from './telemetry';
 import { runService } from '@runplane/http';
+import { createJobRouterEngine } from './engine';
 import { JobRouterModule } from './job-router.module';
 
 void runService({
@@ -8,5 +9,5 @@ void runService({
   errorStyle: 'job',
   config,
   telemetry,
-  module: (infrastructure) => JobRouterModule.forRoot(infrastructure),
+  module: (infrastructure) => JobRouterModule.forRoot(infrastructure, { config, engine: createJobRouterEngine }),
 });

@@ -1,0 +1,16 @@
+import { type Clock, type JobEngine, RedisJobEngine } from '@runplane/jobs';
+import type { Redis } from '@runplane/queue';
+import type { JobRouterConfig } from './config';
+
+/** The job-router's engine: Redis + one BullMQ queue per endpoint, on the configured region and rules. */
+export function createJobRouterEngine(deps: { redis: Redis; config: JobRouterConfig; clock?: Clock }): JobEngine {
+  const { config } = deps;
+  return new RedisJobEngine({
+    redis: deps.redis,
+    prefix: config.REDIS_PREFIX,
+    region: config.JOB_REGION,
+    clock: deps.clock,
+    heartbeatIntervalMs: config.JOB_HEARTBEAT_INTERVAL_MS,
+    maxRetries: config.JOB_MAX_RETRIES,
+  });
+}

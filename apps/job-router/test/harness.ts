@@ -1,0 +1,108 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createAccountsServices } from '@runplane/accounts';
+import type { ApiKeyScope } from '@runplane/contracts';
+import { createPrismaClient, newId } from '@runplane/db';
+import { buildService } from '@runplane/http';
+import type { JobEngine } from '@runplane/jobs';
+import { createRedis, type Redis } from '@runplane/queue';
+import { cleanupRedisPrefix, createTestDatabase, FakeClock, testRedisPrefix } from '@runplane/testing';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { jobRouterEnvSchema, type JobRouterConfig } from '../src/config';
+import { JobRouterModule } from '../src/job-router.module';
+import { createJobRouterEngine } from '../src/engine';
+import { createWorkerTokensService } from '../src/worker-tokens';
+
+/** A job-router built on its own test database and Redis prefix, driven through Fastify's inject. */
+export interface JobRouterHarness {
+  app: NestFastifyApplication;
+  config: JobRouterConfig;
+  databaseUrl: string;
+  db: ReturnType<typeof createPrismaClient>;
+  redis: Redis;
+  clock: FakeClock;
+  engine(): JobEngine;
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Creates an account and a key of the given scope; returns the account id and the key's secret. */
+  accountWithKey(scope?: ApiKeyScope, allowedEndpointIds?: string[]): Promise<{ accountId: string; secret: string }>;
+  /** Creates a template and an endpoint of the account; returns the endpoint id. */
+  endpoint(accountId: string, executionTimeoutMs?: number): Promise<string>;
+  /** Issues a worker token for a worker of an endpoint. */
+  workerToken(endpointId: string, workerId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts a job-router for one test file; `env` overrides configuration (small limits, short holds). */
+export async function startJobRouter(label: string, env: Record<string, string> = {}): Promise<JobRouterHarness> {
+  const database = await createTestDatabase(label);
+  const prefix = testRedisPrefix(label);
+  const config = jobRouterEnvSchema.parse({
+    DATABASE_URL: database.url,
+    REDIS_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+    JOB_SWEEP_INTERVAL_MS: '0',
+    JOB_TAKE_WAIT_MS: '200',
+    JOB_STREAM_WAIT_MS: '200',
+    ...env,
+  });
+  const clock = new FakeClock(Date.now());
+  let engine: JobEngine | undefined;
+  const app = await buildService({
+    serviceName: 'job-router',
+    errorStyle: 'job',
+    config,
+    module: (infrastructure) =>
+      JobRouterModule.forRoot(infrastructure, {
+        config,
+        engine: (deps) => (engine = createJobRouterEngine({ ...deps, clock })),
+      }),
+  });
+  await app.init();
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.ready();
+  const db = createPrismaClient(database.url);
+  const redis = createRedis(config.REDIS_URL);
+  const { accounts, apiKeys } = createAccountsServices(db);
+  const workerTokens = createWorkerTokensService(db);
+  return {
+    app,
+    config,
+    databaseUrl: database.url,
+    db,
+    redis,
+    clock,
+    engine: () => {
+      if (!engine) throw new Error('the job engine was not built');
+      return engine;
+    },
+    inject: (options) => fastify.inject(options),
+    async accountWithKey(scope = 'ALL', allowedEndpointIds) {
+      const account = await accounts.create({ name: `${label}-account` });
+      const { secret } = await apiKeys.create(account.id, { name: `${scope} key`, scope, allowedEndpointIds });
+      return { accountId: account.id, secret };
+    },
+    async endpoint(accountId, executionTimeoutMs = 600_000) {
+      const template = await db.template.create({
+        data: { id: newId(), accountId, name: `tpl-${newId()}`, imageName: 'runplane/echo:1', isServerless: true },
+      });
+      const endpoint = await db.endpoint.create({
+        data: { id: newId(), accountId, name: `ep-${newId()}`, templateId: template.id, executionTimeoutMs },
+      });
+      return endpoint.id;
+    },
+    async workerToken(endpointId, workerId) {
+      return (await workerTokens.issue(endpointId, workerId)).token;
+    },
+    async close() {
+      await app.close();
+      await cleanupRedisPrefix(redis, prefix);
+      redis.disconnect();
+      await db.$disconnect();
+      await database.drop();
+    },
+  };
+}
+
+/** Authorization header in Bearer form. */
+export const bearer = (secret: string): Record<string, string> => ({ authorization: `Bearer ${secret}` });
+/** Authorization header in RunPod's raw form. */
+export const raw = (secret: string): Record<string, string> => ({ authorization: secret });

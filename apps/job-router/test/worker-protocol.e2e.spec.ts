@@ -1,0 +1,93 @@
+import { bearer, type JobRouterHarness, raw, startJobRouter } from './harness';
+
+describe('job-router worker protocol', () => {
+  let h: JobRouterHarness;
+  let client: Record<string, string>;
+  let endpointId: string;
+  let worker: Record<string, string>;
+
+  beforeAll(async () => {
+    h = await startJobRouter('jr-worker', { JOB_TAKE_WAIT_MS: '300' });
+    const account = await h.accountWithKey();
+    client = bearer(account.secret);
+    endpointId = await h.endpoint(account.accountId);
+    worker = raw(await h.workerToken(endpointId, 'w9'));
+  });
+  afterAll(() => h.close());
+
+  const submit = async (input: Record<string, unknown> = {}): Promise<string> => {
+    const res = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: client, payload: { input } });
+    return (res.json() as { id: string }).id;
+  };
+  const get = (path: string) => h.inject({ method: 'GET', url: `/v2/${endpointId}/${path}`, headers: worker });
+
+  it('answers an empty job-take and job-take-batch with 204 and no body after the hold', async () => {
+    const take = await get('job-take/w9?gpu=NVIDIA+A100&job_in_progress=0');
+    expect(take.statusCode).toBe(204);
+    expect(take.body).toBe('');
+    const batch = await get('job-take-batch/w9?batch_size=4&job_in_progress=1');
+    expect(batch.statusCode).toBe(204);
+  });
+
+  it('wakes a parked job-take when a job arrives, as application/json', async () => {
+    const parked = h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/w9?job_in_progress=0`, headers: worker });
+    const id = await submit({ hello: 'world' });
+    const res = await parked;
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toMatchObject({ id, input: { hello: 'world' } });
+    await h.inject({ method: 'POST', url: `/v2/${endpointId}/job-done/w9/${id}?isStream=false`, headers: worker, payload: { output: 1 } });
+  });
+
+  it('hands out a batch as an array', async () => {
+    const ids = [await submit({ i: 1 }), await submit({ i: 2 }), await submit({ i: 3 })];
+    const res = await get('job-take-batch/w9?batch_size=2&job_in_progress=0');
+    expect(res.statusCode).toBe(200);
+    const batch = res.json() as { id: string }[];
+    expect(batch).toHaveLength(2);
+    const rest = (await get('job-take-batch/w9?batch_size=5')).json() as { id: string }[];
+    expect([...batch, ...rest].map((job) => job.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('parses job-done JSON whatever the Content-Type, accepts it twice, and ignores progress after the end', async () => {
+    const id = await submit();
+    await get('job-take/w9');
+    const post = (body: string, contentType?: string) =>
+      h.inject({
+        method: 'POST',
+        url: `/v2/${endpointId}/job-done/w9/${id}?gpu=x&isStream=false`,
+        headers: { ...worker, ...(contentType ? { 'content-type': contentType } : {}), charset: 'utf-8' },
+        payload: body,
+      });
+    const progress = await post(JSON.stringify({ status: 'IN_PROGRESS', output: 'half' }), 'application/x-www-form-urlencoded');
+    expect(progress.statusCode).toBe(200);
+    expect((await statusOf(id)).output).toBe('half');
+    const final = await post(JSON.stringify({ output: { done: true } }), 'application/x-www-form-urlencoded');
+    expect(final.statusCode).toBe(200);
+    expect((await post(JSON.stringify({ output: { done: true } }))).statusCode).toBe(200);
+    expect((await post(JSON.stringify({ status: 'IN_PROGRESS', output: 'late' }), 'text/plain')).statusCode).toBe(200);
+    expect(await statusOf(id)).toMatchObject({ status: 'COMPLETED', output: { done: true } });
+    expect((await post('{not json', 'application/x-www-form-urlencoded')).statusCode).toBe(400);
+  });
+
+  it('takes heartbeats with job ids and answers job-stop with jobsToStop after a cancel, else 204', async () => {
+    const id = await submit();
+    await get('job-take/w9');
+    expect((await get(`ping/w9?job_id=${id}&runpod_version=1.7.9`)).statusCode).toBe(200);
+    expect((await get('job-stop/w9')).statusCode).toBe(204);
+    await h.inject({ method: 'POST', url: `/v2/${endpointId}/cancel/${id}`, headers: client });
+    const stop = await get('job-stop/w9');
+    expect(stop.statusCode).toBe(200);
+    expect(stop.json()).toEqual({ jobsToStop: [id] });
+  });
+
+  it('rejects bad worker queries with 400', async () => {
+    expect((await get('job-take-batch/w9?batch_size=0')).statusCode).toBe(400);
+    expect((await get('job-take/w9?job_in_progress=maybe')).statusCode).toBe(400);
+  });
+
+  async function statusOf(id: string): Promise<Record<string, unknown>> {
+    const res = await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${id}`, headers: client });
+    return res.json() as Record<string, unknown>;
+  }
+});
