@@ -6,12 +6,16 @@ import { SWEEP_EXPIRED, SWEEP_LOST_WORKERS, SWEEP_TIMEOUTS } from './sweep-lua';
 const TIMEOUTS = new LuaScript(SWEEP_TIMEOUTS);
 const EXPIRED = new LuaScript(SWEEP_EXPIRED);
 const LOST_WORKERS = new LuaScript(SWEEP_LOST_WORKERS);
+// Oldest queued jobs checked per endpoint and sweep: a bound on the repair's cost behind a deep backlog.
+const REPAIR_CHECKS = 50;
 
 /** What the sweeper needs from its engine. */
 export interface SweeperOptions {
   heartbeatIntervalMs: number;
   maxRetries: number;
   batch: number;
+  /** A queued job older than this (injected clock) without a queue entry gets one back (default 10 s). */
+  repairGraceMs?: number;
   /** A job went back to its queue (lost worker): add its queue entry and wake takers. */
   requeued(endpointId: string, jobId: string): Promise<void>;
   /** A job reached a terminal state in a sweep (timeout, retries exhausted): its webhook. */
@@ -46,5 +50,23 @@ export class Sweeper {
     const [requeued, failed] = await LOST_WORKERS.run<[string[], string[]]>(this.redis, [base, now, cutoff, maxRetries, batch]);
     await Promise.all(pairs(requeued).map(({ endpointId, id }) => this.options.requeued(endpointId, id)));
     await Promise.all(pairs(failed).map(({ endpointId, id }) => this.options.finished(endpointId, id)));
+    await this.repairQueues(now);
+  }
+
+  /**
+   * A process killed between a Lua step and the BullMQ call after it (a re-queue, a retry) leaves a queued job
+   * without a queue entry; the oldest queued jobs of each endpoint are checked and given their entry back.
+   */
+  private async repairQueues(now: number): Promise<void> {
+    const cutoff = now - (this.options.repairGraceMs ?? 10_000);
+    const endpoints = await this.redis.smembers(`${this.keys.base}endpoints`);
+    for (const endpointId of endpoints) {
+      const queued = this.keys.endpoint(endpointId, 'queued');
+      const ids = await this.redis.zrangebyscore(queued, '-inf', cutoff, 'LIMIT', 0, REPAIR_CHECKS);
+      if (ids.length === 0) continue;
+      const present = await this.queues.present(endpointId, ids);
+      const missing = ids.filter((id) => !present.has(id));
+      await Promise.all(missing.map((id) => this.options.requeued(endpointId, id)));
+    }
   }
 }
