@@ -10,9 +10,9 @@ import {
 } from '@runplane/queue';
 import type { Clock, JobCounts, JobEngine, JobRecord, JobResult, JobSubmission, StreamRead, TakenJob } from './engine';
 import { TERMINAL_STATUSES } from './engine';
-import { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
+import { enqueueWebhook, jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 import { claimIdempotencyKey, idempotencyKey } from './idempotency';
-import { JobKeys, JobReader, toJobRecord, type JobHash } from './job-store';
+import { JobKeys, JobReader, toJobRecord } from './job-store';
 import { checkPolicy, checkTtl, IDEMPOTENCY_WINDOW_MS, newJobId, RESULT_RETENTION } from './policy';
 import { SCRIPTS } from './engine-scripts';
 import { splitStreamOutput } from './stream-chunks';
@@ -301,14 +301,6 @@ export class RedisJobEngine implements JobEngine {
 
   /** Side effects of a terminal job: its webhook. Failures are reported, never thrown at the worker or client. */
   private async afterFinish(endpointId: string, jobId: string): Promise<void> {
-    try {
-      const hash: JobHash = await this.redis.hgetall(this.keys.job(endpointId, jobId));
-      const url = hash['webhook'];
-      if (!url || !hash['status']) return;
-      const record = toJobRecord(hash, this.clock.now());
-      await this.webhooks.add('webhook.deliver', { endpointId, jobId, url, record }, { jobId: `${jobId}-${hash['doneAt']}` });
-    } catch (error) {
-      this.onError(error instanceof Error ? error : new Error(String(error)));
-    }
+    await enqueueWebhook(this.redis, this.keys, this.webhooks, endpointId, jobId, this.clock.now()).catch(this.onError);
   }
 }
