@@ -1,9 +1,9 @@
-import { type Clock, type JobEngine, RedisJobEngine } from '@runplane/jobs';
+import { type Clock, RedisJobEngine } from '@runplane/jobs';
 import type { Redis } from '@runplane/queue';
 import type { JobRouterConfig } from './config';
 
 /** The job-router's engine: Redis + one BullMQ queue per endpoint, on the configured region and rules. */
-export function createJobRouterEngine(deps: { redis: Redis; config: JobRouterConfig; clock?: Clock }): JobEngine {
+export function createJobRouterEngine(deps: { redis: Redis; config: JobRouterConfig; clock?: Clock }): RedisJobEngine {
   const { config } = deps;
   return new RedisJobEngine({
     redis: deps.redis,

@@ -3,10 +3,9 @@ import type { DbClient } from '@runplane/db';
 import { EndpointsRepository } from '@runplane/endpoints';
 import { API_KEY_AUTHENTICATOR, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
 import { createAccountsServices } from '@runplane/accounts';
-import type { JobEngine } from '@runplane/jobs';
 import { createRedis, type Redis } from '@runplane/queue';
 import { EndpointDirectory } from './client/endpoint-directory';
-import { JobApiService, type WorkerStats } from './client/job-api.service';
+import { JobApiService, type JobRouterEngine } from './client/job-api.service';
 import { JobsController, STREAM_DEFAULT_WAIT } from './client/jobs.controller';
 import type { JobRouterConfig } from './config';
 import { BODY_LIMITS, type BodyLimits, JobRouterHttpSetup } from './http/job-router-http';
@@ -25,17 +24,8 @@ export interface JobsApiOptions {
    * Builds the job engine on a Redis client without key prefix (BullMQ needs its own prefixing), which the module
    * owns and closes after the engine; tests pass an engine on a fake clock.
    */
-  engine: (deps: { redis: Redis; config: JobRouterConfig }) => JobEngine;
+  engine: (deps: { redis: Redis; config: JobRouterConfig }) => JobRouterEngine;
   onSweepError?: (error: unknown) => void;
-}
-
-/** Worker counts come from the engine when it tracks them (heartbeats); otherwise none are known. */
-function workerStatsOf(engine: JobEngine): WorkerStats {
-  const source = engine as JobEngine & Partial<WorkerStats>;
-  return {
-    workerCounts: (endpointId) =>
-      typeof source.workerCounts === 'function' ? source.workerCounts(endpointId) : Promise.resolve({ idle: 0, running: 0 }),
-  };
 }
 
 function logSweepError(error: unknown): void {
@@ -63,15 +53,13 @@ export class JobsApiModule {
         {
           provide: JobApiService,
           inject: [JOB_ENGINE, EndpointDirectory],
-          useFactory: (engine: JobEngine, endpoints: EndpointDirectory) =>
-            new JobApiService(engine, endpoints, workerStatsOf(engine)),
+          useFactory: (engine: JobRouterEngine, endpoints: EndpointDirectory) => new JobApiService(engine, endpoints),
         },
         {
           provide: JobRateLimiter,
           inject: [REDIS_CLIENT, JOB_ENGINE],
-          useFactory: (redis: Redis, engine: JobEngine) => {
-            const stats = workerStatsOf(engine);
-            const workers = { runningWorkers: async (id: string) => (await stats.workerCounts(id)).running };
+          useFactory: (redis: Redis, engine: JobRouterEngine) => {
+            const workers = { runningWorkers: async (id: string) => (await engine.workers(id)).running };
             const limits = { windowMs: config.JOB_RATE_WINDOW_MS, perWorker: config.JOB_RATE_PER_WORKER };
             return new JobRateLimiter(redis, { ...limits, overrides: config.JOB_RATE_LIMITS, maxHoldMs: 310_000 }, workers);
           },

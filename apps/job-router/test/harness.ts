@@ -3,7 +3,7 @@ import { createAccountsServices } from '@runplane/accounts';
 import type { ApiKeyScope } from '@runplane/contracts';
 import { createPrismaClient, newId } from '@runplane/db';
 import { buildService } from '@runplane/http';
-import type { JobEngine } from '@runplane/jobs';
+import type { RedisJobEngine } from '@runplane/jobs';
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, createTestDatabase, FakeClock, testRedisPrefix } from '@runplane/testing';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -20,7 +20,7 @@ export interface JobRouterHarness {
   db: ReturnType<typeof createPrismaClient>;
   redis: Redis;
   clock: FakeClock;
-  engine(): JobEngine;
+  engine(): RedisJobEngine;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   /** Creates an account and a key of the given scope; returns the account id and the key's secret. */
   accountWithKey(scope?: ApiKeyScope, allowedEndpointIds?: string[]): Promise<{ accountId: string; secret: string }>;
@@ -45,7 +45,7 @@ export async function startJobRouter(label: string, env: Record<string, string> 
     ...env,
   });
   const clock = new FakeClock(Date.now());
-  let engine: JobEngine | undefined;
+  let engine: RedisJobEngine | undefined;
   const app = await buildService({
     serviceName: 'job-router',
     errorStyle: 'job',

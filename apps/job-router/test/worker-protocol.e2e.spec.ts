@@ -1,3 +1,4 @@
+import { getFreePort, pollUntil } from '@runplane/testing';
 import { bearer, type JobRouterHarness, raw, startJobRouter } from './harness';
 
 describe('job-router worker protocol', () => {
@@ -74,6 +75,8 @@ describe('job-router worker protocol', () => {
     const id = await submit();
     await get('job-take/w9');
     expect((await get(`ping/w9?job_id=${id}&runpod_version=1.7.9`)).statusCode).toBe(200);
+    const health = await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: client });
+    expect(health.json()).toMatchObject({ workers: { running: 1, idle: 0 } });
     expect((await get('job-stop/w9')).statusCode).toBe(204);
     await h.inject({ method: 'POST', url: `/v2/${endpointId}/cancel/${id}`, headers: client });
     const stop = await get('job-stop/w9');
@@ -90,4 +93,43 @@ describe('job-router worker protocol', () => {
     const res = await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${id}`, headers: client });
     return res.json() as Record<string, unknown>;
   }
+});
+
+describe('job-router worker protocol: hang-ups', () => {
+  let h: JobRouterHarness;
+  let client: Record<string, string>;
+  let endpointId: string;
+  let worker: Record<string, string>;
+
+  beforeAll(async () => {
+    // A hold far longer than the test's patience: only the hang-up can end the parked take in time.
+    h = await startJobRouter('jr-hangup', { JOB_TAKE_WAIT_MS: '60000' });
+    const account = await h.accountWithKey();
+    client = bearer(account.secret);
+    endpointId = await h.endpoint(account.accountId);
+    worker = raw(await h.workerToken(endpointId, 'w9'));
+  });
+  afterAll(() => h.close());
+
+  const submit = async (input: Record<string, unknown>): Promise<string> => {
+    const res = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: client, payload: { input } });
+    return (res.json() as { id: string }).id;
+  };
+
+  it('gives up a parked job-take when the worker hangs up, so the next job goes to a worker still listening', async () => {
+    const port = await getFreePort();
+    await h.app.listen(port, '127.0.0.1');
+    const url = (worker: string) => `http://127.0.0.1:${port}/v2/${endpointId}/job-take/${worker}`;
+    const hangUp = new AbortController();
+    const gone = fetch(url('w9'), { headers: worker, signal: hangUp.signal }).catch((error: unknown) => error);
+    await pollUntil(() => h.engine().parked() > 0);
+    hangUp.abort();
+    expect(await gone).toMatchObject({ name: 'AbortError' });
+    await pollUntil(() => h.engine().parked() === 0, { timeoutMs: 5_000 });
+    const id = await submit({ after: 'hang-up' });
+    const res = await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/w9`, headers: worker });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id });
+  });
+
 });

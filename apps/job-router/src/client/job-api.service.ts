@@ -7,8 +7,11 @@ const DEFAULT_TTL_MS = 24 * 3_600_000;
 
 /** Idle and running workers of an endpoint (heartbeats); the scheduler's states are added when it exists. */
 export interface WorkerStats {
-  workerCounts(endpointId: string): Promise<{ idle: number; running: number }>;
+  workers(endpointId: string): Promise<{ idle: number; running: number }>;
 }
+
+/** The engine job-router serves: the JobEngine contract plus heartbeat-based worker counts. */
+export type JobRouterEngine = JobEngine & WorkerStats;
 
 /** `{id, status}`: the answer of /run, /cancel, /retry and of an unfinished /runsync. */
 export interface JobRef {
@@ -35,9 +38,8 @@ function extraKeys(body: RunJobInput): Record<string, unknown> {
 /** The client half of the job API: endpoint ownership, policy defaults, then one engine call. */
 export class JobApiService {
   constructor(
-    private readonly engine: JobEngine,
+    private readonly engine: JobRouterEngine,
     private readonly endpoints: EndpointDirectory,
-    private readonly workers: WorkerStats,
   ) {}
 
   /** Submits a job; /run answers `{id, status}`. */
@@ -103,7 +105,7 @@ export class JobApiService {
 
   async health(principal: Principal, endpointId: string): Promise<EndpointHealth> {
     await this.endpoints.require(principal, endpointId);
-    const [jobs, workers] = await Promise.all([this.engine.counts(endpointId), this.workers.workerCounts(endpointId)]);
+    const [jobs, workers] = await Promise.all([this.engine.counts(endpointId), this.engine.workers(endpointId)]);
     return { jobs, workers: { idle: workers.idle, running: workers.running, initializing: 0, throttled: 0, unhealthy: 0 } };
   }
 
