@@ -1,9 +1,14 @@
 import type { EndpointHealth, Principal, RunJobInput } from '@runplane/contracts';
-import { type JobEngine, type JobRecord, type JobStatus, type StreamRead, TERMINAL_STATUSES } from '@runplane/jobs';
+import {
+  type JobEngine,
+  type JobRecord,
+  type JobStatus,
+  resolveJobPolicy,
+  type StreamRead,
+  syncRetentionMs,
+  TERMINAL_STATUSES,
+} from '@runplane/jobs';
 import type { EndpointDirectory } from './endpoint-directory';
-
-/** Default ttl of a job (RunPod: 24 h from submission). */
-const DEFAULT_TTL_MS = 24 * 3_600_000;
 
 /** Idle and running workers of an endpoint (heartbeats); the scheduler's states are added when it exists. */
 export interface WorkerStats {
@@ -23,6 +28,8 @@ export interface JobRef {
 export interface SubmitOptions {
   sync: boolean;
   idempotencyKey?: string;
+  /** How long the finished job stays readable (the engine's default when absent). */
+  retentionMs?: number;
 }
 
 function ref(record: JobRecord): JobRef {
@@ -51,13 +58,11 @@ export class JobApiService {
       input: body.input,
       extra: extraKeys(body),
       webhook: body.webhook,
-      policy: {
-        executionTimeoutMs: body.policy?.executionTimeout ?? endpoint.executionTimeoutMs,
-        ttlMs: body.policy?.ttl ?? DEFAULT_TTL_MS,
-        lowPriority: body.policy?.lowPriority ?? false,
-      },
+      // The job's own executionTimeout, else the endpoint's; ttl 24 h by default.
+      policy: resolveJobPolicy(body.policy, endpoint.executionTimeoutMs),
       sync: options.sync,
       idempotencyKey: options.idempotencyKey,
+      retentionMs: options.retentionMs,
     });
   }
 
@@ -67,7 +72,8 @@ export class JobApiService {
 
   /** The finished record, or `{id, status}` when `waitMs` elapses first. */
   async runSync(principal: Principal, endpointId: string, body: RunJobInput, waitMs: number): Promise<JobRecord | JobRef> {
-    const submitted = await this.submit(principal, endpointId, body, { sync: true });
+    // RunPod keeps a /runsync result 1 min, longer (up to 5 min) when the caller waits longer.
+    const submitted = await this.submit(principal, endpointId, body, { sync: true, retentionMs: syncRetentionMs(waitMs) });
     return this.finishedOrRef(await this.engine.waitFor(endpointId, submitted.id, waitMs));
   }
 
