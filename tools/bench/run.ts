@@ -1,5 +1,6 @@
 // Runplane benchmarks: each suite measures its own baseline in the same run and prints ratios against it.
 import { benchApiKeys, printRatios } from './api-keys.bench';
+import { benchJobs } from './jobs.bench';
 
 const env = process.env;
 const options = {
@@ -10,6 +11,7 @@ const options = {
 
 async function main(): Promise<void> {
   printRatios('v1 API authentication (ratio = req/s against /healthz)', await benchApiKeys(options));
+  await benchJobs({ ...options, e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000) });
 }
 
 main().then(
