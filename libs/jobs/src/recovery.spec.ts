@@ -47,4 +47,16 @@ describe('RedisJobEngine: replicas and crash recovery', () => {
     await f.engine.sweep();
     expect((await f.engine.take('rep3', 'w1', 1, 0)).map((job) => job.id)).toEqual([run.id]);
   });
+
+  it('ends parked calls at once when the engine closes', async () => {
+    const closing = new RedisJobEngine({ redis: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock });
+    const parked = closing.take('rep4', 'w1', 1, 30_000);
+    const stops = closing.stopRequests('rep4', 'w1', 30_000);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const started = Date.now();
+    await closing.close();
+    expect(await parked).toEqual([]);
+    expect(await stops).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
 });

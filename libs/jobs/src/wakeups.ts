@@ -23,17 +23,20 @@ export class Wakeups {
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly subscriber: Redis;
   private readonly ready: Promise<unknown>;
+  private closed = false;
 
   constructor(redis: Redis, channel: string) {
     this.subscriber = redis.duplicate();
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('message', (_channel: string, message: string) => this.deliver(message));
-    this.ready = this.subscriber.subscribe(channel);
+    // A subscription cut short by close() must not fail the parked calls: they just end.
+    this.ready = this.subscriber.subscribe(channel).catch(() => undefined);
   }
 
   /** Runs `attempt` now, then again each time the channel is woken, until it yields a value or the wait ends. */
   async park<T>(options: ParkOptions<T>): Promise<T | undefined> {
     await this.ready;
+    if (this.closed) return undefined;
     const deadline = Date.now() + options.waitMs;
     for (;;) {
       const waiter = this.register(options.channel);
@@ -45,7 +48,7 @@ export class Wakeups {
         const remaining = deadline - Date.now();
         if (remaining <= 0 || options.signal?.aborted) return undefined;
         again = waiter.woken || (await this.sleep(waiter, remaining, options.signal));
-        if (!again) return undefined;
+        if (!again || this.closed) return undefined;
       } finally {
         // A take woken just as it leaves hands the wake to another parked taker, so no queued job sits unnoticed.
         this.unregister(options.channel, waiter, options.single === true && waiter.woken && !again);
@@ -60,7 +63,10 @@ export class Wakeups {
     return count;
   }
 
+  /** Ends every parked call (each returns as if its wait elapsed) and the subscription. */
   async close(): Promise<void> {
+    this.closed = true;
+    for (const list of this.waiters.values()) for (const waiter of [...list]) waiter.wake();
     this.subscriber.disconnect();
   }
 
