@@ -68,7 +68,8 @@ describe('npm start (smoke)', () => {
     await pollUntil(
       () => {
         if (group.child.exitCode !== null) throw new Error(`npm start exited early:\n${group.output()}`);
-        return group.output().includes('Runplane is ready.');
+        // The banner's last line: the lines before it (URLs, key) may arrive in separate chunks.
+        return group.output().includes('Press Ctrl-C to stop.');
       },
       { timeoutMs: 240_000, intervalMs: 250, description: 'npm start to report ready' },
     );
