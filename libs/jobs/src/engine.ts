@@ -102,7 +102,11 @@ export interface JobEngine {
   /** Idempotent; progress updates are accepted until the job is terminal and ignored after. */
   complete(endpointId: string, workerId: string, jobId: string, result: JobResult): Promise<void>;
   appendStream(endpointId: string, workerId: string, jobId: string, output: unknown): Promise<void>;
-  heartbeat(endpointId: string, workerId: string, jobIds: string[]): Promise<void>;
+  /**
+   * The worker is alive. With `jobIds` (a ping's `job_id` list; empty when it holds none), jobs it was given a
+   * while ago but does not report are taken back and re-queued; without, only presence is recorded.
+   */
+  heartbeat(endpointId: string, workerId: string, jobIds?: string[]): Promise<void>;
   /** Long-polls up to `waitMs` for jobs this worker must stop (cancelled, timed out). */
   stopRequests(endpointId: string, workerId: string, waitMs: number, signal?: AbortSignal): Promise<string[]>;
 

@@ -183,7 +183,7 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
-    await this.heartbeat(endpointId, workerId, []);
+    await this.heartbeat(endpointId, workerId);
     const jobs = await this.wakeups.park({
       channel: `t|${endpointId}`,
       single: true,
@@ -220,9 +220,11 @@ export class RedisJobEngine implements JobEngine {
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
   }
 
-  /** Records that the worker is alive. The job ids it reports are not needed: the engine knows what it holds. */
-  async heartbeat(endpointId: string, workerId: string, _jobIds: string[]): Promise<void> {
-    await SCRIPTS.heartbeat.run(this.redis, [this.keys.base, endpointId, workerId, this.clock.now()]);
+  /** Records that the worker is alive; with the jobs it reports holding, takes back those it never received. */
+  async heartbeat(endpointId: string, workerId: string, jobIds?: string[]): Promise<void> {
+    const now = this.clock.now();
+    await SCRIPTS.heartbeat.run(this.redis, [this.keys.base, endpointId, workerId, now]);
+    if (jobIds) await this.sweeper.reconcile(endpointId, workerId, jobIds, now);
   }
 
   async stopRequests(endpointId: string, workerId: string, waitMs: number, signal?: AbortSignal): Promise<string[]> {

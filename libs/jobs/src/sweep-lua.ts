@@ -52,17 +52,14 @@ return out
 `;
 
 /**
- * Lost workers: ARGV now, cutoff, maxRetries, limit. For each worker not seen since `cutoff`, re-queues its running
- * jobs (retries + 1) or fails those already retried maxRetries times. Returns {[ep, id, ...] re-queued, [ep, id, ...] failed}.
+ * Lua fragment: puts a running job back in its queue (retries + 1), or fails it once it was retried `maxRetries`
+ * times. Expects `now`, `maxRetries`, `requeued` and `failed` in scope.
  */
-export const SWEEP_LOST_WORKERS = `${PRELUDE}
-local now, cutoff, maxRetries, limit = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5]
-local requeued, failed = {}, {}
-local function requeue(ep, id, k, f, wid)
+const REQUEUE = `
+local function requeue(ep, id, k, f, wid, why)
   local retries = tonumber(f[3] or '0')
   if retries >= maxRetries then
-    finish(ep, id, 'FAILED', now, 'worker ' .. wid .. ' stopped responding while running the job, which was already retried '
-      .. retries .. ' times')
+    finish(ep, id, 'FAILED', now, 'worker ' .. wid .. ' ' .. why .. ', and the job was already retried ' .. retries .. ' times')
     table.insert(failed, ep)
     table.insert(failed, id)
     return
@@ -79,18 +76,52 @@ local function requeue(ep, id, k, f, wid)
   table.insert(requeued, ep)
   table.insert(requeued, id)
 end
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'workers', '-inf', cutoff, 'LIMIT', 0, limit)) do
+`;
+
+/**
+ * Lost workers: ARGV now, cutoff, maxRetries, limit. For each worker not seen since `cutoff`, re-queues its running
+ * jobs (retries + 1) or fails those already retried maxRetries times. Returns {[ep, id, ...] re-queued, [ep, id, ...] failed}.
+ */
+export const SWEEP_LOST_WORKERS = `${PRELUDE}
+local now, cutoff, maxRetries, limit = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local requeued, failed = {}, {}
+${REQUEUE}for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'workers', '-inf', cutoff, 'LIMIT', 0, limit)) do
   local ep, wid = split(m)
   local wk = ekey(ep, 'worker:' .. wid)
   for _, id in ipairs(redis.call('SMEMBERS', wk)) do
     local k = jkey(ep, id)
     local f = redis.call('HMGET', k, 'status', 'workerId', 'retries', 'lowPriority')
-    if f[1] == 'IN_PROGRESS' and f[2] == wid then requeue(ep, id, k, f, wid) end
+    if f[1] == 'IN_PROGRESS' and f[2] == wid then requeue(ep, id, k, f, wid, 'stopped responding while running the job') end
   end
   redis.call('DEL', wk, ekey(ep, 'stop:' .. wid))
   redis.call('ZREM', base .. 'workers', m)
   redis.call('ZREM', ekey(ep, 'workers'), wid)
   emit('worker.lost', ep, 'workerId', wid)
+end
+return { requeued, failed }
+`;
+
+/**
+ * A live worker's report of the jobs it holds (ping `job_id`): ARGV ep, wid, now, takenBefore, maxRetries, ...held.
+ * A job the engine gave this worker before `takenBefore` that the worker does not report never reached it (the
+ * take's answer was lost, e.g. the router died mid-response): it is re-queued like a lost worker's job.
+ * Returns {[ep, id, ...] re-queued, [ep, id, ...] failed}.
+ */
+export const RECONCILE_WORKER = `${PRELUDE}
+local ep, wid, now, takenBefore, maxRetries = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local requeued, failed = {}, {}
+${REQUEUE}
+local held = {}
+for i = 7, #ARGV do held[ARGV[i]] = true end
+for _, id in ipairs(redis.call('SMEMBERS', ekey(ep, 'worker:' .. wid))) do
+  if not held[id] then
+    local k = jkey(ep, id)
+    local f = redis.call('HMGET', k, 'status', 'workerId', 'retries', 'lowPriority', 'takenAt')
+    if f[1] == 'IN_PROGRESS' and f[2] == wid and tonumber(f[5] or now) <= takenBefore then
+      requeue(ep, id, k, f, wid, 'no longer reports the job it was given')
+      redis.call('SREM', ekey(ep, 'worker:' .. wid), id)
+    end
+  end
 end
 return { requeued, failed }
 `;

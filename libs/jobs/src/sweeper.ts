@@ -1,11 +1,12 @@
 import type { EndpointQueues, Redis } from '@runplane/queue';
 import type { JobKeys } from './job-store';
 import { LuaScript, pairs } from './scripts';
-import { SWEEP_EXPIRED, SWEEP_LOST_WORKERS, SWEEP_TIMEOUTS } from './sweep-lua';
+import { RECONCILE_WORKER, SWEEP_EXPIRED, SWEEP_LOST_WORKERS, SWEEP_TIMEOUTS } from './sweep-lua';
 
 const TIMEOUTS = new LuaScript(SWEEP_TIMEOUTS);
 const EXPIRED = new LuaScript(SWEEP_EXPIRED);
 const LOST_WORKERS = new LuaScript(SWEEP_LOST_WORKERS);
+const RECONCILE = new LuaScript(RECONCILE_WORKER);
 // Oldest queued jobs checked per endpoint and sweep: a bound on the repair's cost behind a deep backlog.
 const REPAIR_CHECKS = 50;
 
@@ -47,10 +48,23 @@ export class Sweeper {
     await Promise.all(expiredQueued.map(({ endpointId, id }) => this.queues.remove(endpointId, id).catch(() => false)));
 
     const cutoff = now - 3 * heartbeatIntervalMs;
-    const [requeued, failed] = await LOST_WORKERS.run<[string[], string[]]>(this.redis, [base, now, cutoff, maxRetries, batch]);
+    await this.settle(await LOST_WORKERS.run<[string[], string[]]>(this.redis, [base, now, cutoff, maxRetries, batch]));
+    await this.repairQueues(now);
+  }
+
+  /**
+   * Takes back the jobs a live worker was given more than two heartbeat intervals ago but does not report
+   * holding (the answer to its take never reached it), re-queueing them like a lost worker's.
+   */
+  async reconcile(endpointId: string, workerId: string, heldJobIds: string[], now: number): Promise<void> {
+    const takenBefore = now - 2 * this.options.heartbeatIntervalMs;
+    const args = [this.keys.base, endpointId, workerId, now, takenBefore, this.options.maxRetries, ...heldJobIds];
+    await this.settle(await RECONCILE.run<[string[], string[]]>(this.redis, args));
+  }
+
+  private async settle([requeued, failed]: [string[], string[]]): Promise<void> {
     await Promise.all(pairs(requeued).map(({ endpointId, id }) => this.options.requeued(endpointId, id)));
     await Promise.all(pairs(failed).map(({ endpointId, id }) => this.options.finished(endpointId, id)));
-    await this.repairQueues(now);
   }
 
   /**

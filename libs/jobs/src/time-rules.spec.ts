@@ -117,6 +117,23 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
     expect(failed.error).toMatch(/worker w3 stopped responding.*retried 2 times/);
   });
 
+  it('takes back a job a live worker was given but does not report holding (its take answer was lost)', async () => {
+    const ep = endpoint();
+    const id = await running(ep, 'w1');
+    await f.engine.heartbeat(ep, 'w1', []);
+    expect((await f.engine.get(ep, id)).status).toBe('IN_PROGRESS');
+    f.clock.advance(25_000);
+    await f.engine.heartbeat(ep, 'w1', [id]);
+    expect((await f.engine.get(ep, id)).status).toBe('IN_PROGRESS');
+    await f.engine.heartbeat(ep, 'w1', []);
+    expect(await f.engine.get(ep, id)).toMatchObject({ status: 'IN_QUEUE', retries: 1 });
+    expect((await f.engine.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([id]);
+    // A presence-only heartbeat (as a take records) never takes jobs back.
+    f.clock.advance(25_000);
+    await f.engine.heartbeat(ep, 'w2');
+    expect(await f.engine.get(ep, id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w2' });
+  });
+
   it('keeps a worker that pings alive, and accepts the result of a worker that comes back after a re-queue', async () => {
     const ep = endpoint();
     const id = await running(ep, 'w1');
