@@ -31,19 +31,21 @@ export const apiKeyUpdateInput = z.strictObject({
 export type ApiKeyUpdateInput = z.infer<typeof apiKeyUpdateInput>;
 
 /** An API key as every API returns it: never the secret, never its hash. */
-export interface ApiKeyDto {
-  id: string;
-  name: string;
-  prefix: string;
-  scope: ApiKeyScope;
-  allowedEndpointIds: string[];
-  disabled: boolean;
-  lastUsedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const apiKeyDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string().describe('The first characters of the key, to recognise it.'),
+  scope: z.enum(API_KEY_SCOPES),
+  allowedEndpointIds: z.array(z.string()),
+  disabled: z.boolean(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+/** An API key as every API returns it. */
+export type ApiKeyDto = z.infer<typeof apiKeyDto>;
 
 /** Response of `POST /v1/apikeys`: the only time the secret is shown. */
-export interface ApiKeyCreatedDto extends ApiKeyDto {
-  key: string;
-}
+export const apiKeyCreatedDto = apiKeyDto.extend({ key: z.string().describe('The secret; shown once.') });
+/** Response of `POST /v1/apikeys`. */
+export type ApiKeyCreatedDto = z.infer<typeof apiKeyCreatedDto>;

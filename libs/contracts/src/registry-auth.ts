@@ -10,7 +10,6 @@ export const containerRegistryAuthCreateInput = z.strictObject({
 export type ContainerRegistryAuthCreateInput = z.infer<typeof containerRegistryAuthCreateInput>;
 
 /** A container registry auth as the v1 API returns it: the password is never included. */
-export interface ContainerRegistryAuthDto {
-  id: string;
-  name: string;
-}
+export const containerRegistryAuthDto = z.object({ id: z.string(), name: z.string() });
+/** A container registry auth as the v1 API returns it. */
+export type ContainerRegistryAuthDto = z.infer<typeof containerRegistryAuthDto>;

@@ -1,9 +1,15 @@
-import { apiKeyCreateInput, apiKeyUpdateInput, containerRegistryAuthCreateInput } from '@runplane/contracts';
-import { apiKeyCreatedResponse, apiKeyResponse, containerRegistryAuthResponse } from '../response-schemas';
+import {
+  apiKeyCreatedDto,
+  apiKeyCreateInput,
+  apiKeyDto,
+  apiKeyUpdateInput,
+  containerRegistryAuthCreateInput,
+  containerRegistryAuthDto,
+} from '@runplane/contracts';
 import { empty, json, named, updatePair, type V1Route } from '../route';
 
-const apiKey = named('ApiKey', apiKeyResponse);
-const registryAuth = named('ContainerRegistryAuth', containerRegistryAuthResponse);
+const apiKey = named('ApiKey', apiKeyDto);
+const registryAuth = named('ContainerRegistryAuth', containerRegistryAuthDto);
 
 /** The document itself and the interactive reference (public, like RunPod's). */
 export const docsRoutes: V1Route[] = [
@@ -80,7 +86,7 @@ export const apiKeyRoutes: V1Route[] = [
     tag: 'api keys (Runplane)',
     status: 201,
     body: named('ApiKeyCreateInput', apiKeyCreateInput),
-    response: json(named('ApiKeyCreated', apiKeyCreatedResponse)),
+    response: json(named('ApiKeyCreated', apiKeyCreatedDto)),
   },
   {
     method: 'GET',
