@@ -9,6 +9,7 @@ import {
 } from '@runplane/contracts';
 import { type ApiKey, newId } from '@runplane/db';
 import { generateSecret, hashSecret, isWellFormedSecret } from './api-key-secret';
+import { type AuthCache, processAuthCache } from './auth-cache';
 import type { ApiKeyChanges, ApiKeysRepository } from './api-keys.repository';
 
 /** lastUsedAt is refreshed at most this often per key, so authentication is not a write per request. */
@@ -37,9 +38,15 @@ function endpointsFor(scope: ApiKeyScope, allowed: string[] | undefined): string
   return [...new Set(allowed ?? [])];
 }
 
-/** API key lifecycle and authentication. */
+/**
+ * API key lifecycle and authentication. Authenticated keys are cached (AUTH_CACHE_TTL_MS says how soon
+ * a change made elsewhere takes effect); changes made through this service take effect in this process at once.
+ */
 export class ApiKeysService {
-  constructor(private readonly keys: ApiKeysRepository) {}
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly cache: AuthCache = processAuthCache,
+  ) {}
 
   /** Creates a key; the returned secret is never retrievable again. */
   async create(accountId: string, input: ApiKeyCreateInput): Promise<{ apiKey: ApiKeyDto; secret: string }> {
@@ -74,24 +81,35 @@ export class ApiKeysService {
       const kept = scope === 'RESTRICTED' ? current.allowedEndpointIds : undefined;
       changes.allowedEndpointIds = endpointsFor(scope, input.allowedEndpointIds ?? kept);
     }
-    if (!(await this.keys.update(accountId, id, changes))) throw new NotFoundError('API key');
+    const updated = await this.keys.update(accountId, id, changes);
+    this.cache.forget(id);
+    if (!updated) throw new NotFoundError('API key');
     return toDto(await this.require(accountId, id));
   }
 
   async delete(accountId: string, id: string): Promise<void> {
-    if (!(await this.keys.delete(accountId, id))) throw new NotFoundError('API key');
+    const deleted = await this.keys.delete(accountId, id);
+    this.cache.forget(id);
+    if (!deleted) throw new NotFoundError('API key');
   }
 
   /** The principal of an enabled key, or null for a malformed, unknown or disabled one. */
   async authenticate(secret: string): Promise<Principal | null> {
     if (!isWellFormedSecret(secret)) return null;
-    const row = await this.keys.findByHash(hashSecret(secret));
+    const hash = hashSecret(secret);
+    const cached = this.cache.get(hash);
+    if (cached) return cached;
+    const generation = this.cache.generation();
+    const row = await this.keys.findByHash(hash);
     if (!row || row.disabled) return null;
+    // Refreshed on cache misses only, so lastUsedAt is accurate to LAST_USED_RESOLUTION_MS + the cache ttl.
     const now = new Date();
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.keys.touchLastUsed(row.id, now);
     }
-    return { accountId: row.accountId, apiKeyId: row.id, scope: row.scope, allowedEndpointIds: row.allowedEndpointIds };
+    const principal = { accountId: row.accountId, apiKeyId: row.id, scope: row.scope, allowedEndpointIds: row.allowedEndpointIds };
+    this.cache.set(hash, principal, generation);
+    return principal;
   }
 
   private async require(accountId: string, id: string): Promise<ApiKey> {

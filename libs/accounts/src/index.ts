@@ -3,17 +3,19 @@ import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
+import type { AuthCache } from './auth-cache';
 
 export { AccountsService, type AccountDto } from './accounts.service';
 export { ApiKeysService } from './api-keys.service';
 export { AccountsRepository } from './accounts.repository';
 export { ApiKeysRepository } from './api-keys.repository';
+export { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache';
 export { generateSecret, hashSecret, isWellFormedSecret } from './api-key-secret';
 
-/** Accounts and API key services over one database client (for apps, the CLI and the start command). */
-export function createAccountsServices(db: DbClient): { accounts: AccountsService; apiKeys: ApiKeysService } {
+/** Accounts and API key services over one database client (for apps, the CLI and the start command); the auth cache defaults to the process's. */
+export function createAccountsServices(db: DbClient, authCache?: AuthCache): { accounts: AccountsService; apiKeys: ApiKeysService } {
   return {
     accounts: new AccountsService(new AccountsRepository(db)),
-    apiKeys: new ApiKeysService(new ApiKeysRepository(db)),
+    apiKeys: new ApiKeysService(new ApiKeysRepository(db), authCache),
   };
 }

@@ -1,0 +1,75 @@
+import { createPrismaClient, type DatabaseClient } from '@runplane/db';
+import { createTestDatabase, FakeClock, type TestDatabase } from '@runplane/testing';
+import { AUTH_CACHE_TTL_MS, AuthCache, createAccountsServices } from '.';
+
+let database: TestDatabase;
+let db: DatabaseClient;
+
+beforeAll(async () => {
+  database = await createTestDatabase('accounts-auth-cache');
+  db = createPrismaClient(database.url);
+});
+
+afterAll(async () => {
+  await db.$disconnect();
+  await database.drop();
+});
+
+/** Two services sharing one cache stand for the gateway and job-router in one process; the clock drives expiry. */
+async function setup() {
+  const clock = new FakeClock();
+  const cache = new AuthCache(() => clock.now());
+  const admin = createAccountsServices(db, cache);
+  const router = createAccountsServices(db, cache).apiKeys;
+  const account = await admin.accounts.create({ name: 'auth-cache' });
+  const { apiKey, secret } = await admin.apiKeys.create(account.id, { name: 'k', scope: 'ALL' });
+  return { clock, admin: admin.apiKeys, router, accountId: account.id, apiKey, secret };
+}
+
+describe('ApiKeysService authentication cache', () => {
+  it('serves a known key from the cache, and a change made by another process takes effect within the ttl', async () => {
+    const { clock, router, apiKey, secret } = await setup();
+    expect(await router.authenticate(secret)).toMatchObject({ apiKeyId: apiKey.id, scope: 'ALL' });
+    // Another process disables the key: this one only learns of it from Postgres once its entry expires.
+    await db.apiKey.update({ where: { id: apiKey.id }, data: { disabled: true } });
+    expect(await router.authenticate(secret)).toMatchObject({ apiKeyId: apiKey.id });
+    clock.advance(AUTH_CACHE_TTL_MS - 1);
+    expect(await router.authenticate(secret)).toMatchObject({ apiKeyId: apiKey.id });
+    clock.advance(1);
+    expect(await router.authenticate(secret)).toBeNull();
+  });
+
+  it('stops trusting a key disabled, re-scoped or deleted in this process at once', async () => {
+    const { admin, router, accountId, apiKey, secret } = await setup();
+    expect(await router.authenticate(secret)).toMatchObject({ scope: 'ALL' });
+    await admin.update(accountId, apiKey.id, { scope: 'READ_ONLY' });
+    expect(await router.authenticate(secret)).toMatchObject({ scope: 'READ_ONLY' });
+    await admin.update(accountId, apiKey.id, { disabled: true });
+    expect(await router.authenticate(secret)).toBeNull();
+    await admin.update(accountId, apiKey.id, { disabled: false });
+    expect(await router.authenticate(secret)).toMatchObject({ apiKeyId: apiKey.id });
+    await admin.delete(accountId, apiKey.id);
+    expect(await router.authenticate(secret)).toBeNull();
+  });
+
+  it('never caches an unknown key, so a key created later works at once', async () => {
+    const { admin, router, accountId } = await setup();
+    const { secret } = await admin.create(accountId, { name: 'second', scope: 'ALL' });
+    const row = await db.apiKey.findFirstOrThrow({ where: { accountId, name: 'second' } });
+    await db.apiKey.delete({ where: { id: row.id } });
+    expect(await router.authenticate(secret)).toBeNull();
+    await db.apiKey.create({ data: row });
+    expect(await router.authenticate(secret)).toMatchObject({ apiKeyId: row.id });
+  });
+
+  it('does not cache a read that raced a change made in this process', async () => {
+    const { admin, accountId, apiKey, secret } = await setup();
+    const cache = new AuthCache();
+    const generation = cache.generation();
+    cache.forget(apiKey.id);
+    cache.set('hash', { accountId, apiKeyId: apiKey.id, scope: 'ALL', allowedEndpointIds: [] }, generation);
+    expect(cache.get('hash')).toBeUndefined();
+    await admin.delete(accountId, apiKey.id);
+    expect(await admin.authenticate(secret)).toBeNull();
+  });
+});
