@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import { newId } from '@runplane/db';
+import { processWorkerTokenCache, type WorkerTokenCache } from './worker-token-cache';
 import type { WorkerTokensRepository } from './worker-tokens.repository';
 
 const TOKEN_PREFIX = 'rpw_';
@@ -24,9 +25,15 @@ export function isWorkerToken(value: string): boolean {
   return TOKEN_PATTERN.test(value);
 }
 
-/** Issues and checks per-worker credentials: stored hashed, valid for one endpoint's worker routes as one worker id. */
+/**
+ * Issues and checks per-worker credentials: stored hashed, valid for one endpoint's worker routes as one worker id.
+ * Checked tokens are cached (WORKER_TOKEN_CACHE_TTL_MS bounds how soon a revocation elsewhere takes effect).
+ */
 export class WorkerTokensService {
-  constructor(private readonly tokens: WorkerTokensRepository) {}
+  constructor(
+    private readonly tokens: WorkerTokensRepository,
+    private readonly cache: WorkerTokenCache = processWorkerTokenCache,
+  ) {}
 
   /** Issues a token for a worker of an endpoint; the token is returned this once only. */
   async issue(endpointId: string, workerId: string): Promise<{ token: string; identity: WorkerIdentity }> {
@@ -41,13 +48,21 @@ export class WorkerTokensService {
   /** The worker a live token belongs to, or null for a malformed, unknown or revoked one. */
   async authenticate(token: string): Promise<WorkerIdentity | null> {
     if (!isWorkerToken(token)) return null;
-    const row = await this.tokens.findByHash(hashToken(token));
+    const hash = hashToken(token);
+    const cached = this.cache.get(hash);
+    if (cached) return cached;
+    const generation = this.cache.generation();
+    const row = await this.tokens.findByHash(hash);
     if (!row || row.revokedAt) return null;
-    return { accountId: row.accountId, endpointId: row.endpointId, workerId: row.workerId };
+    const identity = { accountId: row.accountId, endpointId: row.endpointId, workerId: row.workerId };
+    this.cache.set(hash, identity, generation);
+    return identity;
   }
 
-  /** Revokes the tokens of a worker (e.g. when the scheduler removes it). */
-  revoke(identity: WorkerIdentity): Promise<number> {
-    return this.tokens.revokeWorker(identity.accountId, identity.endpointId, identity.workerId, new Date());
+  /** Revokes the tokens of a worker (e.g. when the scheduler removes it); at once in this process. */
+  async revoke(identity: WorkerIdentity): Promise<number> {
+    const count = await this.tokens.revokeWorker(identity.accountId, identity.endpointId, identity.workerId, new Date());
+    this.cache.forget(identity);
+    return count;
   }
 }
