@@ -265,8 +265,9 @@ export class RedisJobEngine implements JobEngine {
       ...(job.webhook !== undefined ? ['webhook', job.webhook] : []),
     ]; // prettier-ignore
     const args = [this.keys.base, job.endpointId, id, now, now + job.policy.ttlMs, low, ...fields];
-    await SCRIPTS.submit.run(this.redis, args);
-    await this.enqueue(job.endpointId, id);
+    // One round trip for both: the record's script is sent first on the connection BullMQ shares, so Redis runs it
+    // before the entry exists and a taker never finds an entry without its record (repairQueues covers a NOSCRIPT retry).
+    await Promise.all([SCRIPTS.submit.run(this.redis, args), this.enqueue(job.endpointId, id)]);
     return { id, status: 'IN_QUEUE', retries: 0 };
   }
 
@@ -276,9 +277,10 @@ export class RedisJobEngine implements JobEngine {
       const entry = await this.queues.fetch(endpointId, randomUUID());
       if (!entry) break;
       const args = [this.keys.base, endpointId, entry.id, workerId, this.clock.now()];
-      const claimed = await SCRIPTS.claim.run<[string, string] | null>(this.redis, args);
-      // Released after the claim: if this process dies in between, BullMQ returns the entry and the claim is re-run.
-      await entry.release();
+      // Released after the claim (sent in that order on one connection, awaited together): if this process dies in
+      // between, BullMQ returns the entry and the claim is re-run.
+      const claiming = SCRIPTS.claim.run<[string, string] | null>(this.redis, args);
+      const [claimed] = await Promise.all([claiming, entry.release()]);
       if (!claimed) continue;
       const extra = JSON.parse(claimed[1]) as Record<string, unknown>;
       const { id: _id, input: _input, ...rest } = extra;

@@ -1,6 +1,6 @@
 import { DomainError } from '@runplane/contracts';
 import type { Redis } from '@runplane/queue';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import { DEFAULT_LIMITS, type LimitedOperation, type OperationLimit } from './limit-table';
 
 /** A request over an endpoint's rate or concurrency limit (429); `retryAfterSeconds` goes into `Retry-After`. */
@@ -58,13 +58,25 @@ export class JobRateLimiter {
   async acquire(endpointId: string, operation: LimitedOperation): Promise<() => Promise<void>> {
     const limit = this.limitOf(operation);
     const key = `${endpointId}:${operation}`;
-    if (limit.requests > 0) await this.countRequest(endpointId, key, operation, limit.requests);
-    if (limit.concurrent <= 0) return async () => undefined;
-    const held = await this.concurrency.consume(key, 1);
-    if (held.consumedPoints > limit.concurrent) {
-      await this.concurrency.reward(key, 1);
-      throw new RateLimitedError(`Too many concurrent ${operation} requests for this endpoint (limit ${limit.concurrent})`, 1);
+    // Both counters in one round trip: a request refused by one gives back its slot of the other.
+    const [counting, holding] = await Promise.allSettled([
+      limit.requests > 0 ? this.rate.consume(key, 1) : undefined,
+      limit.concurrent > 0 ? this.concurrency.consume(key, 1) : undefined,
+    ]);
+    const held = holding.status === 'fulfilled' ? holding.value : undefined;
+    try {
+      if (holding.status === 'rejected') throw holding.reason;
+      if (counting.status === 'rejected') throw counting.reason;
+      const counted = counting.value;
+      if (counted) await this.checkRate(endpointId, operation, limit.requests, counted);
+      if (held && held.consumedPoints > limit.concurrent) {
+        throw new RateLimitedError(`Too many concurrent ${operation} requests for this endpoint (limit ${limit.concurrent})`, 1);
+      }
+    } catch (error) {
+      if (held) await this.concurrency.reward(key, 1);
+      throw error;
     }
+    if (!held) return async () => undefined;
     let released = false;
     return async () => {
       if (released) return;
@@ -73,8 +85,7 @@ export class JobRateLimiter {
     };
   }
 
-  private async countRequest(endpointId: string, key: string, operation: LimitedOperation, base: number): Promise<void> {
-    const counted = await this.rate.consume(key, 1);
+  private async checkRate(endpointId: string, operation: LimitedOperation, base: number, counted: RateLimiterRes): Promise<void> {
     if (counted.consumedPoints <= base) return;
     // Only a request over the base limit pays for the worker count.
     const perWorker = this.options.perWorker;
