@@ -9,7 +9,7 @@ export { AccountsService, type AccountDto } from './accounts.service';
 export { ApiKeysService } from './api-keys.service';
 export { AccountsRepository } from './accounts.repository';
 export { ApiKeysRepository } from './api-keys.repository';
-export { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache';
+export { AUTH_CACHE_TTL_MS, AuthCache, CredentialCache } from './auth-cache';
 export { generateSecret, hashSecret, isWellFormedSecret } from './api-key-secret';
 
 /** Accounts and API key services over one database client (for apps, the CLI and the start command); the auth cache defaults to the process's. */
