@@ -1,22 +1,23 @@
-import { CUDA_VERSIONS, NotFoundError, type PodCreateInput, ValidationError } from '@runplane/contracts';
+import { CUDA_VERSIONS, NotFoundError, type PodCreateInput, type TemplateDto, ValidationError } from '@runplane/contracts';
 import type { NetworkVolume, Prisma } from '@runplane/db';
 import { statusNote } from './pod-lifecycle';
 import { chooseGpuType, type PodCatalog, type PodCpuFlavor, roundMoney } from './pod-pricing';
 import type { PodRepository } from './pod.repository';
 
-/** The template fields a Pod takes as defaults (a subset of the templates API's Template). */
-export interface PodTemplate {
-  id: string;
-  imageName: string;
-  containerDiskInGb: number;
-  volumeInGb: number;
-  volumeMountPath: string;
-  ports: string[];
-  env: Record<string, string>;
-  dockerEntrypoint: string[];
-  dockerStartCmd: string[];
-  containerRegistryAuthId?: string | null;
-}
+/** The template fields a Pod takes as defaults. */
+export type PodTemplate = Pick<
+  TemplateDto,
+  | 'id'
+  | 'imageName'
+  | 'containerDiskInGb'
+  | 'volumeInGb'
+  | 'volumeMountPath'
+  | 'ports'
+  | 'env'
+  | 'dockerEntrypoint'
+  | 'dockerStartCmd'
+  | 'containerRegistryAuthId'
+>;
 
 /** Templates a caller may use (own or public); `TemplatesService` of this lib, wired by the gateway. */
 export interface PodTemplateSource {
