@@ -64,3 +64,14 @@ export const diskGb = z.number().int().min(0).max(4000);
 
 /** An id of another resource given in a body (opaque, URL-safe). */
 export const refId = z.string().min(1).max(191);
+
+/** A container image reference (`repo/name:tag`). */
+export const imageRef = z.string().trim().min(1).max(512);
+
+/** The absolute path a volume is mounted at. */
+export const mountPath = z.string().min(1).max(255).regex(/^\//, 'must be an absolute path');
+
+/** An ENTRYPOINT or CMD override: its arguments, at most `maxItems`. */
+export function commandArgs(maxItems: number) {
+  return z.array(z.string().max(4096)).max(maxItems);
+}

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import {
   CLOUD_TYPES,
+  commandArgs,
   COMPUTE_TYPES,
   CUDA_VERSIONS,
   DESIRED_STATUSES,
   diskGb,
   envMap,
+  imageRef,
+  mountPath,
   portList,
   queryArray,
   queryBoolean,
@@ -18,15 +21,13 @@ import {
 // catalog by the service rather than by a static enum here.
 const catalogId = z.string().trim().min(1).max(191);
 const catalogIds = z.array(catalogId).max(64);
-const command = z.array(z.string().max(4096)).max(256);
-const imageName = z.string().trim().min(1).max(512);
-const mountPath = z.string().min(1).max(255).regex(/^\//, 'must be an absolute path');
+const command = commandArgs(256);
 const bandwidth = z.number().min(0).max(1_000_000);
 
 /** Body of `POST /v1/pods` (RunPod's PodCreateInput). Fields a template can supply have no default here. */
 export const podCreateInput = z.strictObject({
   name: resourceName.default('my pod'),
-  imageName: imageName.optional(),
+  imageName: imageRef.optional(),
   templateId: refId.optional(),
   computeType: z.enum(COMPUTE_TYPES).default('GPU'),
   cloudType: z.enum(CLOUD_TYPES).default('SECURE'),
@@ -69,7 +70,7 @@ export type PodCreateInput = z.infer<typeof podCreateInput>;
 /** Body of `PATCH /v1/pods/{podId}` and `POST /v1/pods/{podId}/update` (RunPod's PodUpdateInput). */
 export const podUpdateInput = z.strictObject({
   name: resourceName.optional(),
-  imageName: imageName.optional(),
+  imageName: imageRef.optional(),
   containerDiskInGb: diskGb.nullable().optional(),
   volumeInGb: diskGb.nullable().optional(),
   volumeMountPath: mountPath.optional(),

@@ -1,33 +1,36 @@
 import { z } from 'zod';
-import { diskGb, envMap, portList, queryBoolean, refId, resourceName, TEMPLATE_CATEGORIES } from './common';
+import {
+  commandArgs,
+  diskGb,
+  envMap,
+  imageRef,
+  mountPath,
+  portList,
+  queryBoolean,
+  refId,
+  resourceName,
+  TEMPLATE_CATEGORIES,
+} from './common';
 
-// NUL characters are refused for every route by the HTTP layer, before these schemas run.
-const text = (max: number) => z.string().max(max);
-
-const name = resourceName;
-const imageName = text(512).trim().min(1);
-const commandLine = z.array(text(4096)).max(64);
-const mountPath = text(255).min(1).regex(/^\//, 'must be an absolute path');
-const readme = text(32_768);
-const env = envMap;
-const registryAuthId = refId;
+const commandLine = commandArgs(64);
+const readme = z.string().max(32_768);
 
 /** Body of `POST /v1/templates` (RunPod's TemplateCreateInput), with RunPod's defaults. */
 export const templateCreateInput = z.strictObject({
-  name,
-  imageName,
+  name: resourceName,
+  imageName: imageRef,
   category: z.enum(TEMPLATE_CATEGORIES).default('NVIDIA'),
   containerDiskInGb: diskGb.default(50),
   volumeInGb: diskGb.default(20),
   volumeMountPath: mountPath.default('/workspace'),
   ports: portList.default(['8888/http', '22/tcp']),
-  env: env.default({}),
+  env: envMap.default({}),
   dockerEntrypoint: commandLine.default([]),
   dockerStartCmd: commandLine.default([]),
   isPublic: z.boolean().default(false),
   isServerless: z.boolean().default(false),
   readme: readme.default(''),
-  containerRegistryAuthId: registryAuthId.optional(),
+  containerRegistryAuthId: refId.optional(),
 });
 /** Parsed body of `POST /v1/templates`. */
 export type TemplateCreateInput = z.infer<typeof templateCreateInput>;
@@ -37,18 +40,18 @@ export type TemplateCreateInput = z.infer<typeof templateCreateInput>;
  * isServerless are fixed at creation. `containerRegistryAuthId: null` detaches the credentials.
  */
 export const templateUpdateInput = z.strictObject({
-  name: name.optional(),
-  imageName: imageName.optional(),
+  name: resourceName.optional(),
+  imageName: imageRef.optional(),
   containerDiskInGb: diskGb.optional(),
   volumeInGb: diskGb.optional(),
   volumeMountPath: mountPath.optional(),
   ports: portList.optional(),
-  env: env.optional(),
+  env: envMap.optional(),
   dockerEntrypoint: commandLine.optional(),
   dockerStartCmd: commandLine.optional(),
   isPublic: z.boolean().optional(),
   readme: readme.optional(),
-  containerRegistryAuthId: registryAuthId.nullable().optional(),
+  containerRegistryAuthId: refId.nullable().optional(),
 });
 /** Parsed body of `PATCH /v1/templates/{id}`. */
 export type TemplateUpdateInput = z.infer<typeof templateUpdateInput>;
