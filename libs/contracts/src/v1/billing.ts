@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { BUCKET_SIZES, queryArray } from './common';
+import { BUCKET_SIZES, catalogId, queryArray, refId } from './common';
 
 /** A billing bucket size. */
 export type BucketSize = (typeof BUCKET_SIZES)[number];
 
-const catalogId = z.string().min(1).max(191);
-const resourceId = z.string().min(1).max(191);
 const dateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2023-01-01T00:00:00Z' });
 
 /** The time window every billing query shares; startTime may not be after endTime. */
@@ -26,7 +24,7 @@ export const podBillingQuery = z
     ...window,
     gpuTypeId: catalogId.optional(),
     grouping: z.enum(['podId', 'gpuTypeId']).default('gpuTypeId'),
-    podId: resourceId.optional(),
+    podId: refId.optional(),
   })
   .refine(startNotAfterEnd, startAfterEnd);
 /** Parsed `GET /v1/billing/pods` query. */
@@ -37,11 +35,11 @@ export const endpointBillingQuery = z
   .object({
     ...window,
     dataCenterId: queryArray(catalogId).pipe(z.array(catalogId).max(128)).optional(),
-    endpointId: resourceId.optional(),
+    endpointId: refId.optional(),
     gpuTypeId: queryArray(catalogId).pipe(z.array(catalogId).max(64)).optional(),
     grouping: z.enum(['endpointId', 'podId', 'gpuTypeId']).default('endpointId'),
     imageName: z.string().min(1).max(512).optional(),
-    templateId: resourceId.optional(),
+    templateId: refId.optional(),
   })
   .refine(startNotAfterEnd, startAfterEnd);
 /** Parsed `GET /v1/billing/endpoints` query. */

@@ -75,3 +75,6 @@ export const mountPath = z.string().min(1).max(255).regex(/^\//, 'must be an abs
 export function commandArgs(maxItems: number) {
   return z.array(z.string().max(4096)).max(maxItems);
 }
+
+/** A catalog id (GPU type, data center) given as a filter or preference; checked against the catalog by services. */
+export const catalogId = z.string().min(1).max(191);

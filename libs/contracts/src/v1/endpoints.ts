@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  catalogId,
   COMPUTE_TYPES,
   CUDA_VERSIONS,
   ENDPOINT_CPU_FLAVOR_IDS,
@@ -16,12 +17,9 @@ export const MAX_ENDPOINT_WORKERS = 1000;
 /** Longest a single job may run: 7 days in milliseconds (fits the database's 32-bit column). */
 export const MAX_EXECUTION_TIMEOUT_MS = 7 * 24 * 3600 * 1000;
 
-/** A catalog id (GPU type, data center): checked against the catalog by the service. */
-const catalogId = z.string().min(1).max(191);
-const resourceId = refId;
 const gpuTypeIds = z.array(catalogId).max(64);
 const dataCenterIds = z.array(catalogId).max(128);
-const networkVolumeIds = z.array(resourceId).max(32);
+const networkVolumeIds = z.array(refId).max(32);
 const workers = z.number().int().min(0).max(MAX_ENDPOINT_WORKERS);
 
 /** Fields shared by EndpointCreateInput and EndpointUpdateInput, all optional (no defaults). */
@@ -36,7 +34,7 @@ const endpointFields = {
   idleTimeout: z.number().int().min(1).max(3600).optional(),
   minCudaVersion: z.enum(CUDA_VERSIONS).optional(),
   name: resourceName.optional(),
-  networkVolumeId: resourceId.optional(),
+  networkVolumeId: refId.optional(),
   networkVolumeIds: networkVolumeIds.optional(),
   scalerType: z.enum(SCALER_TYPES).optional(),
   scalerValue: z.number().int().min(1).max(100_000).optional(),
@@ -48,7 +46,7 @@ const endpointFields = {
 /** Body of `POST /v1/endpoints` (RunPod's EndpointCreateInput); defaults are applied by the service. */
 export const endpointCreateInput = z.strictObject({
   ...endpointFields,
-  templateId: resourceId,
+  templateId: refId,
   computeType: z.enum(COMPUTE_TYPES).default('GPU'),
 });
 /** Parsed body of `POST /v1/endpoints`. */
@@ -57,7 +55,7 @@ export type EndpointCreateInput = z.infer<typeof endpointCreateInput>;
 /** Body of `PATCH /v1/endpoints/{id}` (RunPod's EndpointUpdateInput): the create fields but computeType, all optional. */
 export const endpointUpdateInput = z.strictObject({
   ...endpointFields,
-  templateId: resourceId.optional(),
+  templateId: refId.optional(),
 });
 /** Parsed body of `PATCH /v1/endpoints/{id}`. */
 export type EndpointUpdateInput = z.infer<typeof endpointUpdateInput>;
