@@ -10,3 +10,4 @@ export * from './v1/endpoints';
 export * from './v1/billing';
 export * from './v2/jobs';
 export * from './v2/events';
+export * from './usage';

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/**
+ * Usage events: what the scheduler publishes on the `usage` queue and the billing aggregator turns into
+ * usage intervals. One event per state transition of a billable resource, exactly once per transition:
+ * `eventId` is deterministic (resource id + transition + the transition's sequence number or time), so a
+ * replayed event is recognised and changes nothing.
+ *
+ * Money is a decimal string in USD (never a float); times are ISO-8601 UTC instants.
+ */
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal string');
+const instant = z.string().datetime({ offset: true });
+
+const base = {
+  /** Deterministic id of this transition; replaying it is a no-op. */
+  eventId: z.string().min(1).max(256),
+  accountId: z.string().min(1),
+  /** When the transition happened (not when it was published). */
+  occurredAt: instant,
+};
+
+/** The compute a Pod or worker holds while it runs, and the price in force for it. */
+const compute = {
+  gpuTypeId: z.string().nullable(),
+  gpuCount: z.number().int().min(0),
+  cpuFlavorId: z.string().nullable(),
+  cloudType: z.enum(['SECURE', 'COMMUNITY']),
+  interruptible: z.boolean(),
+  dataCenterId: z.string().nullable(),
+  /** USD per hour for the whole Pod while running (all GPUs, or the CPU flavor), as priced at start. */
+  costPerHr: decimalString,
+};
+
+/** Disk a Pod keeps while it exists, billed also while it is stopped. */
+const podDisk = {
+  containerDiskInGb: z.number().int().min(0),
+  volumeInGb: z.number().int().min(0),
+};
+
+export const podUsageEventSchema = z.object({
+  ...base,
+  type: z.enum(['pod.started', 'pod.stopped', 'pod.terminated']),
+  podId: z.string().min(1),
+  ...compute,
+  ...podDisk,
+});
+
+export const workerUsageEventSchema = z.object({
+  ...base,
+  type: z.enum(['worker.started', 'worker.stopped']),
+  endpointId: z.string().min(1),
+  /** The worker's Pod id (workers are Pods with an endpointId). */
+  workerId: z.string().min(1),
+  ...compute,
+});
+
+export const volumeUsageEventSchema = z.object({
+  ...base,
+  type: z.enum(['volume.created', 'volume.resized', 'volume.deleted']),
+  networkVolumeId: z.string().min(1),
+  dataCenterId: z.string().min(1),
+  /** Size after the transition (for `volume.deleted`, the size it had). */
+  sizeGb: z.number().int().min(0),
+});
+
+/** Any usage event, told apart by `type`. */
+export const usageEventSchema = z.union([podUsageEventSchema, workerUsageEventSchema, volumeUsageEventSchema]);
+
+export type PodUsageEvent = z.infer<typeof podUsageEventSchema>;
+export type WorkerUsageEvent = z.infer<typeof workerUsageEventSchema>;
+export type VolumeUsageEvent = z.infer<typeof volumeUsageEventSchema>;
+export type UsageEvent = z.infer<typeof usageEventSchema>;
+export type UsageEventType = UsageEvent['type'];
