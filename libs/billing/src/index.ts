@@ -15,3 +15,4 @@ export {
 export function createBillingService(db: DbClient, catalog: BillingCatalog): BillingService {
   return new BillingService(new BillingRepository(db), catalog);
 }
+export { USAGE_QUEUE, usageCatalog } from './usage-catalog';
