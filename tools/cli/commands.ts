@@ -1,8 +1,7 @@
-import type { AccountsService, ApiKeysService } from '@runplane/accounts';
+import type { AccountsService, ApiKeysService, WorkerTokensService } from '@runplane/accounts';
 import { loadCatalogOverrides, seedCatalog } from '@runplane/catalog';
 import type { ApiKeyDto, ApiKeyScope } from '@runplane/contracts';
 import { applyMigrations, type DbClient } from '@runplane/db';
-import type { WorkerTokensService } from '../../apps/job-router/src/worker-tokens';
 import { formatTable } from './format';
 
 /** Where command output goes: results on `out`, notes for humans on `err`. */

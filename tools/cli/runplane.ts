@@ -3,10 +3,9 @@
  * DATABASE_URL (default: the local Postgres at 127.0.0.1:5432, database `runplane`) and
  * RUNPLANE_CATALOG_FILE.
  */
-import { createAccountsServices } from '@runplane/accounts';
+import { createAccountsServices, createWorkerTokensService } from '@runplane/accounts';
 import { DomainError } from '@runplane/contracts';
 import { createPrismaClient, ensureDatabaseExists } from '@runplane/db';
-import { createWorkerTokensService } from '../../apps/job-router/src/worker-tokens';
 import { resolvePostgres } from '../platform/postgres';
 import { ServiceUnavailableError } from '../platform/services';
 import { CliError, type CliContext } from './commands';

@@ -11,6 +11,17 @@ export { AccountsRepository } from './accounts.repository';
 export { ApiKeysRepository } from './api-keys.repository';
 export { AUTH_CACHE_TTL_MS, AuthCache, CredentialCache } from './auth-cache';
 export { generateSecret, hashSecret, isWellFormedSecret } from './api-key-secret';
+export {
+  createWorkerTokensService,
+  isWorkerToken,
+  WORKER_TOKEN_CACHE_TTL_MS,
+  WorkerTokenCache,
+  WorkerTokensRepository,
+  WorkerTokensService,
+  type WorkerIdentity,
+  type WorkerTokenRow,
+  type WorkerTokenSummary,
+} from './worker-tokens';
 
 /** Accounts and API key services over one database client (for apps, the CLI and the start command); the auth cache defaults to the process's. */
 export function createAccountsServices(db: DbClient, authCache?: AuthCache): { accounts: AccountsService; apiKeys: ApiKeysService } {

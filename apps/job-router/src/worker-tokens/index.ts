@@ -1,12 +1,10 @@
-import type { DbClient } from '@runplane/db';
-import type { WorkerTokenCache } from './worker-token-cache';
-import { WorkerTokensRepository } from './worker-tokens.repository';
-import { WorkerTokensService } from './worker-tokens.service';
-
-export { WorkerTokensService, isWorkerToken, type WorkerIdentity } from './worker-tokens.service';
-export { WORKER_TOKEN_CACHE_TTL_MS, WorkerTokenCache } from './worker-token-cache';
-
-/** The worker-token service over one database client (job-router and the operator CLI); the cache defaults to the process's. */
-export function createWorkerTokensService(db: DbClient, cache?: WorkerTokenCache): WorkerTokensService {
-  return new WorkerTokensService(new WorkerTokensRepository(db), cache);
-}
+/** Worker tokens live in @runplane/accounts (the scheduler issues them too); re-exported for the job-router's importers. */
+export {
+  createWorkerTokensService,
+  isWorkerToken,
+  WORKER_TOKEN_CACHE_TTL_MS,
+  WorkerTokenCache,
+  WorkerTokensService,
+  type WorkerIdentity,
+  type WorkerTokenSummary,
+} from '@runplane/accounts';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import { newId } from '@runplane/db';
 import { processWorkerTokenCache, type WorkerTokenCache } from './worker-token-cache';
-import type { WorkerTokensRepository } from './worker-tokens.repository';
+import type { WorkerTokenRow, WorkerTokensRepository } from './worker-tokens.repository';
 
 const TOKEN_PREFIX = 'rpw_';
 const TOKEN_PATTERN = /^rpw_[A-Za-z0-9_-]{43}$/;
@@ -13,6 +13,19 @@ export interface WorkerIdentity {
   accountId: string;
   endpointId: string;
   workerId: string;
+}
+
+/** A worker token as operators see it: never the token or its hash. */
+export interface WorkerTokenSummary {
+  id: string;
+  endpointId: string;
+  workerId: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+function toSummary(row: WorkerTokenRow): WorkerTokenSummary {
+  return { id: row.id, endpointId: row.endpointId, workerId: row.workerId, createdAt: row.createdAt, revokedAt: row.revokedAt };
 }
 
 /** sha-256 hex: tokens are 256-bit random, so a plain hash is not brute-forceable. */
@@ -64,5 +77,23 @@ export class WorkerTokensService {
     const count = await this.tokens.revokeWorker(identity.accountId, identity.endpointId, identity.workerId, new Date());
     this.cache.forget(identity);
     return count;
+  }
+
+  /** Every token issued for an endpoint (live and revoked), for operators; 404 when the endpoint does not exist. */
+  async list(endpointId: string): Promise<WorkerTokenSummary[]> {
+    if (!(await this.tokens.findEndpointAccount(endpointId))) throw new NotFoundError('Endpoint');
+    return (await this.tokens.listByEndpoint(endpointId)).map(toSummary);
+  }
+
+  /** Revokes one token by id (idempotent: an already revoked token keeps its first revocation time); at once in this process. */
+  async revokeToken(tokenId: string): Promise<WorkerTokenSummary> {
+    const row = await this.tokens.findById(tokenId);
+    if (!row) throw new NotFoundError('Worker token');
+    const at = new Date();
+    const revokedNow = await this.tokens.revokeById(tokenId, at);
+    // The cache is keyed by hash and holds identities, so forget the worker's entries (its other live tokens just re-query).
+    this.cache.forget({ accountId: row.accountId, endpointId: row.endpointId, workerId: row.workerId });
+    if (revokedNow) return toSummary({ ...row, revokedAt: at });
+    return toSummary((await this.tokens.findById(tokenId)) ?? row);
   }
 }

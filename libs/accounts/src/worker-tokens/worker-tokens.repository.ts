@@ -11,7 +11,7 @@ export interface WorkerTokenRow {
   revokedAt: Date | null;
 }
 
-/** Persistence of worker tokens; writes and listings are scoped to an account. */
+/** Persistence of worker tokens; writes and listings are scoped to an account or an endpoint. */
 export class WorkerTokensRepository {
   constructor(private readonly db: DbClient) {}
 
@@ -22,6 +22,15 @@ export class WorkerTokensRepository {
   /** Authentication looks a token up by its hash alone: the hash is the credential. */
   findByHash(hash: string): Promise<WorkerTokenRow | null> {
     return this.db.workerToken.findUnique({ where: { hash } });
+  }
+
+  findById(id: string): Promise<WorkerTokenRow | null> {
+    return this.db.workerToken.findUnique({ where: { id } });
+  }
+
+  /** Every token ever issued for an endpoint, revoked ones included, oldest first. */
+  listByEndpoint(endpointId: string): Promise<WorkerTokenRow[]> {
+    return this.db.workerToken.findMany({ where: { endpointId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   }
 
   /** The account owning an endpoint: operators issue worker tokens by endpoint id alone. */
@@ -37,5 +46,11 @@ export class WorkerTokensRepository {
       data: { revokedAt: at },
     });
     return count;
+  }
+
+  /** Revokes one token unless it already is; returns whether this call revoked it. */
+  async revokeById(id: string, at: Date): Promise<boolean> {
+    const { count } = await this.db.workerToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+    return count === 1;
   }
 }

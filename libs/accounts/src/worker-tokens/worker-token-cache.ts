@@ -1,4 +1,4 @@
-import { CredentialCache } from '@runplane/accounts';
+import { CredentialCache } from '../auth-cache';
 import type { WorkerIdentity } from './worker-tokens.service';
 
 /**
