@@ -33,7 +33,9 @@ export type {
   SavingsPlan,
   Template,
   UsageInterval,
+  WebhookAttempt,
   WebhookDelivery,
+  WebhookSigningSecret,
 } from './generated/prisma/client';
 export {
   ApiKeyScope,

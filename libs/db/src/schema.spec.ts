@@ -85,7 +85,7 @@ describe('data model constraints', () => {
     expect(second.amount.toString()).toBe('1.5');
     expect(second.timeBilledMs).toBe(3_000_000_000n);
 
-    const delivery = { accountId, endpointId: 'ep1', jobId: 'job1', url: 'https://example.test/hook' };
+    const delivery = { accountId, endpointId: 'ep1', jobId: 'job1', url: 'https://example.test/hook', sourceKey: 'job1-1' };
     await db.webhookDelivery.create({ data: { id: newId(), ...delivery } });
     expect(isUniqueViolation(await db.webhookDelivery.create({ data: { id: newId(), ...delivery } }).catch((e: unknown) => e))).toBe(true);
   });
