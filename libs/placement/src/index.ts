@@ -1,0 +1,20 @@
+export {
+  noCapacityMessage,
+  placePod,
+  type InventoryMachine,
+  type NoCapacityReason,
+  type PlacementCloudType,
+  type PlacementRequest,
+  type PlacementResult,
+  type SelectionPriority,
+} from './placement';
+export {
+  desiredWorkerCount,
+  replacementBackoffMs,
+  scalingPlan,
+  workersToRemove,
+  type QueueSignals,
+  type ScalerType,
+  type ScalingSettings,
+  type ScalingWorker,
+} from './autoscaler';
