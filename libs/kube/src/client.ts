@@ -1,0 +1,115 @@
+import {
+  CoordinationV1Api,
+  CoreV1Api,
+  createConfiguration,
+  KubeConfig,
+  KubernetesObjectApi,
+  SchedulingV1Api,
+  ServerConfiguration,
+  Watch,
+  type Configuration,
+  type Middleware,
+} from '@kubernetes/client-node';
+import { KubeRateLimiter, type RateLimitOptions } from './rate-limiter';
+
+/** Where the cluster credentials come from: a kubeconfig file, its YAML text, or the pod's service account. */
+export type KubeConfigSource = { kubeconfigPath: string } | { kubeconfig: string } | { inCluster: true };
+
+/** Options of createKubeClients: one credential source plus the client-side request budget. */
+export type CreateKubeClientsOptions = KubeConfigSource &
+  RateLimitOptions & {
+    /** Sent as User-Agent so apiserver audit logs show which Runplane process called. */
+    userAgent?: string;
+  };
+
+/** The typed API objects Runplane uses, all sharing one rate limiter. */
+export interface KubeClients {
+  kubeConfig: KubeConfig;
+  core: CoreV1Api;
+  coordination: CoordinationV1Api;
+  scheduling: SchedulingV1Api;
+  /** Generic create/patch/read by apiVersion and kind (server-side apply goes through this). */
+  objects: KubernetesObjectApi;
+  /** Watch client whose (re)connects take a token from the same limiter. */
+  watch: Watch;
+  limiter: KubeRateLimiter;
+  /** Fails requests still waiting for a token; in-flight requests and watches are ended by their owners. */
+  close(): void;
+}
+
+/** Load a KubeConfig from exactly one source. */
+export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
+  const kc = new KubeConfig();
+  if ('kubeconfigPath' in source) kc.loadFromFile(source.kubeconfigPath);
+  else if ('kubeconfig' in source) kc.loadFromString(source.kubeconfig);
+  else kc.loadFromCluster();
+  if (!kc.getCurrentCluster()) throw new Error('The kubeconfig has no current cluster');
+  return kc;
+}
+
+/**
+ * A Watch that waits for a rate-limit token before every (re)connect, so an informer restarting in a loop cannot
+ * flood the apiserver. When the limiter is closed the watch ends at once through `done`.
+ */
+class RateLimitedWatch extends Watch {
+  constructor(
+    config: KubeConfig,
+    private readonly limiter: KubeRateLimiter,
+  ) {
+    super(config);
+  }
+
+  override async watch(
+    path: string,
+    queryParams: Record<string, string | number | boolean | undefined>,
+    callback: (phase: string, apiObj: unknown, watchObj?: unknown) => void,
+    done: (err: unknown) => void,
+  ): Promise<AbortController> {
+    try {
+      await this.limiter.acquire();
+    } catch (error) {
+      const controller = new AbortController();
+      controller.abort();
+      done(error);
+      return controller;
+    }
+    return super.watch(path, queryParams, callback, done);
+  }
+}
+
+function limitedConfiguration(kc: KubeConfig, limiter: KubeRateLimiter, userAgent: string): Configuration {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('The kubeconfig has no current cluster');
+  const throttle: Middleware = {
+    pre: async (context) => {
+      await limiter.acquire();
+      context.setHeaderParam('User-Agent', userAgent);
+      return context;
+    },
+    post: async (context) => context,
+  };
+  // Same wiring as KubeConfig.makeApiClient, plus the limiter; per-call options that *append* middleware
+  // (setHeaderOptions, the patch helpers here) keep it.
+  return createConfiguration({
+    baseServer: new ServerConfiguration(cluster.server, {}),
+    authMethods: { default: kc },
+    promiseMiddleware: [throttle],
+  });
+}
+
+/** Typed Kubernetes API clients whose every request (watches included) passes one QPS/burst token bucket. */
+export function createKubeClients(options: CreateKubeClientsOptions): KubeClients {
+  const kubeConfig = loadKubeConfig(options);
+  const limiter = new KubeRateLimiter({ qps: options.qps, burst: options.burst });
+  const configuration = limitedConfiguration(kubeConfig, limiter, options.userAgent ?? 'runplane');
+  return {
+    kubeConfig,
+    core: new CoreV1Api(configuration),
+    coordination: new CoordinationV1Api(configuration),
+    scheduling: new SchedulingV1Api(configuration),
+    objects: new KubernetesObjectApi(configuration),
+    watch: new RateLimitedWatch(kubeConfig, limiter),
+    limiter,
+    close: () => limiter.close(),
+  };
+}
