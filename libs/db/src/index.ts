@@ -32,6 +32,7 @@ export type {
   Pod,
   SavingsPlan,
   Template,
+  UsageEvent,
   UsageInterval,
   WebhookAttempt,
   WebhookDelivery,
@@ -47,6 +48,7 @@ export {
   ScalerType,
   SelectionPriority,
   TemplateCategory,
+  UsagePhase,
   UsageResourceKind,
   WebhookDeliveryStatus,
 } from './generated/prisma/client';

@@ -6,7 +6,7 @@ import { applyMigrations, createPrismaClient, databaseNameOf, ensureDatabaseExis
 const EXPECTED_TABLES = [
   '_prisma_migrations', 'accounts', 'api_keys', 'billing_records', 'container_registry_auths', 'cpu_flavors',
   'data_centers', 'endpoints', 'gpu_types', 'machines', 'network_volumes', 'pods', 'savings_plans', 'templates',
-  'usage_intervals', 'webhook_attempts', 'webhook_deliveries', 'webhook_signing_secrets', 'worker_tokens',
+  'usage_events', 'usage_intervals', 'webhook_attempts', 'webhook_deliveries', 'webhook_signing_secrets', 'worker_tokens',
 ];
 
 async function tablesOf(url: string): Promise<string[]> {
