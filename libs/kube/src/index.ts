@@ -4,3 +4,34 @@ export { KubeRateLimiter, RateLimiterClosedError } from './rate-limiter';
 export type { RateLimitOptions } from './rate-limiter';
 export { isConflict, isGone, isNotFound, kubeErrorMessage, kubeStatusOf } from './errors';
 export { applyObject, mergePatchOptions, strategicMergePatchOptions } from './patch';
+export {
+  baseLabels,
+  GENERATION_ANNOTATION,
+  GFD_LABELS,
+  GPU_RESOURCE,
+  LABELS,
+  MANAGED_BY,
+  MANAGED_SELECTOR,
+  PRIORITY_CLASS_NAMES,
+  TOPOLOGY_LABELS,
+} from './labels';
+export type { WorkloadKind } from './labels';
+export { kubeNames } from './names';
+export { parsePorts } from './builders/ports';
+export type { ExposedPort } from './builders/ports';
+export { buildWorkloadPod, WORKLOAD_CONTAINER } from './builders/workload-pod';
+export type { SecretEnvVar, WorkloadPodInput, WorkloadVolume } from './builders/workload-pod';
+export { buildVolumeClaim } from './builders/volume-claim';
+export type { VolumeClaimInput } from './builders/volume-claim';
+export { buildPullSecret, DOCKER_HUB_KEY, registryOfImage } from './builders/pull-secret';
+export type { PullSecretInput } from './builders/pull-secret';
+export { buildHttpService, buildPortService } from './builders/port-service';
+export type { PortServiceInput } from './builders/port-service';
+export { buildPriorityClasses, INTERRUPTIBLE_PRIORITY, ON_DEMAND_PRIORITY } from './builders/priority-classes';
+export { readPodStatus } from './readers/pod-status';
+export type { ObservedPodPhase, ObservedPodStatus } from './readers/pod-status';
+export { nodeAddress, readPublishedPorts } from './readers/port-mappings';
+export type { PublishedPorts } from './readers/port-mappings';
+export { readNodeMachine } from './readers/node-machine';
+export type { NodeMachine } from './readers/node-machine';
+export { parseQuantity } from './readers/quantity';
