@@ -1,3 +1,5 @@
+import type { StoragePrices } from './storage-prices';
+
 /** A GPU model as the catalog describes it; prices are USD per GPU-hour, null when not offered. */
 export interface GpuTypeEntry {
   /** Wire id, e.g. "NVIDIA H100 80GB HBM3". */
@@ -44,9 +46,10 @@ export interface DataCenterEntry {
   listed: boolean;
 }
 
-/** The whole catalog: what {@link seedCatalog} writes. */
+/** The whole catalog: the entries {@link seedCatalog} writes, and the storage prices billing reads. */
 export interface Catalog {
   gpuTypes: GpuTypeEntry[];
   cpuFlavors: CpuFlavorEntry[];
   dataCenters: DataCenterEntry[];
+  storagePrices: StoragePrices;
 }

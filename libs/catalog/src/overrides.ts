@@ -4,6 +4,7 @@ import { DEFAULT_CPU_FLAVORS } from './data/cpu-flavors';
 import { DEFAULT_DATA_CENTERS } from './data/data-centers';
 import { DEFAULT_GPU_TYPES, gfdProductLabel } from './data/gpu-types';
 import type { Catalog, CpuFlavorEntry, DataCenterEntry, GpuTypeEntry } from './entries';
+import { DEFAULT_STORAGE_PRICES } from './storage-prices';
 
 const price = z.number().nonnegative().nullable();
 const count = z.number().int().positive();
@@ -45,11 +46,20 @@ const dataCenterOverride = z.strictObject({
   listed: z.boolean(),
 }).partial();
 
+const storagePricesOverride = z.strictObject({
+  podDiskRunningPerGbMonth: z.number().nonnegative(),
+  podDiskStoppedPerGbMonth: z.number().nonnegative(),
+  networkVolumePerGbMonth: z.number().nonnegative(),
+  networkVolumeOverTierPerGbMonth: z.number().nonnegative(),
+  networkVolumeTierGb: z.number().int().nonnegative(),
+}).partial();
+
 const catalogOverridesSchema = z.strictObject({
   $comment: z.string().optional(),
   gpuTypes: z.record(z.string().min(1), gpuTypeOverride).optional(),
   cpuFlavors: z.record(z.string().regex(/^[a-z0-9]+$/, { error: 'expected lowercase letters and digits' }), cpuFlavorOverride).optional(),
   dataCenters: z.record(z.string().regex(/^[A-Z0-9-]+$/, { error: 'expected an id like "EU-RO-1"' }), dataCenterOverride).optional(),
+  storagePrices: storagePricesOverride.optional(),
 });
 
 /** Operator overrides of the built-in catalog, keyed by id; unknown ids add entries. */
@@ -155,5 +165,6 @@ export function buildCatalog(overrides?: CatalogOverrides): Catalog {
     gpuTypes: merge(DEFAULT_GPU_TYPES, overrides?.gpuTypes, blankGpuType),
     cpuFlavors: merge(DEFAULT_CPU_FLAVORS, overrides?.cpuFlavors, blankCpuFlavor),
     dataCenters: merge(DEFAULT_DATA_CENTERS, overrides?.dataCenters, blankDataCenter),
+    storagePrices: { ...DEFAULT_STORAGE_PRICES, ...overrides?.storagePrices },
   };
 }

@@ -32,6 +32,15 @@ const compute = {
   costPerHr: decimalString,
 };
 
+/**
+ * What the workload runs, copied onto billing records so `/billing/*` filters by template and image keep working
+ * after the Pod, endpoint or template is gone. Optional: when absent the aggregator reads them from the Pod row.
+ */
+const workload = {
+  templateId: z.string().min(1).nullable().optional(),
+  imageName: z.string().min(1).max(512).nullable().optional(),
+};
+
 /** Disk a Pod keeps while it exists, billed also while it is stopped. */
 const podDisk = {
   containerDiskInGb: z.number().int().min(0),
@@ -43,6 +52,7 @@ export const podUsageEventSchema = z.object({
   type: z.enum(['pod.started', 'pod.stopped', 'pod.terminated']),
   podId: z.string().min(1),
   ...compute,
+  ...workload,
   ...podDisk,
 });
 
@@ -53,6 +63,7 @@ export const workerUsageEventSchema = z.object({
   /** The worker's Pod id (workers are Pods with an endpointId). */
   workerId: z.string().min(1),
   ...compute,
+  ...workload,
 });
 
 export const volumeUsageEventSchema = z.object({

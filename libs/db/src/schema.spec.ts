@@ -75,7 +75,7 @@ describe('data model constraints', () => {
     const bucket = { accountId, kind: 'ENDPOINT' as const, time: new Date('2026-01-01T10:00:00Z'), endpointId: 'ep1' };
     const upsert = (amount: number) =>
       db.billingRecord.upsert({
-        where: { bucket: { ...bucket, podId: '', gpuTypeId: '', networkVolumeId: '' } },
+        where: { bucket: { ...bucket, podId: '', gpuTypeId: '', networkVolumeId: '', templateId: '', imageName: '', dataCenterId: '' } },
         create: { id: newId(), ...bucket, amount, timeBilledMs: 3_000_000_000n },
         update: { amount },
       });
