@@ -35,7 +35,8 @@ function appEnv(config: RunnerConfig, name: AppName, backends: Backends): Record
   };
   if (config.redisPrefix !== undefined) env.REDIS_PREFIX = config.redisPrefix;
   if (config.otelEndpoint !== undefined) env.OTEL_EXPORTER_OTLP_ENDPOINT = config.otelEndpoint;
-  if (name === 'gateway') env.RUNPLANE_ENCRYPTION_KEY = backends.encryptionKey;
+  // The gateway and the webhook-dispatcher open sealed secrets (registry passwords, webhook signing secrets).
+  if (name === 'gateway' || name === 'webhook-dispatcher') env.RUNPLANE_ENCRYPTION_KEY = backends.encryptionKey;
   else delete env.RUNPLANE_ENCRYPTION_KEY;
   return env;
 }

@@ -53,10 +53,10 @@ const SERVICES: ServiceUnderTest[] = [
   {
     name: 'webhook-dispatcher',
     errorStyle: 'v1',
-    build: (env) => ({
-      config: webhookDispatcherEnvSchema.parse(env),
-      module: (infra) => WebhookDispatcherModule.forRoot(infra),
-    }),
+    build: (env) => {
+      const config = webhookDispatcherEnvSchema.parse(withKey(env));
+      return { config, module: (infra) => WebhookDispatcherModule.forRoot(config, infra) };
+    },
   },
   {
     name: 'billing-aggregator',

@@ -8,5 +8,5 @@ void runService({
   errorStyle: 'v1',
   config,
   telemetry,
-  module: (infrastructure) => WebhookDispatcherModule.forRoot(infrastructure),
+  module: (infrastructure) => WebhookDispatcherModule.forRoot(config, infrastructure),
 });

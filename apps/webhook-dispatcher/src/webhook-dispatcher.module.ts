@@ -1,10 +1,70 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { HealthController } from '@runplane/http';
+import type { DbClient } from '@runplane/db';
+import { DB_CLIENT, HealthController } from '@runplane/http';
+import { createQueue, createRedis, type Redis } from '@runplane/queue';
+import {
+  type HostResolver,
+  scheduleAttempt,
+  UndiciWebhookSender,
+  WEBHOOK_ATTEMPTS_QUEUE,
+  type WebhookAttemptsQueue,
+  webhookAttemptsCatalog,
+  WebhookDeliveriesRepository,
+  WebhookDispatcher,
+  WebhookSecretsRepository,
+  WebhookSecretsService,
+  WebhookUrlGuard,
+} from '@runplane/webhooks';
+import { SecretBox } from '@runplane/workloads';
+import type { WebhookDispatcherConfig } from './config';
+import { DispatcherWorkers } from './dispatcher-workers';
+import { ATTEMPTS_QUEUE, DISPATCHER_CONFIG, QUEUE_REDIS, WEBHOOK_DISPATCHER } from './tokens';
+
+/** What tests may replace: name resolution (to point a test host name at the local receiver). */
+export interface DispatcherOverrides {
+  resolveHost?: HostResolver;
+}
+
+function createDispatcher(config: WebhookDispatcherConfig, db: DbClient, queue: WebhookAttemptsQueue, overrides: DispatcherOverrides): WebhookDispatcher {
+  return new WebhookDispatcher({
+    deliveries: new WebhookDeliveriesRepository(db),
+    // The secrets are sealed with the same AES-256-GCM envelope and key as registry-auth passwords.
+    secrets: new WebhookSecretsService(new WebhookSecretsRepository(db), new SecretBox(config.RUNPLANE_ENCRYPTION_KEY)),
+    guard: new WebhookUrlGuard(config.WEBHOOK_ALLOWED_HOSTS, overrides.resolveHost),
+    sender: new UndiciWebhookSender(),
+    schedule: (deliveryId, attempt, delayMs) => scheduleAttempt(queue, deliveryId, attempt, delayMs),
+    policy: {
+      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+      spacingMs: config.WEBHOOK_ATTEMPT_SPACING_MS,
+      timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+    },
+  });
+}
 
 /** Root module of the webhook-dispatcher (outbound webhook delivery). */
 @Module({})
 export class WebhookDispatcherModule {
-  static forRoot(infrastructure: DynamicModule): DynamicModule {
-    return { module: WebhookDispatcherModule, imports: [infrastructure], controllers: [HealthController] };
+  static forRoot(config: WebhookDispatcherConfig, infrastructure: DynamicModule, overrides: DispatcherOverrides = {}): DynamicModule {
+    return {
+      module: WebhookDispatcherModule,
+      imports: [infrastructure],
+      controllers: [HealthController],
+      providers: [
+        { provide: DISPATCHER_CONFIG, useValue: config },
+        // BullMQ refuses a client with a key prefix: the queues get their own client and prefix the keys themselves.
+        { provide: QUEUE_REDIS, useFactory: () => createRedis(config.REDIS_URL) },
+        {
+          provide: ATTEMPTS_QUEUE,
+          inject: [QUEUE_REDIS],
+          useFactory: (redis: Redis) => createQueue(webhookAttemptsCatalog, WEBHOOK_ATTEMPTS_QUEUE, { redis, prefix: config.REDIS_PREFIX }),
+        },
+        {
+          provide: WEBHOOK_DISPATCHER,
+          inject: [DB_CLIENT, ATTEMPTS_QUEUE],
+          useFactory: (db: DbClient, queue: WebhookAttemptsQueue) => createDispatcher(config, db, queue, overrides),
+        },
+        DispatcherWorkers,
+      ],
+    };
   }
 }

@@ -1,0 +1,67 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { jobEventsCatalog, WEBHOOKS_QUEUE } from '@runplane/jobs';
+import { createWorker, type Redis, type TypedWorker, UnrecoverableError } from '@runplane/queue';
+import {
+  OrphanedWebhookError,
+  WEBHOOK_ATTEMPTS_QUEUE,
+  type WebhookAttemptsQueue,
+  webhookAttemptsCatalog,
+  type WebhookDispatcher,
+} from '@runplane/webhooks';
+import type { WebhookDispatcherConfig } from './config';
+import { ATTEMPTS_QUEUE, DISPATCHER_CONFIG, QUEUE_REDIS, WEBHOOK_DISPATCHER } from './tokens';
+
+/**
+ * Consumes the `webhooks` queue (delivery requests from the job engine) and the dispatcher's own `webhook-attempts`
+ * queue. Thin transport: each handler calls one dispatcher method. Workers start once the app is up and are closed
+ * (letting running attempts finish) before the database and Redis connections go away.
+ */
+@Injectable()
+export class DispatcherWorkers implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger('WebhookDispatcher');
+  private workers: TypedWorker[] = [];
+
+  constructor(
+    @Inject(WEBHOOK_DISPATCHER) private readonly dispatcher: WebhookDispatcher,
+    @Inject(QUEUE_REDIS) private readonly redis: Redis,
+    @Inject(ATTEMPTS_QUEUE) private readonly attempts: WebhookAttemptsQueue,
+    @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const connection = { redis: this.redis, prefix: this.config.REDIS_PREFIX };
+    const onError = (error: Error) => this.logger.warn(`queue worker: ${error.message}`);
+    const intake = createWorker(
+      jobEventsCatalog,
+      WEBHOOKS_QUEUE,
+      { 'webhook.deliver': (data, context) => this.accept(data, context.id) },
+      { ...connection, concurrency: this.config.WEBHOOK_CONCURRENCY, onError },
+    );
+    const attempts = createWorker(
+      webhookAttemptsCatalog,
+      WEBHOOK_ATTEMPTS_QUEUE,
+      { 'webhook.attempt': (data) => this.dispatcher.attempt(data.deliveryId, data.attempt) },
+      { ...connection, concurrency: this.config.WEBHOOK_CONCURRENCY, onError },
+    );
+    this.workers = [intake, attempts];
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
+    await this.attempts.close();
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+  }
+
+  private async accept(data: Parameters<WebhookDispatcher['accept']>[0], sourceKey: string): Promise<void> {
+    try {
+      await this.dispatcher.accept(data, sourceKey);
+    } catch (error) {
+      if (!(error instanceof OrphanedWebhookError)) throw error;
+      this.logger.warn(error.message);
+      throw new UnrecoverableError(error.message);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import type { WebhookDeliverPayload } from '@runplane/contracts';
+import { type WebhookDelivery, WebhookDeliveryStatus } from '@runplane/db';
+import type { WebhookDeliveriesRepository } from './deliveries.repository';
+import type { WebhookSender } from './http-sender';
+import { type AttemptOutcome, type DeliveryPolicy, failureOf, nextStep } from './policy';
+import type { WebhookSecretsService } from './secrets.service';
+import { messageIdOf, signatureHeaders } from './signing';
+import { RefusedUrlError, type WebhookUrlGuard } from './url-safety';
+
+/** Queues attempt `attempt` of a delivery to start after `delayMs` (idempotent per delivery and attempt). */
+export type AttemptScheduler = (deliveryId: string, attempt: number, delayMs: number) => Promise<void>;
+
+/** A delivery request that no longer has an account to sign and record it for (its endpoint was deleted). */
+export class OrphanedWebhookError extends Error {
+  constructor(endpointId: string) {
+    super(`Endpoint ${endpointId} no longer exists; its webhook is dropped`);
+    this.name = 'OrphanedWebhookError';
+  }
+}
+
+/** What the dispatcher is built from. */
+export interface WebhookDispatcherDeps {
+  deliveries: WebhookDeliveriesRepository;
+  secrets: WebhookSecretsService;
+  guard: WebhookUrlGuard;
+  sender: WebhookSender;
+  schedule: AttemptScheduler;
+  policy: DeliveryPolicy;
+  now?: () => Date;
+}
+
+/** A `webhook.deliver` payload, which may name the account itself. */
+type DeliverRequest = WebhookDeliverPayload & { accountId?: string };
+
+/**
+ * Delivers job webhooks. `accept` turns a `webhook.deliver` request into a delivery row and its first attempt;
+ * `attempt` makes one POST, records it and schedules the next one when the policy says so. State lives in Postgres
+ * and every step is idempotent, so a step run twice (a crash, a stalled queue job) neither loses nor repeats an
+ * attempt beyond at-least-once.
+ */
+export class WebhookDispatcher {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: WebhookDispatcherDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Records the delivery for `sourceKey` (the request's queue id) once, and makes sure its next attempt is queued. */
+  async accept(request: DeliverRequest, sourceKey: string): Promise<WebhookDelivery> {
+    const accountId = request.accountId ?? (await this.deps.deliveries.accountOfEndpoint(request.endpointId));
+    if (!accountId) throw new OrphanedWebhookError(request.endpointId);
+    const delivery = await this.deps.deliveries.createOnce({
+      accountId,
+      endpointId: request.endpointId,
+      jobId: request.jobId,
+      url: request.url,
+      sourceKey,
+      body: JSON.stringify(request.record),
+      maxAttempts: this.deps.policy.maxAttempts,
+      nextAttemptAt: this.now(),
+    });
+    await this.resume(delivery);
+    return delivery;
+  }
+
+  /** Runs attempt `attempt` of a delivery, unless it is already recorded or the delivery is finished. */
+  async attempt(deliveryId: string, attempt: number): Promise<void> {
+    const delivery = await this.deps.deliveries.findById(deliveryId);
+    if (!delivery || delivery.status !== WebhookDeliveryStatus.PENDING || delivery.body === null) return;
+    if (delivery.attempts !== attempt - 1) {
+      // A stale or repeated queue job: this attempt is recorded already (or not due yet). Re-queue what is next.
+      await this.resume(delivery);
+      return;
+    }
+    const startedAt = this.now();
+    await this.deps.deliveries.claimAttempt(delivery, attempt, startedAt);
+    const outcome = await this.send(delivery, delivery.body);
+    await this.record(delivery, attempt, outcome);
+  }
+
+  /** Queues the delivery's next attempt if it is still PENDING; a no-op when that attempt is queued already. */
+  private async resume(delivery: WebhookDelivery): Promise<void> {
+    if (delivery.status !== WebhookDeliveryStatus.PENDING) return;
+    const due = delivery.nextAttemptAt ?? this.now();
+    await this.deps.schedule(delivery.id, delivery.attempts + 1, due.getTime() - this.now().getTime());
+  }
+
+  private async send(delivery: WebhookDelivery, body: string): Promise<AttemptOutcome> {
+    let destination;
+    try {
+      destination = await this.deps.guard.check(delivery.url);
+    } catch (error) {
+      if (error instanceof RefusedUrlError) return { kind: 'refused', reason: error.message };
+      return { kind: 'error', error: (error as Error).message, durationMs: 0 };
+    }
+    const secret = await this.deps.secrets.current(delivery.accountId);
+    const headers = signatureHeaders(secret, messageIdOf(delivery.id), this.now(), body);
+    return this.deps.sender.send({ destination, body, headers, timeoutMs: this.deps.policy.timeoutMs });
+  }
+
+  private async record(delivery: WebhookDelivery, attempt: number, outcome: AttemptOutcome): Promise<void> {
+    const finishedAt = this.now();
+    const step = nextStep({ ...this.deps.policy, maxAttempts: delivery.maxAttempts }, attempt, outcome, finishedAt);
+    const status =
+      step.kind === 'succeeded' ? WebhookDeliveryStatus.SUCCEEDED : step.kind === 'failed' ? WebhookDeliveryStatus.FAILED : WebhookDeliveryStatus.PENDING;
+    const recorded = await this.deps.deliveries.finishAttempt({
+      deliveryId: delivery.id,
+      attempt,
+      statusCode: outcome.kind === 'response' ? outcome.statusCode : null,
+      durationMs: outcome.kind === 'refused' ? null : outcome.durationMs,
+      error: failureOf(outcome),
+      responseExcerpt: outcome.kind === 'response' ? outcome.excerpt : null,
+      finishedAt,
+      status,
+      nextAttemptAt: step.kind === 'retry' ? step.at : null,
+    });
+    if (recorded && step.kind === 'retry') await this.deps.schedule(delivery.id, step.attempt, this.deps.policy.spacingMs);
+  }
+}
