@@ -9,6 +9,9 @@ type Row = {
   endpointId?: string;
   gpuTypeId?: string;
   networkVolumeId?: string;
+  templateId?: string;
+  imageName?: string;
+  dataCenterId?: string;
   amount?: number;
   timeBilledMs?: number;
   diskSpaceBilledGb?: number;
@@ -17,6 +20,7 @@ type Row = {
 };
 
 const HOUR = 3_600_000;
+const dims = (templateId: string, imageName: string, dataCenterId: string) => ({ templateId, imageName, dataCenterId });
 const L4 = 'NVIDIA L4';
 const A40 = 'NVIDIA A40';
 
@@ -127,30 +131,12 @@ describe('v1 /billing', () => {
 
   describe('/billing/endpoints', () => {
     beforeAll(async () => {
+      // Records carry template, image and data center themselves: no endpoint, template or Pod rows needed.
       const a = owner.accountId;
-      await gw.db.template.createMany({
-        data: [
-          { id: 'tpl-one', accountId: a, name: 'one', imageName: 'img:1' },
-          { id: 'tpl-two', accountId: a, name: 'two', imageName: 'img:2' },
-        ],
-      });
-      await gw.db.endpoint.createMany({
-        data: [
-          { id: 'ep-one', accountId: a, name: 'one', templateId: 'tpl-one' },
-          { id: 'ep-two', accountId: a, name: 'two', templateId: 'tpl-two' },
-        ],
-      });
-      await gw.db.pod.createMany({
-        data: [
-          { id: 'w-1', accountId: a, image: 'img:1', endpointId: 'ep-one', dataCenterId: 'EU-RO-1' },
-          { id: 'w-2', accountId: a, image: 'img:1', endpointId: 'ep-one', dataCenterId: 'US-TX-3' },
-          { id: 'w-3', accountId: a, image: 'img:2', endpointId: 'ep-two', dataCenterId: 'EU-RO-1' },
-        ],
-      });
       await insert(a, 'ENDPOINT', [
-        { time: '2024-02-01T00:00:00Z', endpointId: 'ep-one', podId: 'w-1', gpuTypeId: L4, amount: 2, timeBilledMs: HOUR, diskSpaceBilledGb: 5 },
-        { time: '2024-02-01T01:00:00Z', endpointId: 'ep-one', podId: 'w-2', gpuTypeId: A40, amount: 1, timeBilledMs: HOUR / 2, diskSpaceBilledGb: 5 },
-        { time: '2024-02-01T00:00:00Z', endpointId: 'ep-two', podId: 'w-3', gpuTypeId: L4, amount: 3, timeBilledMs: HOUR, diskSpaceBilledGb: 7 },
+        { time: '2024-02-01T00:00:00Z', endpointId: 'ep-one', podId: 'w-1', gpuTypeId: L4, ...dims('tpl-one', 'img:1', 'EU-RO-1'), amount: 2, timeBilledMs: HOUR, diskSpaceBilledGb: 5 },
+        { time: '2024-02-01T01:00:00Z', endpointId: 'ep-one', podId: 'w-2', gpuTypeId: A40, ...dims('tpl-one', 'img:1', 'US-TX-3'), amount: 1, timeBilledMs: HOUR / 2, diskSpaceBilledGb: 5 },
+        { time: '2024-02-01T00:00:00Z', endpointId: 'ep-two', podId: 'w-3', gpuTypeId: L4, ...dims('tpl-two', 'img:2', 'EU-RO-1'), amount: 3, timeBilledMs: HOUR, diskSpaceBilledGb: 7 },
       ]);
       await insert(other.accountId, 'ENDPOINT', [
         { time: '2024-02-01T00:00:00Z', endpointId: 'ep-one', podId: 'w-1', gpuTypeId: L4, amount: 500, timeBilledMs: HOUR },

@@ -17,11 +17,11 @@ export interface BillingSelection {
   podId?: string;
   endpointId?: string;
   gpuTypeIds?: string[];
-  /** Endpoint records: the endpoint is (currently) built from this template. */
+  /** Endpoint records: the worker ran from this template (as recorded when it ran). */
   templateId?: string;
-  /** Endpoint records: the endpoint's template or the worker Pod runs this image. */
+  /** Endpoint records: the worker ran this image (as recorded when it ran). */
   imageName?: string;
-  /** Endpoint records: the worker Pod was placed in one of these data centers. */
+  /** Endpoint records: the worker ran in one of these data centers. */
   dataCenterIds?: string[];
 }
 
@@ -48,25 +48,17 @@ function filters(s: BillingSelection): Prisma.Sql[] {
   if (s.podId) where.push(Prisma.sql`"podId" = ${s.podId}`);
   if (s.endpointId) where.push(Prisma.sql`"endpointId" = ${s.endpointId}`);
   if (s.gpuTypeIds?.length) where.push(Prisma.sql`"gpuTypeId" IN (${Prisma.join(s.gpuTypeIds)})`);
-  if (s.templateId) {
-    where.push(Prisma.sql`"endpointId" IN (SELECT e."id" FROM "endpoints" e WHERE e."accountId" = ${s.accountId} AND e."templateId" = ${s.templateId})`);
-  }
-  if (s.imageName) {
-    where.push(Prisma.sql`("endpointId" IN (SELECT e."id" FROM "endpoints" e JOIN "templates" t ON t."id" = e."templateId"
-      WHERE e."accountId" = ${s.accountId} AND t."imageName" = ${s.imageName})
-      OR "podId" IN (SELECT p."id" FROM "pods" p WHERE p."accountId" = ${s.accountId} AND p."image" = ${s.imageName}))`);
-  }
-  if (s.dataCenterIds?.length) {
-    where.push(Prisma.sql`"podId" IN (SELECT p."id" FROM "pods" p WHERE p."accountId" = ${s.accountId}
-      AND p."dataCenterId" IN (${Prisma.join(s.dataCenterIds)}))`);
-  }
+  if (s.templateId) where.push(Prisma.sql`"templateId" = ${s.templateId}`);
+  if (s.imageName) where.push(Prisma.sql`"imageName" = ${s.imageName}`);
+  if (s.dataCenterIds?.length) where.push(Prisma.sql`"dataCenterId" IN (${Prisma.join(s.dataCenterIds)})`);
   return where;
 }
 
 /**
- * Reads billing records. Records are hourly; a coarser bucket sums them. Disk sizes are a level, not a
- * flow, so within a bucket each resource counts with its largest size, and the group sums its resources.
- * Template, image and data-center filters go through the endpoint and Pod rows, which the records don't copy.
+ * Reads billing records. Records are hourly; a coarser bucket sums them exactly and rounds the sum to 6
+ * decimal places (half away from zero) only then. Disk sizes are a level, not a flow, so within a bucket each
+ * resource counts with its largest size, and the group sums its resources. Template, image and data center
+ * filters read the records' own columns, so they keep working after the endpoint, template or Pod is gone.
  */
 export class BillingRepository {
   constructor(private readonly db: DbClient) {}
@@ -76,10 +68,10 @@ export class BillingRepository {
     const key = selection.groupBy === null ? Prisma.sql`''` : Prisma.raw(GROUP_COLUMNS[selection.groupBy]);
     return this.db.$queryRaw<BillingBucketRow[]>`
       SELECT to_char("bucket", 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "time", "key",
-             SUM("amount")::float8 AS "amount",
+             ROUND(SUM("amount"), 6)::float8 AS "amount",
              SUM("ms")::float8 AS "timeBilledMs",
              SUM("disk")::float8 AS "diskSpaceBilledGb",
-             SUM("hpAmount")::float8 AS "highPerformanceStorageAmount",
+             ROUND(SUM("hpAmount"), 6)::float8 AS "highPerformanceStorageAmount",
              SUM("hpDisk")::float8 AS "highPerformanceStorageDiskSpaceBilledGb"
       FROM (
         SELECT date_trunc(${selection.bucketSize}::text, "time") AS "bucket", ${key} AS "key",

@@ -16,3 +16,15 @@ export function createBillingService(db: DbClient, catalog: BillingCatalog): Bil
   return new BillingService(new BillingRepository(db), catalog);
 }
 export { USAGE_QUEUE, usageCatalog } from './usage-catalog';
+export { type UsageRejection, UsageEventRejectedError } from './aggregation/errors';
+export {
+  type Clock,
+  type RecordOutcome,
+  type RollUpResult,
+  UsageAggregator,
+  type UsageAggregatorOptions,
+} from './aggregation/usage-aggregator';
+export { startUsageConsumer, type UsageConsumerOptions, type UsageFailure } from './aggregation/usage-consumer';
+export { type Charge, computeCharges, type PlanWindow } from './metering/charges';
+export { deriveIntervals, type DerivedInterval, type StoragePrices, volumeCostPerMonth } from './metering/intervals';
+export { HOURS_PER_MONTH } from './metering/money';
