@@ -12,6 +12,7 @@ import { PodsModule } from './pods/pods.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { EndpointsModule } from './endpoints/endpoints.module';
 import { BillingModule } from './billing/billing.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Settings the v1 API needs beyond the shared infrastructure. */
 export interface V1Options {
@@ -25,7 +26,7 @@ export class V1Module {
   static forRoot(options: V1Options): DynamicModule {
     return {
       module: V1Module,
-      imports: [TemplatesModule, NetworkVolumesModule, PodsModule, OpenApiModule, EndpointsModule, BillingModule],
+      imports: [TemplatesModule, NetworkVolumesModule, PodsModule, OpenApiModule, EndpointsModule, BillingModule, WebhooksModule.forRoot(options)],
       controllers: [ApiKeysController, RegistryAuthController],
       providers: [
         { provide: API_KEYS_SERVICE, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },

@@ -6,6 +6,7 @@ import { apiKeyRoutes, docsRoutes, registryAuthRoutes } from './routes/extension
 import { networkVolumeRoutes } from './routes/network-volumes.routes';
 import { podRoutes } from './routes/pods.routes';
 import { templateRoutes } from './routes/templates.routes';
+import { webhookRoutes } from './routes/webhooks.routes';
 
 /** Every v1 route, in the order the document lists them. */
 export const V1_ROUTES: readonly V1Route[] = [
@@ -17,6 +18,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   ...registryAuthRoutes,
   ...billingRoutes,
   ...apiKeyRoutes,
+  ...webhookRoutes,
 ];
 
 let cached: OpenApiDocument | undefined;
