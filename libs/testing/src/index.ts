@@ -18,3 +18,37 @@ export {
 } from './database';
 export { pollUntil, type PollOptions } from './poll';
 export { FakeClock } from './clock';
+export { default as prepareTestDatabases } from './jest-global-setup';
+export {
+  createTestNamespace,
+  kubeTestEnv,
+  type KubeTestEnv,
+  registerNodePools,
+  type RegisterNodePoolsOptions,
+  removeNodePool,
+  TEST_KUBECONFIG_ENV,
+  type TestNamespace,
+} from './kube-env';
+export { connectionFromKubeconfig, KubeApiError, type KubeConnection, KubeTestClient } from './kube-env-client';
+export { defaultKubeRunsDir, type KubeControlPlane, type KubeControlPlaneOptions, startKubeControlPlane } from './kube-env-launcher';
+export {
+  buildPoolNode,
+  DEFAULT_NODE_POOLS_FILE,
+  gfdProductName,
+  GPU_PRODUCT_LABEL,
+  GPU_RESOURCE,
+  loadNodePools,
+  NODE_POOL_LABEL,
+  type NodePoolSpec,
+  POOL_NAME_LABEL,
+} from './kube-env-pools';
+export {
+  KUBE_BUILD_HINT,
+  KUBE_COMPONENT_BINARIES,
+  KUBE_TEST_VERSIONS,
+  kubeBinaryPaths,
+  type KubeBinaryPaths,
+  kubeCacheRoot,
+  kubeComponentDir,
+  type KubeComponent,
+} from './kube-env-versions';

@@ -1,0 +1,100 @@
+import path from 'node:path';
+
+/** Loopback ports of one control plane, all picked free at start. */
+export interface KubePorts {
+  etcdClient: number;
+  etcdPeer: number;
+  apiserver: number;
+  scheduler: number;
+  kwok: number;
+}
+
+/** Files the components share, all inside the run folder. */
+export interface KubeRunFiles {
+  dir: string;
+  tokenFile: string;
+  kubeconfig: string;
+  schedulerConfig: string;
+  serviceAccountPublicKey: string;
+  serviceAccountPrivateKey: string;
+}
+
+/** The apiserver's self-signed serving certificate chain inside its --cert-dir. */
+export function apiserverCertFile(files: KubeRunFiles): string {
+  return path.join(files.dir, 'apiserver-certs', 'apiserver.crt');
+}
+
+/** etcd on loopback, data on the run folder (tmpfs when available) and no fsync: throw-away test data. */
+export function etcdArgs(files: KubeRunFiles, ports: KubePorts): string[] {
+  const client = `http://127.0.0.1:${ports.etcdClient}`;
+  const peer = `http://127.0.0.1:${ports.etcdPeer}`;
+  return [
+    '--name=runplane-test',
+    `--data-dir=${path.join(files.dir, 'etcd')}`,
+    `--listen-client-urls=${client}`,
+    `--advertise-client-urls=${client}`,
+    `--listen-peer-urls=${peer}`,
+    `--initial-advertise-peer-urls=${peer}`,
+    `--initial-cluster=runplane-test=${peer}`,
+    '--unsafe-no-fsync',
+    '--log-level=warn',
+  ];
+}
+
+/**
+ * kube-apiserver flags in the spirit of envtest: loopback only, token auth (group system:masters),
+ * RBAC, a self-signed serving certificate, and the default admission chain (Priority,
+ * DefaultTolerationSeconds, …) minus ServiceAccount, because no controller-manager creates the
+ * `default` service account. No priority-and-fairness throttling: many test files share one server.
+ */
+export function apiserverArgs(files: KubeRunFiles, ports: KubePorts): string[] {
+  return [
+    `--etcd-servers=http://127.0.0.1:${ports.etcdClient}`,
+    '--bind-address=127.0.0.1',
+    '--advertise-address=127.0.0.1',
+    `--secure-port=${ports.apiserver}`,
+    `--cert-dir=${path.dirname(apiserverCertFile(files))}`,
+    `--token-auth-file=${files.tokenFile}`,
+    '--authorization-mode=RBAC',
+    `--service-account-issuer=https://127.0.0.1:${ports.apiserver}`,
+    `--service-account-key-file=${files.serviceAccountPublicKey}`,
+    `--service-account-signing-key-file=${files.serviceAccountPrivateKey}`,
+    '--service-cluster-ip-range=10.0.0.0/24',
+    '--allow-privileged=true',
+    '--disable-admission-plugins=ServiceAccount',
+    '--endpoint-reconciler-type=none',
+    '--enable-priority-and-fairness=false',
+    '--max-requests-inflight=0',
+    '--max-mutating-requests-inflight=0',
+    '--profiling=false',
+  ];
+}
+
+/** kube-scheduler with the run's KubeSchedulerConfiguration; its health endpoints need no credentials. */
+export function schedulerArgs(files: KubeRunFiles, ports: KubePorts): string[] {
+  return [
+    `--config=${files.schedulerConfig}`,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${ports.scheduler}`,
+    `--authentication-kubeconfig=${files.kubeconfig}`,
+    `--authorization-kubeconfig=${files.kubeconfig}`,
+    '--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics',
+  ];
+}
+
+/** Annotation that hands a Node to the kwok controller. */
+export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
+
+/**
+ * The kwok controller: manages only Nodes annotated `kwok.x-k8s.io/node=fake` (and their pods),
+ * driven by kwok's default Stage documents, one --config per file.
+ */
+export function kwokArgs(files: KubeRunFiles, ports: KubePorts, stageFiles: readonly string[]): string[] {
+  return [
+    `--kubeconfig=${files.kubeconfig}`,
+    `--manage-nodes-with-annotation-selector=${KWOK_NODE_ANNOTATION}=fake`,
+    `--server-address=127.0.0.1:${ports.kwok}`,
+    '--cidr=10.244.0.0/16',
+    ...stageFiles.map((file) => `--config=${file}`),
+  ];
+}

@@ -1,0 +1,213 @@
+import { get as httpsGet } from 'node:https';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  apiserverArgs,
+  apiserverCertFile,
+  etcdArgs,
+  kwokArgs,
+  type KubePorts,
+  type KubeRunFiles,
+  schedulerArgs,
+} from './kube-env-args';
+import { type KubeConnection, KubeTestClient } from './kube-env-client';
+import { caFromSelfSignedChain, kubeconfigYaml, schedulerConfigYaml, writeServiceAccountKeys, writeTokenFile } from './kube-env-config';
+import { recordRunProcess, sweepStaleRuns, writeRunOwner } from './kube-env-runs';
+import { KUBE_BUILD_HINT, kubeBinaryPaths, type KubeBinaryPaths } from './kube-env-versions';
+import { pollUntil } from './poll';
+import { getFreePorts, isProcessAlive, type ProcessGroup, signalProcessGroup, spawnProcessGroup, stopProcessGroup } from './process';
+
+/** A running throw-away control plane: etcd, kube-apiserver, kube-scheduler and the kwok controller. */
+export interface KubeControlPlane {
+  /** The run folder (kubeconfig, certificates, etcd data); removed on stop. */
+  dir: string;
+  kubeconfigPath: string;
+  kubeconfig: string;
+  connection: KubeConnection;
+  /** kube-apiserver's /version gitVersion, e.g. v1.34.4. */
+  version: string;
+  processes: Readonly<Record<KubeProcessName, ProcessGroup>>;
+  /** Stops every process (process groups, reverse start order) and removes the run folder. */
+  stop(): Promise<void>;
+}
+
+type KubeProcessName = 'etcd' | 'kube-apiserver' | 'kube-scheduler' | 'kwok';
+
+/** Options for {@link startKubeControlPlane}. */
+export interface KubeControlPlaneOptions {
+  binaries?: KubeBinaryPaths;
+  /** Parent of the run folder: /dev/shm (tmpfs) when writable, else the OS temp folder. */
+  baseDir?: string;
+  /** Give up when a component is not healthy within this long (default 120 s). */
+  startTimeoutMs?: number;
+  /** Progress lines (default: none). */
+  log?: (message: string) => void;
+}
+
+/** The run folders of all control planes live here, so a later start can sweep leftovers. */
+export function defaultKubeRunsDir(): string {
+  const shm = '/dev/shm';
+  const base = existsSync(shm) ? shm : tmpdir();
+  return path.join(base, 'runplane-k8s');
+}
+
+/** Reads kwok's stage manifest written by the build and checks every binary is there. */
+function requireBuiltEnvironment(binaries: KubeBinaryPaths): string[] {
+  const missing = [binaries.kubeApiserver, binaries.kubeScheduler, binaries.etcd, binaries.kwok, binaries.kwokStagesManifest].filter(
+    (file) => !existsSync(file),
+  );
+  if (missing.length > 0) throw new Error(`Kubernetes test environment not built (missing ${missing.join(', ')}). ${KUBE_BUILD_HINT}`);
+  const stages = JSON.parse(readFileSync(binaries.kwokStagesManifest, 'utf8')) as string[];
+  const gone = stages.filter((file) => !existsSync(file));
+  if (gone.length > 0) throw new Error(`kwok stage files are gone from the Go module cache (${gone[0]}). ${KUBE_BUILD_HINT}`);
+  return stages;
+}
+
+/**
+ * Starts a control plane on loopback with free ports and resolves once every component is healthy:
+ * etcd → kube-apiserver (/readyz) → kube-scheduler and kwok (/healthz). Writes a kubeconfig with an
+ * admin token. On any failure everything already started is stopped and the error carries the
+ * failing component's output.
+ */
+export async function startKubeControlPlane(options: KubeControlPlaneOptions = {}): Promise<KubeControlPlane> {
+  const binaries = options.binaries ?? kubeBinaryPaths();
+  const stageFiles = requireBuiltEnvironment(binaries);
+  const log = options.log ?? ((): void => undefined);
+  const runsDir = options.baseDir ?? defaultKubeRunsDir();
+  mkdirSync(runsDir, { recursive: true });
+  const swept = sweepStaleRuns(runsDir);
+  if (swept.length > 0) log(`removed ${swept.length} control plane(s) left behind by exited runs`);
+
+  const dir = mkdtempSync(path.join(runsDir, 'run-'));
+  writeRunOwner(dir, process.pid);
+  const files = prepareRunFiles(dir);
+  const [etcdClient, etcdPeer, apiserver, scheduler, kwok] = await getFreePorts(5);
+  const ports: KubePorts = { etcdClient: etcdClient!, etcdPeer: etcdPeer!, apiserver: apiserver!, scheduler: scheduler!, kwok: kwok! };
+  const started: [KubeProcessName, ProcessGroup][] = [];
+  // If the owner exits without stop() (an uncaught error, process.exit), take the processes along.
+  const killOnExit = (): void => started.forEach(([, group]) => signalProcessGroup(group.pid, 'SIGKILL'));
+  process.once('exit', killOnExit);
+  const stop = async (): Promise<void> => {
+    process.off('exit', killOnExit);
+    for (const [, group] of [...started].reverse()) await stopProcessGroup(group, 5000);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const spawn = (name: KubeProcessName, binary: string, args: string[]): ProcessGroup => {
+    const group = spawnProcessGroup(binary, args, { cwd: dir, env: { PATH: process.env['PATH'], HOME: dir } });
+    started.push([name, group]);
+    recordRunProcess(dir, group.pid);
+    return group;
+  };
+  const waitHealthy = (name: string, probe: () => Promise<boolean>): Promise<true> =>
+    waitForComponent(name, probe, started, options.startTimeoutMs ?? 120_000);
+
+  try {
+    log(`starting etcd on 127.0.0.1:${ports.etcdClient}`);
+    spawn('etcd', binaries.etcd, etcdArgs(files, ports));
+    await waitHealthy('etcd', () => httpOk(`http://127.0.0.1:${ports.etcdClient}/health`));
+
+    log(`starting kube-apiserver on https://127.0.0.1:${ports.apiserver}`);
+    spawn('kube-apiserver', binaries.kubeApiserver, apiserverArgs(files, ports));
+    const connection = await waitForApiserver(files, ports, waitHealthy);
+    const kubeconfig = kubeconfigYaml(connection.server, connection.caPem, connection.token);
+    writeFileSync(files.kubeconfig, kubeconfig, { mode: 0o600 });
+
+    log('starting kube-scheduler and kwok');
+    writeFileSync(files.schedulerConfig, schedulerConfigYaml(files.kubeconfig));
+    spawn('kube-scheduler', binaries.kubeScheduler, schedulerArgs(files, ports));
+    spawn('kwok', binaries.kwok, kwokArgs(files, ports, stageFiles));
+    await waitHealthy('kube-scheduler', () => insecureLoopbackOk(`https://127.0.0.1:${ports.scheduler}/healthz`));
+    await waitHealthy('kwok', () => httpOk(`http://127.0.0.1:${ports.kwok}/healthz`));
+
+    const version = (await new KubeTestClient(connection).get<{ gitVersion: string }>('/version')).gitVersion;
+    log(`control plane ${version} ready, kubeconfig ${files.kubeconfig}`);
+    const processes = Object.fromEntries(started) as Record<KubeProcessName, ProcessGroup>;
+    return { dir, kubeconfigPath: files.kubeconfig, kubeconfig, connection, version, processes, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+function prepareRunFiles(dir: string): KubeRunFiles {
+  const keys = writeServiceAccountKeys(dir);
+  return {
+    dir,
+    tokenFile: path.join(dir, 'tokens.csv'),
+    kubeconfig: path.join(dir, 'kubeconfig.yaml'),
+    schedulerConfig: path.join(dir, 'kube-scheduler.yaml'),
+    serviceAccountPublicKey: keys.publicKeyFile,
+    serviceAccountPrivateKey: keys.privateKeyFile,
+  };
+}
+
+/** Waits for the self-signed certificate, then for /readyz answered over TLS pinned to its CA. */
+async function waitForApiserver(
+  files: KubeRunFiles,
+  ports: KubePorts,
+  waitHealthy: (name: string, probe: () => Promise<boolean>) => Promise<true>,
+): Promise<KubeConnection> {
+  const token = writeTokenFile(files.tokenFile);
+  let connection: KubeConnection | undefined;
+  await waitHealthy('kube-apiserver', async () => {
+    if (connection === undefined) {
+      if (!existsSync(apiserverCertFile(files))) return false;
+      const caPem = caFromSelfSignedChain(readFileSync(apiserverCertFile(files), 'utf8'));
+      connection = { server: `https://127.0.0.1:${ports.apiserver}`, token, caPem };
+    }
+    return (await new KubeTestClient(connection).text('/readyz').catch(() => '')) === 'ok';
+  });
+  return connection!;
+}
+
+/** Polls `probe` until it holds; fails at once, with the process output, when a started process exits. */
+async function waitForComponent(
+  name: string,
+  probe: () => Promise<boolean>,
+  started: readonly [KubeProcessName, ProcessGroup][],
+  timeoutMs: number,
+): Promise<true> {
+  try {
+    return await pollUntil(
+      async () => {
+        const dead = started.find(([, group]) => !isProcessAlive(group.pid));
+        if (dead !== undefined) throw new ComponentExited(dead[0], dead[1]);
+        return (await probe().catch(() => false)) || undefined;
+      },
+      { timeoutMs, intervalMs: 100, description: `${name} to become healthy` },
+    );
+  } catch (err) {
+    if (err instanceof ComponentExited) throw err;
+    const group = started.find(([component]) => component === name)?.[1];
+    throw new Error(`${(err as Error).message}\n--- ${name} output ---\n${tail(group?.output() ?? '')}`, { cause: err });
+  }
+}
+
+class ComponentExited extends Error {
+  constructor(name: string, group: ProcessGroup) {
+    super(`${name} exited during start (exit code ${group.child.exitCode ?? group.child.signalCode})\n--- ${name} output ---\n${tail(group.output())}`);
+  }
+}
+
+function tail(output: string): string {
+  return output.length > 4000 ? `…${output.slice(-4000)}` : output;
+}
+
+async function httpOk(url: string): Promise<boolean> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+  await res.arrayBuffer();
+  return res.ok;
+}
+
+/** Probes a component's own self-signed health endpoint on loopback (no secrets are sent). */
+function insecureLoopbackOk(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = httpsGet(url, { rejectUnauthorized: false, timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => req.destroy());
+  });
+}
