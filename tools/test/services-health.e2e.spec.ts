@@ -48,7 +48,10 @@ const SERVICES: ServiceUnderTest[] = [
   {
     name: 'scheduler',
     errorStyle: 'v1',
-    build: (env) => ({ config: schedulerEnvSchema.parse(env), module: (infra) => SchedulerModule.forRoot(infra) }),
+    build: (env) => {
+      const config = schedulerEnvSchema.parse(env);
+      return { config, module: (infra) => SchedulerModule.forRoot(infra, config) };
+    },
   },
   {
     name: 'webhook-dispatcher',

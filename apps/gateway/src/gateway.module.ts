@@ -1,15 +1,19 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthController } from '@runplane/http';
+import type { PodPlacementClient } from '@runplane/workloads';
 import type { GatewayConfig } from './config';
+import { SchedulerPlacementClient } from './v1/pods/scheduler-placement.client';
 import { V1Module } from './v1/v1.module';
 
 /** Root module of the gateway: health routes and the v1 API. */
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig, infrastructure: DynamicModule): DynamicModule {
+  /** `placement` defaults to the scheduler's placement RPC on the deployment's Redis. */
+  static forRoot(config: GatewayConfig, infrastructure: DynamicModule, placement?: () => PodPlacementClient): DynamicModule {
+    const placementClient = placement ?? (() => new SchedulerPlacementClient(config.REDIS_URL, config.REDIS_PREFIX));
     return {
       module: GatewayModule,
-      imports: [infrastructure, V1Module.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY })],
+      imports: [infrastructure, V1Module.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY, placement: placementClient })],
       controllers: [HealthController],
     };
   }

@@ -5,6 +5,7 @@ import type { ApiKeyScope } from '@runplane/contracts';
 import { createPrismaClient } from '@runplane/db';
 import { buildService } from '@runplane/http';
 import { createTestDatabase, testRedisPrefix } from '@runplane/testing';
+import { type PodPlacementClient, unbookedPlacement } from '@runplane/workloads';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { gatewayEnvSchema } from '../src/config';
 import { GatewayModule } from '../src/gateway.module';
@@ -22,8 +23,11 @@ export interface GatewayHarness {
   close(): Promise<void>;
 }
 
-/** Starts a gateway for one test file. */
-export async function startGateway(label: string): Promise<GatewayHarness> {
+/**
+ * Starts a gateway for one test file. Pods are placed without capacity checks unless `placement` is given (tests
+ * of placement run the real scheduler; see apps/scheduler/test).
+ */
+export async function startGateway(label: string, placement: () => PodPlacementClient = () => unbookedPlacement): Promise<GatewayHarness> {
   const database = await createTestDatabase(label);
   const config = gatewayEnvSchema.parse({
     DATABASE_URL: database.url,
@@ -36,7 +40,7 @@ export async function startGateway(label: string): Promise<GatewayHarness> {
     serviceName: 'gateway',
     errorStyle: 'v1',
     config,
-    module: (infrastructure) => GatewayModule.forRoot(config, infrastructure),
+    module: (infrastructure) => GatewayModule.forRoot(config, infrastructure, placement),
   });
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();

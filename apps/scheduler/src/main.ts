@@ -1,12 +1,21 @@
 // telemetry must stay the first import: it starts OpenTelemetry before the app's modules load.
 import { config, telemetry } from './telemetry';
-import { runService } from '@runplane/http';
+import { buildService } from '@runplane/http';
 import { SchedulerModule } from './scheduler.module';
+import { startPlacementListener } from './start-scheduler';
 
-void runService({
-  serviceName: 'scheduler',
-  errorStyle: 'v1',
-  config,
-  telemetry,
-  module: (infrastructure) => SchedulerModule.forRoot(infrastructure),
-});
+async function main(): Promise<void> {
+  const app = await buildService({
+    serviceName: 'scheduler',
+    errorStyle: 'v1',
+    config,
+    module: (infrastructure) => SchedulerModule.forRoot(infrastructure, config),
+  });
+  app.getHttpAdapter().getInstance().addHook('onClose', async () => {
+    await telemetry.shutdown();
+  });
+  await startPlacementListener(app, config);
+  await app.listen({ port: config.PORT, host: config.HOST });
+}
+
+void main();

@@ -1,10 +1,49 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { HealthController } from '@runplane/http';
+import { type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { placementPattern } from '@runplane/contracts';
+import type { DbClient } from '@runplane/db';
+import { DB_CLIENT, HealthController, REDIS_CLIENT } from '@runplane/http';
+import type { Redis } from '@runplane/queue';
+import type { SchedulerConfig } from './config';
+import type { ComputeDriver } from './drivers/compute-driver';
+import { createDriver } from './drivers/create-driver';
+import { PLACEMENT_SERVICE, placementController } from './placement/placement.controller';
+import { SchedulerRuntime } from './scheduler-runtime';
 
-/** Root module of the scheduler (placement, pod lifecycle and autoscaling). */
+/** Injection token for the scheduler's runtime (loops, driver, placement). */
+export const SCHEDULER_RUNTIME = Symbol('SCHEDULER_RUNTIME');
+
+@Injectable()
+class RuntimeLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(@Inject(SCHEDULER_RUNTIME) private readonly runtime: SchedulerRuntime) {}
+
+  onApplicationBootstrap(): void {
+    this.runtime.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runtime.stop();
+  }
+}
+
+/** Root module of the scheduler (placement RPC, pod lifecycle, autoscaling, usage events). */
 @Module({})
 export class SchedulerModule {
-  static forRoot(infrastructure: DynamicModule): DynamicModule {
-    return { module: SchedulerModule, imports: [infrastructure], controllers: [HealthController] };
+  /** `driver` replaces the configured compute driver (tests). */
+  static forRoot(infrastructure: DynamicModule, config: SchedulerConfig, driver?: () => ComputeDriver): DynamicModule {
+    return {
+      module: SchedulerModule,
+      imports: [infrastructure],
+      controllers: [HealthController, placementController(placementPattern(config.REDIS_PREFIX))],
+      providers: [
+        {
+          provide: SCHEDULER_RUNTIME,
+          inject: [DB_CLIENT, REDIS_CLIENT],
+          useFactory: (db: DbClient, redis: Redis) => new SchedulerRuntime(config, db, redis, (driver ?? (() => createDriver(config)))()),
+        },
+        { provide: PLACEMENT_SERVICE, inject: [SCHEDULER_RUNTIME], useFactory: (runtime: SchedulerRuntime) => runtime.placement },
+        RuntimeLifecycle,
+      ],
+      exports: [SCHEDULER_RUNTIME],
+    };
   }
 }

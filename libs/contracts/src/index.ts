@@ -12,3 +12,4 @@ export * from './v1/webhooks';
 export * from './v2/jobs';
 export * from './v2/events';
 export * from './usage';
+export * from './placement';

@@ -8,6 +8,7 @@ export { EndpointsService } from './endpoints.service';
 export { EndpointsRepository, type EndpointConfig } from './endpoints.repository';
 export { EndpointShapeChecker, checkWorkerBounds, requestedVolumeIds } from './endpoint-shape';
 export type { EndpointCatalog, EndpointTemplateSource, EndpointVolumeSource, EndpointWorkerSource } from './ports';
+export { WORKER_STATES, WorkerStateStore, type EndpointWorkerStates, type WorkerState, type WorkerStateEntry } from './worker-states';
 
 /** What the endpoints service is built from: the database and the other domains it reads. */
 export interface EndpointsDependencies {

@@ -11,4 +11,5 @@ export {
   type PodAction,
   type PodContainerSpec,
 } from './pod-lifecycle';
-export { adjustedCostPerHr, chooseGpuType, gpuHourlyPrice, type PodCatalog, type PodCpuFlavor, type PodGpuType } from './pod-pricing';
+export { type PodPlacementClient, type PodPlacementReply, unbookedPlacement } from './pod-placement';
+export { adjustedCostPerHr, chooseGpuType, offeredGpuTypes, gpuHourlyPrice, type PodCatalog, type PodCpuFlavor, type PodGpuType } from './pod-pricing';

@@ -1,7 +1,8 @@
-import { CUDA_VERSIONS, NotFoundError, type PodCreateInput, type TemplateDto, ValidationError } from '@runplane/contracts';
+import { CUDA_VERSIONS, DomainError, NotFoundError, type PodCreateInput, type TemplateDto, ValidationError } from '@runplane/contracts';
 import type { NetworkVolume, Prisma } from '@runplane/db';
 import { statusNote } from './pod-lifecycle';
-import { chooseGpuType, type PodCatalog, type PodCpuFlavor, roundMoney } from './pod-pricing';
+import { offeredGpuTypes, type PodCatalog, type PodCpuFlavor, type PodGpuType, roundMoney } from './pod-pricing';
+import type { PodPlacementClient, PodPlacementReply } from './pod-placement';
 import type { PodRepository } from './pod.repository';
 
 /** The template fields a Pod takes as defaults. */
@@ -29,6 +30,9 @@ export interface PodTemplateSource {
 const DEFAULTS = { containerDiskInGb: 50, volumeInGb: 20, volumeMountPath: '/workspace', ports: ['8888/http', '22/tcp'] };
 
 type Shape = Pick<Prisma.PodUncheckedCreateInput, 'gpuTypeId' | 'gpuCount' | 'cpuFlavorId' | 'vcpuCount' | 'memoryInGb' | 'costPerHr'>;
+type Placed = Extract<PodPlacementReply, { placed: true }>;
+/** The placement request's part that comes from the Pod's shape; the planner adds the rest. */
+type Candidates = { gpu: { gpu: PodGpuType; price: number }[]; cpu: PodCpuFlavor[] };
 
 /** Container settings: the request's values, else the template's, else RunPod's defaults. */
 export function mergeContainer(input: PodCreateInput, template: PodTemplate | null) {
@@ -85,6 +89,7 @@ export class PodCreationPlanner {
     private readonly pods: PodRepository,
     private readonly catalog: PodCatalog,
     private readonly templates: PodTemplateSource,
+    private readonly placement: PodPlacementClient,
   ) {}
 
   async plan(accountId: string, id: string, input: PodCreateInput, now: Date): Promise<Prisma.PodUncheckedCreateInput> {
@@ -95,7 +100,9 @@ export class PodCreationPlanner {
     if (container.containerRegistryAuthId !== null && !(await this.pods.ownsRegistryAuth(accountId, container.containerRegistryAuthId))) {
       throw new NotFoundError('Container registry auth');
     }
-    const shape = input.computeType === 'GPU' ? await this.placeGpu(input) : await this.placeCpu(input);
+    const candidates = input.computeType === 'GPU' ? await this.gpuCandidates(input) : await this.cpuCandidates(input);
+    const placed = await this.reserve(accountId, id, input, candidates, dataCenterIds, volume?.dataCenterId ?? null);
+    const shape = input.computeType === 'GPU' ? this.gpuShape(input, candidates, placed) : this.cpuShape(input, candidates, placed);
     return {
       id,
       accountId,
@@ -105,8 +112,8 @@ export class PodCreationPlanner {
       ...requestedShape(input),
       dataCenterIds,
       ...shape,
-      // Placement for now: the volume's data center, else the first allowed one; the scheduler issue refines it.
-      dataCenterId: volume?.dataCenterId ?? dataCenterIds[0] ?? null,
+      dataCenterId: placed.dataCenterId ?? volume?.dataCenterId ?? dataCenterIds[0] ?? null,
+      machineId: placed.machineId,
       networkVolumeId: volume?.id ?? null,
       adjustedCostPerHr: shape.costPerHr,
       lastStartedAt: now,
@@ -134,21 +141,57 @@ export class PodCreationPlanner {
     return volume;
   }
 
-  private async placeGpu(input: PodCreateInput): Promise<Shape> {
+  /**
+   * Asks the scheduler for a machine among the candidates (reserving it for this Pod id). No capacity fails the
+   * create at once, before anything is written, with RunPod's wording and status 503.
+   */
+  private async reserve(
+    accountId: string,
+    podId: string,
+    input: PodCreateInput,
+    candidates: Candidates,
+    dataCenterIds: string[],
+    volumeDataCenterId: string | null,
+  ): Promise<Placed> {
+    const reply = await this.placement.reserve({
+      podId,
+      accountId,
+      computeType: input.computeType,
+      gpuTypeIds: candidates.gpu.map((entry) => entry.gpu.id),
+      gpuTypePriority: input.gpuTypePriority,
+      gpuCount: input.computeType === 'GPU' ? input.gpuCount : 0,
+      cloudType: input.cloudType,
+      dataCenterIds,
+      volumeDataCenterId,
+      cpuFlavorIds: candidates.cpu.map((flavor) => flavor.id),
+      vcpuCount: input.computeType === 'GPU' ? Math.max(1, input.minVCPUPerGPU * input.gpuCount) : input.vcpuCount,
+      memoryInGb: input.computeType === 'GPU' ? input.minRAMPerGPU * input.gpuCount : 0,
+    });
+    if (!reply.placed) throw new DomainError('NO_CAPACITY', reply.message);
+    return reply;
+  }
+
+  private async gpuCandidates(input: PodCreateInput): Promise<Candidates> {
     const ids = input.gpuTypeIds ?? [];
-    const candidates = ids.length === 0 ? await this.catalog.listGpuTypes() : await Promise.all(ids.map((id, index) => this.gpuType(id, index)));
-    const chosen = chooseGpuType(candidates, { ...input, priorityListGiven: ids.length > 0 });
-    if (!chosen) {
+    const known = ids.length === 0 ? await this.catalog.listGpuTypes() : await Promise.all(ids.map((id, index) => this.gpuType(id, index)));
+    const gpu = offeredGpuTypes(known, { ...input, priorityListGiven: ids.length > 0 });
+    if (gpu.length === 0) {
       const offer = `${input.gpuCount} GPU${input.gpuCount > 1 ? 's' : ''} in ${input.cloudType} cloud${input.interruptible ? ' as interruptible' : ''}`;
       throw new ValidationError(`gpuTypeIds: none of the GPU types is offered with ${offer}`);
     }
+    return { gpu, cpu: [] };
+  }
+
+  private gpuShape(input: PodCreateInput, candidates: Candidates, placed: Placed): Shape {
+    const chosen = candidates.gpu.find((entry) => entry.gpu.id === placed.gpuTypeId) ?? candidates.gpu[0];
+    if (!chosen) throw new Error('placement answered a GPU type that was not a candidate');
     return {
       gpuTypeId: chosen.gpu.id,
       gpuCount: input.gpuCount,
       cpuFlavorId: null,
       vcpuCount: Math.max(1, input.minVCPUPerGPU * input.gpuCount),
       memoryInGb: input.minRAMPerGPU * input.gpuCount,
-      costPerHr: chosen.costPerHr,
+      costPerHr: roundMoney(chosen.price * input.gpuCount),
     };
   }
 
@@ -158,7 +201,7 @@ export class PodCreationPlanner {
     return gpu;
   }
 
-  private async placeCpu(input: PodCreateInput): Promise<Shape> {
+  private async cpuCandidates(input: PodCreateInput): Promise<Candidates> {
     const ids = input.cpuFlavorIds ?? [];
     let candidates: PodCpuFlavor[];
     if (ids.length > 0) {
@@ -171,8 +214,14 @@ export class PodCreationPlanner {
     } else {
       candidates = [...(await this.catalog.listCpuFlavors())].sort((a, b) => a.pricePerVcpuHr - b.pricePerVcpuHr);
     }
-    const flavor = candidates.find((entry) => entry.minVcpu <= input.vcpuCount && input.vcpuCount <= entry.maxVcpu);
-    if (!flavor) throw new ValidationError(`vcpuCount: ${input.vcpuCount} vCPUs is not offered by ${ids.length > 0 ? ids.join(', ') : 'any CPU flavor'}`);
+    const cpu = candidates.filter((entry) => entry.minVcpu <= input.vcpuCount && input.vcpuCount <= entry.maxVcpu);
+    if (cpu.length === 0) throw new ValidationError(`vcpuCount: ${input.vcpuCount} vCPUs is not offered by ${ids.length > 0 ? ids.join(', ') : 'any CPU flavor'}`);
+    return { gpu: [], cpu };
+  }
+
+  private cpuShape(input: PodCreateInput, candidates: Candidates, placed: Placed): Shape {
+    const flavor = candidates.cpu.find((entry) => entry.id === placed.cpuFlavorId) ?? candidates.cpu[0];
+    if (!flavor) throw new Error('placement answered a CPU flavor that was not a candidate');
     return {
       gpuTypeId: null,
       gpuCount: 0,

@@ -47,20 +47,29 @@ export function gpuHourlyPrice(gpu: PodGpuType, cloudType: PodCloudType, interru
 /** Rounds to the 6 decimals the money columns keep. */
 export const roundMoney = (value: number): number => Math.round(value * 1_000_000) / 1_000_000;
 
+/** Which GPU types a request may get and how they are ordered. */
+export interface GpuOfferOptions {
+  cloudType: PodCloudType;
+  interruptible: boolean;
+  gpuCount: number;
+  priorityListGiven: boolean;
+}
+
 /**
- * Picks the GPU type of a new Pod: the first of the priority list that is offered in the requested cloud and allows
- * `gpuCount` GPUs. Placement ignores capacity for now ("custom" priority); the scheduler issue adds real
- * availability and answers "no capacity". With no list, the cheapest offered type is taken.
+ * The GPU types a new Pod may be placed on, in placement order with their per-GPU price: those offered in the
+ * requested cloud that allow `gpuCount` GPUs, in the caller's priority order, or cheapest first without a list.
+ * The scheduler then picks the first (or most available) one with free capacity.
  */
-export function chooseGpuType(
-  candidates: readonly PodGpuType[],
-  options: { cloudType: PodCloudType; interruptible: boolean; gpuCount: number; priorityListGiven: boolean },
-): { gpu: PodGpuType; costPerHr: number } | null {
+export function offeredGpuTypes(candidates: readonly PodGpuType[], options: GpuOfferOptions): { gpu: PodGpuType; price: number }[] {
   const offered = candidates
     .map((gpu) => ({ gpu, price: gpuHourlyPrice(gpu, options.cloudType, options.interruptible) }))
     .filter((entry): entry is { gpu: PodGpuType; price: number } => entry.price !== null && entry.gpu.maxGpuCount >= options.gpuCount);
-  const ordered = options.priorityListGiven ? offered : [...offered].sort((a, b) => a.price - b.price);
-  const chosen = ordered[0];
+  return options.priorityListGiven ? offered : [...offered].sort((a, b) => a.price - b.price);
+}
+
+/** The first offered GPU type regardless of capacity, with the Pod's hourly cost. */
+export function chooseGpuType(candidates: readonly PodGpuType[], options: GpuOfferOptions): { gpu: PodGpuType; costPerHr: number } | null {
+  const chosen = offeredGpuTypes(candidates, options)[0];
   return chosen ? { gpu: chosen.gpu, costPerHr: roundMoney(chosen.price * options.gpuCount) } : null;
 }
 

@@ -15,6 +15,7 @@ import { applyPodAction, applyPodUpdate, type LifecycleChange, type PodContainer
 import { type PodMapContext, stringMap, toPodDto } from './pod.mapper';
 import type { PodCatalog } from './pod-pricing';
 import type { PodRepository, PodRow } from './pod.repository';
+import { type PodPlacementClient, unbookedPlacement } from './pod-placement';
 
 /** Lifecycle actions answered with the Pod (delete answers 204 and has its own method). */
 export type PodLifecycleAction = 'start' | 'stop' | 'restart' | 'reset';
@@ -65,8 +66,9 @@ export class PodsService {
     private readonly catalog: PodCatalog,
     private readonly templates: PodTemplateSource,
     private readonly clock: () => Date = () => new Date(),
+    placement: PodPlacementClient = unbookedPlacement,
   ) {
-    this.planner = new PodCreationPlanner(pods, catalog, templates);
+    this.planner = new PodCreationPlanner(pods, catalog, templates, placement);
   }
 
   async create(accountId: string, input: PodCreateInput): Promise<PodDto> {

@@ -1,0 +1,41 @@
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { type ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
+import {
+  DomainError,
+  placementPattern,
+  placementRpcReply,
+  type PlacementRpcRequest,
+  redisTransportOptions,
+} from '@runplane/contracts';
+import type { PodPlacementClient, PodPlacementReply } from '@runplane/workloads';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+
+/**
+ * Asks the scheduler for a placement over the placement RPC (Nest microservices, Redis transport). A scheduler that
+ * does not answer in time is reported like missing capacity (503), so the create fails at once and writes nothing.
+ */
+export class SchedulerPlacementClient implements PodPlacementClient, OnApplicationShutdown {
+  private readonly client: ClientProxy;
+  private readonly pattern: string;
+
+  constructor(redisUrl: string, redisPrefix: string, private readonly timeoutMs = 10_000) {
+    this.client = ClientProxyFactory.create({ transport: Transport.REDIS, options: redisTransportOptions(redisUrl) });
+    this.pattern = placementPattern(redisPrefix);
+  }
+
+  async reserve(request: PlacementRpcRequest): Promise<PodPlacementReply> {
+    try {
+      const reply = await firstValueFrom(this.client.send<unknown>(this.pattern, request).pipe(timeout(this.timeoutMs)));
+      return placementRpcReply.parse(reply);
+    } catch (error) {
+      if (error instanceof TimeoutError) {
+        throw new DomainError('NO_CAPACITY', 'The scheduler did not answer the placement request in time; retry shortly');
+      }
+      throw error instanceof Error ? error : new Error(`placement failed: ${JSON.stringify(error)}`);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+}

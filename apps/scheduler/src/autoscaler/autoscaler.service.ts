@@ -1,0 +1,161 @@
+import type { WorkerTokensService } from '@runplane/accounts';
+import type { Pod } from '@runplane/db';
+import type { WorkerStateEntry, WorkerStateStore } from '@runplane/endpoints';
+import type { JobScalingReader, ScalingView } from '@runplane/jobs';
+import { noCapacityMessage, replacementBackoffMs, scalingPlan, type ScalingSettings, type ScalingWorker } from '@runplane/placement';
+import type { PlacementService } from '../placement/placement.service';
+import type { ScalableEndpoint, ScalingRepository } from './scaling.repository';
+
+type Prices = Awaited<ReturnType<ScalingRepository['prices']>>;
+
+/** Crash bookkeeping per endpoint: consecutive worker failures and when the last one happened. */
+interface Failures {
+  count: number;
+  lastAt: number;
+  reason: string;
+}
+
+function settingsOf(endpoint: ScalableEndpoint): ScalingSettings {
+  return {
+    scalerType: endpoint.scalerType,
+    scalerValue: endpoint.scalerValue,
+    workersMin: endpoint.workersMin,
+    workersMax: endpoint.workersMax,
+    idleTimeout: endpoint.idleTimeout,
+  };
+}
+
+/**
+ * The autoscaler: for every endpoint, compares its worker Pods with the job engine's queue and heartbeat view, adds
+ * workers (placed by GPU type priority, through the same locked placement as Pods) or removes idle ones, and publishes
+ * worker states. Workers are Pod rows; the reconciler starts and stops their processes.
+ */
+export class AutoscalerService {
+  /** When each worker last held a job, as seen by this scheduler (a restart starts the idle clock anew). */
+  private readonly lastBusy = new Map<string, number>();
+  /** Workers the engine has heard from at least once (no longer initializing). */
+  private readonly seen = new Set<string>();
+  private readonly failures = new Map<string, Failures>();
+  private readonly unhealthy = new Map<string, WorkerStateEntry[]>();
+
+  constructor(
+    private readonly repository: ScalingRepository,
+    private readonly placement: PlacementService,
+    private readonly jobs: JobScalingReader,
+    private readonly states: WorkerStateStore,
+    private readonly tokens: WorkerTokensService,
+    private readonly clock: () => number = () => Date.now(),
+  ) {}
+
+  /** A job finished on a worker: its idle time starts now. */
+  noteFinished(workerId: string): void {
+    this.lastBusy.set(workerId, this.clock());
+  }
+
+  /** One pass over every endpoint. */
+  async scaleAll(): Promise<void> {
+    const [endpoints, workers, prices] = await Promise.all([this.repository.endpoints(), this.repository.workers(), this.repository.prices()]);
+    for (const endpoint of endpoints) {
+      await this.scale(endpoint, workers.filter((worker) => worker.endpointId === endpoint.id && worker.desiredStatus === 'RUNNING'), prices);
+    }
+  }
+
+  /** The reconciler found a worker's process dead: mark it unhealthy, remove it, back off before replacing it. */
+  async workerFailed(row: Pod, reason: string): Promise<void> {
+    const endpointId = row.endpointId as string;
+    const previous = this.failures.get(endpointId);
+    this.failures.set(endpointId, { count: (previous?.count ?? 0) + 1, lastAt: this.clock(), reason });
+    this.unhealthy.set(endpointId, [...(this.unhealthy.get(endpointId) ?? []), { workerId: row.id, state: 'unhealthy' as const, reason }].slice(-10));
+    await this.remove(row);
+  }
+
+  /** The worker asked to be recycled (`refresh_worker` / stopPod): remove it; a fresh one replaces it if needed. */
+  async recycle(workerId: string): Promise<void> {
+    const row = (await this.repository.workers()).find((worker) => worker.id === workerId);
+    if (row) await this.remove(row);
+  }
+
+  private async scale(endpoint: ScalableEndpoint, rows: Pod[], prices: Prices): Promise<void> {
+    const now = this.clock();
+    const view = await this.jobs.view(endpoint.id);
+    const workers = rows.map((row) => this.scalingWorker(row, view, now));
+    const plan = scalingPlan(settingsOf(endpoint), {
+      scalingQueued: view.scalingQueued,
+      queued: view.queued,
+      inProgress: view.inProgress,
+      oldestScalingWaitMs: view.oldestScalingQueuedAt === null ? null : now - view.oldestScalingQueuedAt,
+    }, workers);
+    const throttled: WorkerStateEntry[] = [];
+    for (let index = 0; index < plan.add; index += 1) {
+      const refusal = await this.addWorker(endpoint, prices, now);
+      if (refusal) throttled.push({ workerId: `throttled-${index + 1}`, state: 'throttled', reason: refusal });
+      if (refusal) break;
+    }
+    for (const id of plan.remove) {
+      const row = rows.find((worker) => worker.id === id);
+      if (row) await this.remove(row);
+    }
+    if (rows.length > 0 && workers.some((worker) => !worker.initializing)) this.failures.delete(endpoint.id);
+    await this.publish(endpoint.id, workers.filter((worker) => !plan.remove.includes(worker.id)), throttled);
+  }
+
+  private scalingWorker(row: Pod, view: ScalingView, now: number): ScalingWorker {
+    const engine = view.workers.get(row.id);
+    if (engine) this.seen.add(row.id);
+    const busy = (engine?.jobs ?? 0) > 0;
+    if (busy) this.lastBusy.set(row.id, now);
+    const since = Math.max(this.lastBusy.get(row.id) ?? 0, row.lastStartedAt?.getTime() ?? row.createdAt.getTime());
+    return { id: row.id, initializing: !this.seen.has(row.id), busy, idleForMs: Math.max(0, now - since) };
+  }
+
+  /** Places and writes one worker; returns why not when there is no capacity or a crash backoff is running. */
+  private async addWorker(endpoint: ScalableEndpoint, prices: Prices, now: number): Promise<string | null> {
+    const failures = this.failures.get(endpoint.id);
+    if (failures && now - failures.lastAt < replacementBackoffMs(failures.count)) {
+      return `Waiting to replace a crashed worker (${failures.count} in a row): ${failures.reason}`;
+    }
+    const result = await this.placement.placeAndCreate(
+      {
+        accountId: endpoint.accountId,
+        computeType: endpoint.computeType,
+        gpuTypeIds: endpoint.gpuTypeIds,
+        gpuTypePriority: 'custom',
+        gpuCount: endpoint.computeType === 'GPU' ? endpoint.gpuCount : 0,
+        cloudType: 'ALL',
+        dataCenterIds: endpoint.dataCenterIds,
+        volumeDataCenterId: endpoint.networkVolume?.dataCenterId ?? null,
+        cpuFlavorIds: endpoint.cpuFlavorIds,
+        vcpuCount: endpoint.vcpuCount,
+        memoryInGb: 0,
+      },
+      async (tx, placed) => {
+        const costPerHr = this.price(endpoint, placed.gpuTypeId, placed.cpuFlavorId, prices);
+        await this.repository.createWorker(tx, endpoint, { ...placed, costPerHr }, new Date(now));
+      },
+    );
+    return result.placed ? null : noCapacityMessage(result.reasons);
+  }
+
+  private price(endpoint: ScalableEndpoint, gpuTypeId: string | null, cpuFlavorId: string | null, prices: Prices): number {
+    if (gpuTypeId !== null) {
+      const price = prices.gpu.get(gpuTypeId);
+      return Math.round((price?.secure ?? price?.community ?? 0) * endpoint.gpuCount * 1e6) / 1e6;
+    }
+    return Math.round((prices.cpu.get(cpuFlavorId ?? '') ?? 0) * endpoint.vcpuCount * 1e6) / 1e6;
+  }
+
+  private async remove(row: Pod): Promise<void> {
+    await this.repository.deleteWorker(row.id);
+    await this.tokens.revoke({ accountId: row.accountId, endpointId: row.endpointId as string, workerId: row.id });
+    this.lastBusy.delete(row.id);
+    this.seen.delete(row.id);
+  }
+
+  private async publish(endpointId: string, workers: ScalingWorker[], throttled: WorkerStateEntry[]): Promise<void> {
+    const entries: WorkerStateEntry[] = workers.map((worker) => ({
+      workerId: worker.id,
+      state: worker.initializing ? 'initializing' : worker.busy ? 'running' : 'idle',
+    }));
+    await this.states.replace(endpointId, [...entries, ...(this.unhealthy.get(endpointId) ?? []), ...throttled]);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The seam between the scheduler and the compute it drives. Two drivers implement it: `local` (processes on this
+ * machine) and `kubernetes` (Pods on a cluster). Everything a driver creates is keyed by the Runplane Pod id, so
+ * every call is idempotent and the scheduler can rebuild its view after a restart with {@link ComputeDriver.list}.
+ */
+
+/** A machine (node) the driver offers, as reported by the driver: GPUs by their GFD product label. */
+export interface DriverMachine {
+  /** Unique name (Kubernetes node name); becomes the Machine row id. */
+  name: string;
+  /** GFD `nvidia.com/gpu.product`, e.g. "NVIDIA-GeForce-RTX-4090"; null for CPU-only machines. */
+  gpuProduct: string | null;
+  gpuCount: number;
+  cpuCount: number;
+  memoryInGb: number;
+  dataCenterId: string | null;
+  secureCloud: boolean;
+  /** CPU flavors a CPU-only machine serves; empty means any. */
+  cpuFlavorIds: string[];
+  ready: boolean;
+  labels: Record<string, string>;
+}
+
+/** What to run for one Pod or worker. `generation` changes when the workload must be recreated (restart, reset). */
+export interface WorkloadSpec {
+  podId: string;
+  accountId: string;
+  /** Set for serverless workers. */
+  endpointId: string | null;
+  generation: number;
+  image: string;
+  /** Entrypoint then arguments (dockerEntrypoint + dockerStartCmd). */
+  command: string[];
+  /** Environment, secrets included (the driver decides how to hold them: a Secret, a process env). */
+  env: Record<string, string>;
+  machineName: string;
+  gpuCount: number;
+  gpuProduct: string | null;
+  vcpuCount: number;
+  memoryInGb: number;
+  ports: string[];
+  /** Reset wipes the container disk; the local driver has none, Kubernetes recreates the ephemeral volume. */
+  wipeContainerDisk: boolean;
+}
+
+/** Observed phase of a workload. */
+export type WorkloadPhase = 'CREATING' | 'RUNNING' | 'EXITED' | 'FAILED';
+
+/** What the driver knows about one workload. */
+export interface WorkloadStatus {
+  podId: string;
+  generation: number;
+  phase: WorkloadPhase;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  machineName: string;
+  publicIp: string | null;
+  /** Internal port -> public port. */
+  portMappings: Record<string, number>;
+  /** The machine was reclaimed (spot/interruptible). */
+  preempted: boolean;
+  /** Why it failed or exited (exit code, OOM, image pull error ...). */
+  reason: string | null;
+}
+
+/** Calls back when a workload or the machine list changed, so the reconciler does not wait for its next tick. */
+export type ChangeListener = (change: { kind: 'workload'; podId: string } | { kind: 'machines' }) => void;
+
+/** A compute backend. */
+export interface ComputeDriver {
+  readonly name: 'local' | 'kubernetes';
+  /** Machines with their totals (free capacity is computed by the scheduler from Pods and reservations). */
+  machines(): Promise<DriverMachine[]>;
+  /** Starts the workload unless one of the same generation exists; an older generation is replaced. */
+  ensureRunning(spec: WorkloadSpec): Promise<WorkloadStatus>;
+  /** Ends the workload's process/container but keeps its volume (RunPod "stop"). Idempotent. */
+  stop(podId: string): Promise<void>;
+  /** Removes the workload and everything created for it. Idempotent. */
+  delete(podId: string): Promise<void>;
+  /** The workload's status, or null when the driver has nothing for this Pod id. */
+  status(podId: string): Promise<WorkloadStatus | null>;
+  /** Every workload this driver manages (after a restart: from labels or pid files), for orphan clean-up. */
+  list(): Promise<WorkloadStatus[]>;
+  onChange(listener: ChangeListener): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,25 @@
+import type { SchedulerConfig } from '../config';
+import type { ComputeDriver } from './compute-driver';
+import { LocalDriver } from './local/local-driver';
+import { defaultLocalMachines } from './local/local-inventory';
+
+/** Variables of the scheduler's environment that local workloads inherit; nothing else (no DATABASE_URL) leaks. */
+const INHERITED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER'];
+
+/** The configured compute driver. */
+export function createDriver(config: SchedulerConfig, env: NodeJS.ProcessEnv = process.env): ComputeDriver {
+  switch (config.SCHEDULER_DRIVER) {
+    case 'local':
+      return new LocalDriver({
+        stateDir: config.SCHEDULER_STATE_DIR,
+        workDir: config.SCHEDULER_WORK_DIR,
+        machines:
+          config.SCHEDULER_LOCAL_MACHINES?.map((machine) => ({ ...machine, ready: true, labels: {} })) ??
+          defaultLocalMachines(config.SCHEDULER_LOCAL_DATA_CENTER),
+        stopGraceMs: config.SCHEDULER_STOP_GRACE_MS,
+        inheritedEnv: Object.fromEntries(INHERITED.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
+      });
+    case 'kubernetes':
+      throw new Error('SCHEDULER_DRIVER=kubernetes: the kubernetes compute driver is not part of this build yet; use local');
+  }
+}

@@ -1,0 +1,44 @@
+import type { DbClient, Machine } from '@runplane/db';
+import type { DriverMachine } from '../drivers/compute-driver';
+
+/** The Machine table: the scheduler's mirror of the driver's machines. */
+export class MachinesRepository {
+  constructor(private readonly db: DbClient) {}
+
+  /** GPU type ids by GFD product label, from the catalog. */
+  async gpuTypesByProduct(): Promise<Map<string, string>> {
+    const rows = await this.db.gpuType.findMany({ where: { gfdProduct: { not: null } }, select: { id: true, gfdProduct: true } });
+    return new Map(rows.map((row) => [row.gfdProduct as string, row.id]));
+  }
+
+  async upsert(machine: DriverMachine, gpuTypeId: string | null, now: Date): Promise<void> {
+    const data = {
+      gpuTypeId,
+      gpuProduct: machine.gpuProduct,
+      gpuCount: machine.gpuCount,
+      cpuCount: machine.cpuCount,
+      memoryInGb: machine.memoryInGb,
+      dataCenterId: machine.dataCenterId,
+      location: machine.dataCenterId,
+      secureCloud: machine.secureCloud,
+      ready: machine.ready,
+      schedulable: machine.ready,
+      labels: { ...machine.labels, 'runplane.io/cpu-flavors': machine.cpuFlavorIds.join(',') },
+      lastSeenAt: now,
+    };
+    await this.db.machine.upsert({ where: { id: machine.name }, create: { id: machine.name, name: machine.name, ...data }, update: data });
+  }
+
+  /** Machines the driver no longer reports stop receiving Pods (their rows stay for the Pods that reference them). */
+  async markGone(presentIds: string[]): Promise<void> {
+    await this.db.machine.updateMany({ where: { id: { notIn: presentIds }, ready: true }, data: { ready: false, schedulable: false } });
+  }
+
+  async setAvailable(id: string, gpuAvailable: number): Promise<void> {
+    await this.db.machine.updateMany({ where: { id, gpuAvailable: { not: gpuAvailable } }, data: { gpuAvailable } });
+  }
+
+  list(): Promise<Machine[]> {
+    return this.db.machine.findMany({ orderBy: { id: 'asc' } });
+  }
+}

@@ -1,0 +1,77 @@
+import type { Prisma } from '@runplane/db';
+import type { InventoryMachine } from '@runplane/placement';
+
+type Tx = Prisma.TransactionClient;
+
+/** Key of the transaction-scoped advisory lock that serialises every placement (no double booking). */
+const PLACEMENT_LOCK = 0x52504c43; // "RPLC"
+
+/** A reservation as placement replies with it. */
+export interface Reservation {
+  podId: string;
+  machineId: string;
+  gpuCount: number;
+  vcpuCount: number;
+  memoryInGb: number;
+}
+
+function cpuFlavorsOf(labels: unknown): string[] {
+  const value = typeof labels === 'object' && labels !== null ? (labels as Record<string, unknown>)['runplane.io/cpu-flavors'] : undefined;
+  return typeof value === 'string' && value !== '' ? value.split(',') : [];
+}
+
+/** Free capacity per machine: totals minus Pods that hold capacity and live reservations. Used inside the lock. */
+export class CapacityRepository {
+  /** Takes the placement lock for the rest of the transaction. */
+  async lock(tx: Tx): Promise<void> {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${PLACEMENT_LOCK}::bigint)`;
+  }
+
+  findReservation(tx: Tx, podId: string, now: Date): Promise<Reservation | null> {
+    return tx.capacityReservation.findFirst({ where: { podId, expiresAt: { gt: now } } });
+  }
+
+  async reserve(tx: Tx, reservation: Reservation, expiresAt: Date): Promise<void> {
+    await tx.capacityReservation.upsert({ where: { podId: reservation.podId }, create: { ...reservation, expiresAt }, update: { ...reservation, expiresAt } });
+  }
+
+  /** Drops expired reservations and those whose Pod row now exists (the row holds the capacity itself). */
+  async prune(tx: Tx, now: Date): Promise<void> {
+    await tx.capacityReservation.deleteMany({ where: { expiresAt: { lte: now } } });
+    const live = await tx.capacityReservation.findMany({ select: { podId: true } });
+    if (live.length === 0) return;
+    const written = await tx.pod.findMany({ where: { id: { in: live.map((r) => r.podId) } }, select: { id: true } });
+    if (written.length > 0) await tx.capacityReservation.deleteMany({ where: { podId: { in: written.map((p) => p.id) } } });
+  }
+
+  /**
+   * Every machine with what is still free. Pods hold their machine's capacity until they are terminated (a stopped
+   * Pod keeps its GPUs so that starting it again never fails).
+   */
+  async inventory(tx: Tx, now: Date): Promise<InventoryMachine[]> {
+    await this.prune(tx, now);
+    const [machines, used, reserved] = await Promise.all([
+      tx.machine.findMany({ orderBy: { id: 'asc' } }),
+      tx.pod.groupBy({
+        by: ['machineId'],
+        where: { machineId: { not: null }, desiredStatus: { not: 'TERMINATED' } },
+        _sum: { gpuCount: true, vcpuCount: true, memoryInGb: true },
+      }),
+      tx.capacityReservation.groupBy({ by: ['machineId'], _sum: { gpuCount: true, vcpuCount: true, memoryInGb: true } }),
+    ]);
+    const taken = (machineId: string, field: 'gpuCount' | 'vcpuCount' | 'memoryInGb'): number =>
+      (used.find((u) => u.machineId === machineId)?._sum[field] ?? 0) + (reserved.find((r) => r.machineId === machineId)?._sum[field] ?? 0);
+    return machines.map((machine) => ({
+      id: machine.id,
+      gpuTypeId: machine.gpuTypeId,
+      dataCenterId: machine.dataCenterId,
+      gpuCount: machine.gpuCount,
+      gpuFree: machine.gpuCount - taken(machine.id, 'gpuCount'),
+      secureCloud: machine.secureCloud,
+      cpuFree: machine.cpuCount - taken(machine.id, 'vcpuCount'),
+      memoryFreeGb: machine.memoryInGb - taken(machine.id, 'memoryInGb'),
+      cpuFlavorIds: cpuFlavorsOf(machine.labels),
+      ready: machine.ready && machine.schedulable,
+    }));
+  }
+}

@@ -1,0 +1,58 @@
+import { type DbClient, type Prisma, withTransaction } from '@runplane/db';
+import type { PlacementRpcReply, PlacementRpcRequest } from '@runplane/contracts';
+import { type InventoryMachine, noCapacityMessage, placePod, type PlacementResult } from '@runplane/placement';
+import type { CapacityRepository } from './capacity.repository';
+
+/** How long a reservation waits for its Pod row (the gateway writes it right after the reply). */
+const RESERVATION_TTL_MS = 60_000;
+
+type Placed = Extract<PlacementResult, { placed: true }>;
+
+/**
+ * Placement with reservation. Every placement runs under one Postgres advisory lock, so two concurrent creates never
+ * book the same GPUs; a repeated request for the same Pod id returns its existing reservation (the Redis transport
+ * may deliver one request to several scheduler replicas).
+ */
+export class PlacementService {
+  constructor(
+    private readonly db: DbClient,
+    private readonly capacity: CapacityRepository,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** For the gateway: reserves capacity for a Pod that does not exist yet. */
+  reserve(request: PlacementRpcRequest): Promise<PlacementRpcReply> {
+    return withTransaction(this.db, async (tx) => {
+      await this.capacity.lock(tx);
+      const now = this.clock();
+      const existing = await this.capacity.findReservation(tx, request.podId, now);
+      if (existing) {
+        const machine = await tx.machine.findUnique({ where: { id: existing.machineId } });
+        return { placed: true, machineId: existing.machineId, gpuTypeId: machine?.gpuTypeId ?? null, cpuFlavorId: request.cpuFlavorIds[0] ?? null, dataCenterId: machine?.dataCenterId ?? null };
+      }
+      const result = placePod({ ...request }, await this.capacity.inventory(tx, now));
+      if (!result.placed) return { placed: false, message: noCapacityMessage(result.reasons) };
+      const reservation = { podId: request.podId, machineId: result.machineId, gpuCount: request.gpuCount, vcpuCount: request.vcpuCount, memoryInGb: request.memoryInGb };
+      await this.capacity.reserve(tx, reservation, new Date(now.getTime() + RESERVATION_TTL_MS));
+      return result;
+    });
+  }
+
+  /** For the autoscaler: places a worker and writes its Pod row in the same locked transaction. */
+  placeAndCreate(
+    request: Omit<PlacementRpcRequest, 'podId'>,
+    create: (tx: Prisma.TransactionClient, placed: Placed) => Promise<void>,
+  ): Promise<PlacementResult> {
+    return withTransaction(this.db, async (tx) => {
+      await this.capacity.lock(tx);
+      const result = placePod(request, await this.capacity.inventory(tx, this.clock()));
+      if (result.placed) await create(tx, result);
+      return result;
+    });
+  }
+
+  /** Free capacity as placement sees it now (for the Machine rows' gpuAvailable). */
+  inventory(): Promise<InventoryMachine[]> {
+    return withTransaction(this.db, (tx) => this.capacity.inventory(tx, this.clock()));
+  }
+}

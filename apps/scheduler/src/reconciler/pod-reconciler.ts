@@ -1,0 +1,134 @@
+import type { Pod } from '@runplane/db';
+import { replacementBackoffMs } from '@runplane/placement';
+import type { ComputeDriver, WorkloadStatus } from '../drivers/compute-driver';
+import type { PodUsageShape, UsageRecorder } from '../usage/usage-recorder';
+import type { UsageLedgerRepository } from '../usage/usage-ledger.repository';
+import type { ObservedFields, PodsStateRepository } from './pods-state.repository';
+import type { WorkloadSpecs } from './workload-specs';
+
+/** Told when a worker's process died while it should run (the autoscaler replaces it, with backoff). */
+export type WorkerFailedHandler = (row: Pod, reason: string) => Promise<void>;
+
+function usageShape(row: Pod): PodUsageShape {
+  return {
+    podId: row.id,
+    accountId: row.accountId,
+    endpointId: row.endpointId,
+    gpuTypeId: row.gpuTypeId,
+    gpuCount: row.gpuCount,
+    cpuFlavorId: row.cpuFlavorId,
+    cloudType: row.cloudType,
+    interruptible: row.interruptible,
+    dataCenterId: row.dataCenterId,
+    costPerHr: row.costPerHr.toFixed(6),
+    containerDiskInGb: row.containerDiskInGb,
+    volumeInGb: row.volumeInGb,
+  };
+}
+
+function observed(status: WorkloadStatus | null, desired: Pod['desiredStatus']): ObservedFields {
+  if (!status) return { observedPhase: desired === 'RUNNING' ? 'PENDING' : 'EXITED', statusMessage: null, publicIp: null, portMappings: null, lastStartedAt: null };
+  return {
+    observedPhase: status.phase,
+    statusMessage: status.reason,
+    publicIp: status.publicIp,
+    portMappings: status.phase === 'RUNNING' ? status.portMappings : null,
+    lastStartedAt: status.phase === 'RUNNING' ? status.startedAt : null,
+  };
+}
+
+/**
+ * Drives the driver towards the desired state in Postgres and writes what it observes back. Idempotent and
+ * restart-safe: every pass compares the Pod rows with the driver's full list, so a restarted scheduler adopts running
+ * workloads, removes workloads whose row is gone (no orphans), and never starts a second copy of one (no duplicates).
+ */
+export class PodReconciler {
+  /** Consecutive crashes per Pod, for restart backoff (memory only: a restart just retries sooner). */
+  private readonly crashes = new Map<string, number>();
+  /** Generation last run per Pod and whether that run was a reset (for wiping the container disk). */
+  private readonly lastGeneration = new Map<string, number>();
+
+  constructor(
+    private readonly driver: ComputeDriver,
+    private readonly pods: PodsStateRepository,
+    private readonly specs: WorkloadSpecs,
+    private readonly usage: UsageRecorder,
+    private readonly ledger: UsageLedgerRepository,
+    private readonly workerFailed: WorkerFailedHandler,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** One full pass over every Pod and workload. */
+  async reconcile(): Promise<void> {
+    const [rows, workloads] = await Promise.all([this.pods.placed(), this.driver.list()]);
+    const byPod = new Map(workloads.map((status) => [status.podId, status]));
+    for (const row of rows) {
+      await this.reconcilePod(row, byPod.get(row.id) ?? null);
+      byPod.delete(row.id);
+    }
+    // Workloads without a Pod row: the Pod was deleted (or its endpoint was). Remove them.
+    for (const orphan of byPod.values()) await this.driver.delete(orphan.podId);
+    await this.settleGone();
+  }
+
+  private async reconcilePod(row: Pod, status: WorkloadStatus | null): Promise<void> {
+    const now = this.clock();
+    let current: WorkloadStatus | null = status;
+    if (row.desiredStatus === 'TERMINATED') {
+      if (current) await this.driver.delete(row.id);
+      await this.pods.writeObserved(row.id, { ...observed(null, 'EXITED'), observedPhase: 'TERMINATED' }, now);
+      await this.usage.observePod(usageShape(row), false, now);
+      return;
+    }
+    if (row.desiredStatus === 'EXITED') {
+      if (current?.phase === 'RUNNING' || current?.phase === 'CREATING') {
+        await this.driver.stop(row.id);
+        current = await this.driver.status(row.id);
+      }
+    } else {
+      const kept = await this.keepRunning(row, current, now);
+      if (kept === undefined) return;
+      current = kept;
+    }
+    await this.pods.writeObserved(row.id, observed(current, row.desiredStatus), now);
+    const running = current?.phase === 'RUNNING';
+    await this.usage.observePod(usageShape(row), running, running ? (current?.startedAt ?? now) : (current?.finishedAt ?? now));
+  }
+
+  /** Starts, restarts (new generation) or crash-restarts the workload; undefined when the row was handed off. */
+  private async keepRunning(row: Pod, status: WorkloadStatus | null, now: Date): Promise<WorkloadStatus | null | undefined> {
+    const sameGeneration = status !== null && status.generation === row.generation;
+    if (sameGeneration && (status.phase === 'RUNNING' || status.phase === 'CREATING')) {
+      if (status.phase === 'RUNNING') this.crashes.delete(row.id);
+      return status;
+    }
+    if (sameGeneration && status.phase === 'FAILED') {
+      if (row.endpointId !== null) {
+        // A worker that died: record it stopped, then the autoscaler replaces it (crash loops back off there).
+        await this.usage.observePod(usageShape(row), false, status.finishedAt ?? now);
+        await this.workerFailed(row, status.reason ?? 'exited');
+        return undefined;
+      }
+      const crashes = (this.crashes.get(row.id) ?? 0) + 1;
+      const since = now.getTime() - (status.finishedAt?.getTime() ?? 0);
+      if (since < replacementBackoffMs(crashes)) return status;
+      this.crashes.set(row.id, crashes);
+    }
+    const reset = status !== null && status.generation !== row.generation;
+    this.lastGeneration.set(row.id, row.generation);
+    return this.driver.ensureRunning(await this.specs.build(row, reset));
+  }
+
+  /** Ledger entries whose Pod row is gone: their last stop and termination events. */
+  private async settleGone(): Promise<void> {
+    const entries = await this.ledger.listKind(['pod', 'worker']);
+    if (entries.length === 0) return;
+    const ids = await this.pods.ids();
+    for (const entry of entries) {
+      if (ids.has(entry.resourceId)) continue;
+      await this.usage.podGone(entry, this.clock());
+      this.crashes.delete(entry.resourceId);
+      this.lastGeneration.delete(entry.resourceId);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import type { NetworkVolume } from '@runplane/db';
+import type { AutoscalerService } from './autoscaler/autoscaler.service';
+import type { JobEvent } from './autoscaler/job-events';
+import type { ComputeDriver } from './drivers/compute-driver';
+import type { InventoryService } from './inventory/inventory.service';
+import type { MachinesRepository } from './inventory/machines.repository';
+import type { LeaderElection } from './leader/leader-election';
+import type { PlacementService } from './placement/placement.service';
+import type { PodReconciler } from './reconciler/pod-reconciler';
+import type { UsageRecorder } from './usage/usage-recorder';
+
+/** What one pass of the loop runs. */
+export interface LoopParts {
+  leader: LeaderElection;
+  driver: ComputeDriver;
+  inventory: InventoryService;
+  machines: MachinesRepository;
+  placement: PlacementService;
+  autoscaler: AutoscalerService;
+  reconciler: PodReconciler;
+  usage: UsageRecorder;
+  volumes: () => Promise<NetworkVolume[]>;
+  clock: () => Date;
+  log: (message: string, error?: unknown) => void;
+}
+
+/**
+ * The scheduler's control loop: at least every tick, and at once when the driver or the job engine reports a change,
+ * the leader syncs the inventory, autoscales, reconciles Pods and records volume usage. Passes never overlap; a
+ * change during a pass schedules one more.
+ */
+export class SchedulerLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly parts: LoopParts,
+    private readonly tickMs: number,
+  ) {}
+
+  start(): void {
+    this.parts.driver.onChange(() => this.trigger());
+    this.timer = setInterval(() => this.trigger(), this.tickMs);
+    this.trigger();
+  }
+
+  /** Job engine events: finished jobs restart idle clocks, refresh requests recycle workers, everything re-plans. */
+  onJobEvents(events: JobEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'job.finished' && event.workerId) this.parts.autoscaler.noteFinished(event.workerId);
+    }
+    const refresh = events.filter((event) => event.type === 'worker.refresh' && event.workerId);
+    if (refresh.length > 0 && this.parts.leader.isLeader()) {
+      void Promise.all(refresh.map((event) => this.parts.autoscaler.recycle(event.workerId as string))).catch((error: unknown) =>
+        this.parts.log('recycling a worker failed', error),
+      );
+    }
+    this.trigger();
+  }
+
+  /** Runs a pass now, or right after the one in progress. */
+  trigger(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.trigger();
+      }
+    });
+  }
+
+  /** Resolves after the pass in progress (if any) has finished. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.idle();
+    await this.parts.leader.release();
+  }
+
+  private async pass(): Promise<void> {
+    const parts = this.parts;
+    try {
+      if (!(await parts.leader.acquireOrRenew())) return;
+      await parts.inventory.sync();
+      await parts.autoscaler.scaleAll();
+      await parts.reconciler.reconcile();
+      await parts.usage.observeVolumes(await parts.volumes(), parts.clock());
+      for (const machine of await parts.placement.inventory()) await parts.machines.setAvailable(machine.id, Math.max(0, machine.gpuFree));
+    } catch (error) {
+      parts.log('scheduler pass failed', error);
+    }
+  }
+}

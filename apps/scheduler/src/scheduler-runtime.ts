@@ -1,0 +1,103 @@
+import { Logger } from '@nestjs/common';
+import { createWorkerTokensService } from '@runplane/accounts';
+import { USAGE_QUEUE, usageCatalog } from '@runplane/billing';
+import type { DbClient } from '@runplane/db';
+import { WorkerStateStore } from '@runplane/endpoints';
+import { JobScalingReader } from '@runplane/jobs';
+import { createQueue, createRedis, type Redis } from '@runplane/queue';
+import { AutoscalerService } from './autoscaler/autoscaler.service';
+import { JobEventsFollower } from './autoscaler/job-events';
+import { ScalingRepository } from './autoscaler/scaling.repository';
+import type { SchedulerConfig } from './config';
+import type { ComputeDriver } from './drivers/compute-driver';
+import { InventoryService } from './inventory/inventory.service';
+import { MachinesRepository } from './inventory/machines.repository';
+import { RedisLeaderElection } from './leader/leader-election';
+import { CapacityRepository } from './placement/capacity.repository';
+import { PlacementService } from './placement/placement.service';
+import { PodReconciler } from './reconciler/pod-reconciler';
+import { PodsStateRepository } from './reconciler/pods-state.repository';
+import { WorkloadSpecs } from './reconciler/workload-specs';
+import { SchedulerLoop } from './scheduler-loop';
+import { UsageLedgerRepository } from './usage/usage-ledger.repository';
+import { UsageRecorder } from './usage/usage-recorder';
+
+const logger = new Logger('Scheduler');
+const log = (message: string, error?: unknown): void =>
+  logger.error(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+
+/** Everything the scheduler runs, wired once; started after the app boots and stopped on shutdown. */
+export class SchedulerRuntime {
+  readonly placement: PlacementService;
+  readonly loop: SchedulerLoop;
+  private readonly queueRedis: Redis;
+  private readonly eventsRedis: Redis;
+  private readonly usageQueue;
+  private readonly follower: JobEventsFollower;
+
+  constructor(
+    config: SchedulerConfig,
+    db: DbClient,
+    /** The app's client with the deployment key prefix. */
+    redis: Redis,
+    readonly driver: ComputeDriver,
+  ) {
+    this.queueRedis = createRedis(config.REDIS_URL);
+    this.eventsRedis = createRedis(config.REDIS_URL);
+    this.usageQueue = createQueue(usageCatalog, USAGE_QUEUE, { redis: this.queueRedis, prefix: config.REDIS_PREFIX });
+    const machines = new MachinesRepository(db);
+    const gpuProducts = new Map<string, string | null>();
+    this.placement = new PlacementService(db, new CapacityRepository());
+    const ledger = new UsageLedgerRepository(db);
+    const usage = new UsageRecorder(ledger, async (event) => {
+      await this.usageQueue.add('usage.record', event, { jobId: event.eventId });
+    });
+    const tokens = createWorkerTokensService(db);
+    const jobs = new JobScalingReader(this.queueRedis, config.REDIS_PREFIX);
+    const autoscaler = new AutoscalerService(new ScalingRepository(db), this.placement, jobs, new WorkerStateStore(redis), tokens);
+    const specs = new WorkloadSpecs(tokens, {
+      jobApiUrl: config.SCHEDULER_JOB_API_URL,
+      workerPingMs: config.SCHEDULER_WORKER_PING_MS,
+      gpuProductOf: (machineId) => gpuProducts.get(machineId) ?? null,
+    });
+    const reconciler = new PodReconciler(driver, new PodsStateRepository(db), specs, usage, ledger, (row, reason) => autoscaler.workerFailed(row, reason));
+    const inventory = new InventoryService(driver, machines);
+    this.loop = new SchedulerLoop(
+      {
+        leader: new RedisLeaderElection(redis, config.SCHEDULER_LEADER_TTL_MS),
+        driver,
+        inventory: {
+          sync: async () => {
+            await inventory.sync();
+            for (const machine of await driver.machines()) gpuProducts.set(machine.name, machine.gpuProduct);
+          },
+        } as InventoryService,
+        machines,
+        placement: this.placement,
+        autoscaler,
+        reconciler,
+        usage,
+        volumes: () => db.networkVolume.findMany(),
+        clock: () => new Date(),
+        log,
+      },
+      config.SCHEDULER_TICK_MS,
+    );
+    this.follower = new JobEventsFollower(this.eventsRedis, jobs.eventsKey, (events) => this.loop.onJobEvents(events), (error) =>
+      log('reading job events failed', error),
+    );
+  }
+
+  start(): void {
+    this.loop.start();
+    this.follower.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.follower.stop();
+    await this.loop.stop();
+    await this.driver.close();
+    await this.usageQueue.close();
+    await this.queueRedis.quit().catch(() => this.queueRedis.disconnect());
+  }
+}

@@ -1,0 +1,61 @@
+import type { Redis } from '@runplane/queue';
+
+/** Worker states as RunPod's `/health` counts them. */
+export const WORKER_STATES = ['initializing', 'idle', 'running', 'unhealthy', 'throttled'] as const;
+/** One of {@link WORKER_STATES}. */
+export type WorkerState = (typeof WORKER_STATES)[number];
+
+/** A worker and its state; `reason` explains unhealthy and throttled ones (users want to know why jobs wait). */
+export interface WorkerStateEntry {
+  workerId: string;
+  state: WorkerState;
+  reason?: string;
+}
+
+/** The states of an endpoint's workers, with counts per state. */
+export interface EndpointWorkerStates {
+  workers: WorkerStateEntry[];
+  counts: Record<WorkerState, number>;
+}
+
+/** States expire if the scheduler stops publishing them (a stale "idle" must not look like capacity). */
+const TTL_SECONDS = 30;
+
+/**
+ * Worker states per endpoint in Redis, written by the scheduler's autoscaler and read by the job-router's /health.
+ * One hash per endpoint, replaced as a whole each pass. `redis` is a client with the deployment's key prefix.
+ */
+export class WorkerStateStore {
+  constructor(private readonly redis: Redis) {}
+
+  private key(endpointId: string): string {
+    return `workers:state:${endpointId}`;
+  }
+
+  async replace(endpointId: string, workers: readonly WorkerStateEntry[]): Promise<void> {
+    const key = this.key(endpointId);
+    const transaction = this.redis.multi().del(key);
+    if (workers.length > 0) {
+      transaction.hset(key, Object.fromEntries(workers.map((entry) => [entry.workerId, JSON.stringify({ state: entry.state, reason: entry.reason })])));
+      transaction.expire(key, TTL_SECONDS);
+    }
+    await transaction.exec();
+  }
+
+  async read(endpointId: string): Promise<EndpointWorkerStates> {
+    const raw = await this.redis.hgetall(this.key(endpointId));
+    const counts = Object.fromEntries(WORKER_STATES.map((state) => [state, 0])) as Record<WorkerState, number>;
+    const workers: WorkerStateEntry[] = [];
+    for (const [workerId, value] of Object.entries(raw)) {
+      const parsed = JSON.parse(value) as { state: WorkerState; reason?: string };
+      if (!WORKER_STATES.includes(parsed.state)) continue;
+      counts[parsed.state] += 1;
+      workers.push({ workerId, state: parsed.state, ...(parsed.reason ? { reason: parsed.reason } : {}) });
+    }
+    return { workers, counts };
+  }
+
+  async remove(endpointId: string): Promise<void> {
+    await this.redis.del(this.key(endpointId));
+  }
+}
