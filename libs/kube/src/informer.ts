@@ -1,0 +1,169 @@
+import { ListWatch, type KubernetesListObject, type KubernetesObject, type Watch } from '@kubernetes/client-node';
+import { DEFAULT_BACKOFF, ExponentialBackoff, type BackoffOptions } from './backoff';
+
+/** Selectors passed to the list call; the watch uses the same ones. */
+export interface ListQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/**
+ * What to watch and what to do with it. Handlers must be idempotent: after a restart or a relist (410 Gone) the
+ * informer replays `onUpdate` for every object whose resourceVersion changed and `onDelete` for every object that
+ * vanished meanwhile, and an `onAdd` may repeat an object seen before the restart.
+ */
+export interface WatchResourceOptions<T extends KubernetesObject> {
+  /** The rate-limited watch from createKubeClients. */
+  watch: Watch;
+  /** Collection path, e.g. `/api/v1/namespaces/ns/pods` or `/api/v1/nodes`. */
+  path: string;
+  /** List the same collection; must pass the query's selectors through, e.g. `(q) => core.listNode(q)`. */
+  list: (query: ListQuery) => Promise<KubernetesListObject<T>>;
+  labelSelector?: string;
+  fieldSelector?: string;
+  onAdd?: (object: T) => void;
+  onUpdate?: (object: T) => void;
+  onDelete?: (object: T) => void;
+  /** Told about every failure and the delay before the restart (for logs and metrics). */
+  onError?: (error: unknown, retryInMs: number) => void;
+  /** A handler threw; the informer goes on (otherwise client-node would swallow it silently). */
+  onHandlerError?: (error: unknown, object: T) => void;
+  backoff?: Partial<BackoffOptions>;
+}
+
+/** A running list+watch with its local cache. */
+export interface ResourceWatch<T extends KubernetesObject> {
+  /** Resolves after the first successful list has been delivered to the handlers; rejects if stopped first. */
+  readonly synced: Promise<void>;
+  hasSynced(): boolean;
+  /** Cached objects, optionally of one namespace. */
+  list(namespace?: string): readonly T[];
+  get(name: string, namespace?: string): T | undefined;
+  /** Restarts performed after failures so far. */
+  readonly restarts: number;
+  /** Stop watching and cancel a pending restart. */
+  stop(): Promise<void>;
+}
+
+/** The parts of a client-node informer the supervisor drives. */
+export interface SupervisedInformer {
+  on(event: 'error', callback: (error?: unknown) => void): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps an informer running. client-node's ListWatch relists by itself on 410 Gone and re-watches after a clean
+ * close, but after any other error it emits `error` and stops for good. The supervisor restarts it with exponential
+ * backoff; only one restart is ever pending however many errors arrive, and a run that stayed up for
+ * `healthyAfterMs` resets the backoff.
+ */
+export class InformerSupervisor {
+  private readonly backoff: ExponentialBackoff;
+  private readonly healthyAfterMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private startedAt = 0;
+  private restartCount = 0;
+
+  constructor(
+    private readonly informer: SupervisedInformer,
+    private readonly onError: (error: unknown, retryInMs: number) => void = () => undefined,
+    backoff: Partial<BackoffOptions> = {},
+  ) {
+    const options = { ...DEFAULT_BACKOFF, ...backoff };
+    this.backoff = new ExponentialBackoff(options);
+    this.healthyAfterMs = options.healthyAfterMs;
+    informer.on('error', (error) => this.failed(error));
+  }
+
+  /** Restarts performed so far. */
+  get restarts(): number {
+    return this.restartCount;
+  }
+
+  /** Whether a restart is waiting for its backoff delay. */
+  get restartPending(): boolean {
+    return this.timer !== undefined;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.informer.stop();
+  }
+
+  private run(): void {
+    this.startedAt = Date.now();
+    this.informer.start().catch((error: unknown) => this.failed(error));
+  }
+
+  private failed(error: unknown): void {
+    if (this.stopped || this.timer) return;
+    if (Date.now() - this.startedAt >= this.healthyAfterMs) this.backoff.reset();
+    const delay = this.backoff.next();
+    this.onError(error, delay);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.stopped) return;
+      this.restartCount += 1;
+      this.run();
+    }, delay);
+  }
+}
+
+function guarded<T extends KubernetesObject>(
+  handler: ((object: T) => void) | undefined,
+  onHandlerError: WatchResourceOptions<T>['onHandlerError'],
+): (object: T) => void {
+  return (object) => {
+    try {
+      handler?.(object);
+    } catch (error) {
+      onHandlerError?.(error, object);
+    }
+  };
+}
+
+/** Start a supervised list+watch of one collection (see WatchResourceOptions for the handler contract). */
+export function watchResource<T extends KubernetesObject>(options: WatchResourceOptions<T>): ResourceWatch<T> {
+  const query: ListQuery = {
+    ...(options.labelSelector !== undefined ? { labelSelector: options.labelSelector } : {}),
+    ...(options.fieldSelector !== undefined ? { fieldSelector: options.fieldSelector } : {}),
+  };
+  let synced = false;
+  let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  const syncedPromise = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  syncedPromise.catch(() => undefined); // a watch stopped before syncing must not raise an unhandled rejection
+  const list = async (): Promise<KubernetesListObject<T>> => {
+    const result = await options.list(query);
+    // ListWatch hands the items to the handlers synchronously once this promise settles; resolve after that.
+    if (!synced) setImmediate(() => ((synced = true), settle?.resolve()));
+    return result;
+  };
+  const informer = new ListWatch<T>(options.path, options.watch, list, false, options.labelSelector, options.fieldSelector);
+  informer.on('add', guarded(options.onAdd, options.onHandlerError));
+  informer.on('update', guarded(options.onUpdate, options.onHandlerError));
+  informer.on('delete', guarded(options.onDelete, options.onHandlerError));
+  const supervisor = new InformerSupervisor(informer, options.onError, options.backoff);
+  supervisor.start();
+  return {
+    synced: syncedPromise,
+    hasSynced: () => synced,
+    list: (namespace) => informer.list(namespace),
+    get: (name, namespace) => informer.get(name, namespace),
+    get restarts() {
+      return supervisor.restarts;
+    },
+    stop: async () => {
+      await supervisor.stop();
+      if (!synced) settle?.reject(new Error(`Watch of ${options.path} stopped before its first list`));
+    },
+  };
+}
