@@ -24,7 +24,7 @@ function cpuFlavorsOf(labels: unknown): string[] {
 export class CapacityRepository {
   /** Takes the placement lock for the rest of the transaction. */
   async lock(tx: Tx): Promise<void> {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${PLACEMENT_LOCK}::bigint)`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${PLACEMENT_LOCK}::bigint)`;
   }
 
   findReservation(tx: Tx, podId: string, now: Date): Promise<Reservation | null> {

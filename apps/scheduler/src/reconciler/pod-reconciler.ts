@@ -21,6 +21,8 @@ function usageShape(row: Pod): PodUsageShape {
     interruptible: row.interruptible,
     dataCenterId: row.dataCenterId,
     costPerHr: row.costPerHr.toFixed(6),
+    templateId: row.templateId,
+    imageName: row.image,
     containerDiskInGb: row.containerDiskInGb,
     volumeInGb: row.volumeInGb,
   };

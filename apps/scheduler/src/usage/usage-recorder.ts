@@ -16,6 +16,8 @@ export interface PodUsageShape {
   interruptible: boolean;
   dataCenterId: string | null;
   costPerHr: string;
+  templateId: string | null;
+  imageName: string;
   containerDiskInGb: number;
   volumeInGb: number;
 }
@@ -38,12 +40,14 @@ const compute = (shape: PodUsageShape) => ({
   interruptible: shape.interruptible,
   dataCenterId: shape.dataCenterId,
   costPerHr: shape.costPerHr,
+  templateId: shape.templateId,
+  imageName: shape.imageName,
 });
 
 /**
  * Turns observed transitions into usage events, exactly once each: the ledger row says what billing was last told,
- * event ids are deterministic (`<podId>:started:<seq>`, `<podId>:stopped:<seq>`, `<podId>:terminated`,
- * `<volumeId>:resized:<seq>` ...), and the ledger is written only after the publish succeeded, so a crash in between
+ * event ids are deterministic (`<podId>:started:<seq>`, `<podId>:stopped:<seq>`, `<podId>:terminated:<seq>`,
+ * `<volumeId>:resized:<seq>` ...; always three parts, as BullMQ requires of ids with colons), and the ledger is written only after the publish succeeded, so a crash in between
  * republishes the same id, which BullMQ and the aggregator both drop.
  */
 export class UsageRecorder {
@@ -75,7 +79,7 @@ export class UsageRecorder {
   async podGone(entry: LedgerEntry, at: Date): Promise<void> {
     const shape = entry.snapshot as unknown as PodUsageShape;
     if (entry.running) await this.publish(this.podEvent(shape, 'stopped', `${entry.resourceId}:stopped:${entry.seq}`, at));
-    if (entry.kind === 'pod') await this.publish(this.podEvent(shape, 'terminated', `${entry.resourceId}:terminated`, at));
+    if (entry.kind === 'pod') await this.publish(this.podEvent(shape, 'terminated', `${entry.resourceId}:terminated:${entry.seq}`, at));
     await this.ledger.remove(entry.resourceId);
   }
 
@@ -86,7 +90,7 @@ export class UsageRecorder {
       const entry = known.get(volume.id);
       known.delete(volume.id);
       if (!entry) {
-        await this.publish(this.volumeEvent(volume, 'volume.created', `${volume.id}:created`, volume.createdAt));
+        await this.publish(this.volumeEvent(volume, 'volume.created', `${volume.id}:created:0`, volume.createdAt));
       } else if (entry.snapshot['size'] !== volume.size) {
         await this.publish(this.volumeEvent(volume, 'volume.resized', `${volume.id}:resized:${entry.seq + 1}`, volume.updatedAt));
       } else continue;
@@ -101,7 +105,7 @@ export class UsageRecorder {
     }
     for (const gone of known.values()) {
       const volume = { id: gone.resourceId, accountId: gone.accountId, dataCenterId: String(gone.snapshot['dataCenterId']), size: Number(gone.snapshot['size']) };
-      await this.publish(this.volumeEvent({ ...volume, createdAt: now, updatedAt: now }, 'volume.deleted', `${gone.resourceId}:deleted`, now));
+      await this.publish(this.volumeEvent({ ...volume, createdAt: now, updatedAt: now }, 'volume.deleted', `${gone.resourceId}:deleted:${gone.seq}`, now));
       await this.ledger.remove(gone.resourceId);
     }
   }
