@@ -13,6 +13,7 @@ import {
   WebhookDispatcher,
   WebhookSecretsRepository,
   WebhookSecretsService,
+  type WebhookSender,
   WebhookUrlGuard,
 } from '@runplane/webhooks';
 import { SecretBox } from '@runplane/workloads';
@@ -20,9 +21,10 @@ import type { WebhookDispatcherConfig } from './config';
 import { DispatcherWorkers } from './dispatcher-workers';
 import { ATTEMPTS_QUEUE, DISPATCHER_CONFIG, QUEUE_REDIS, WEBHOOK_DISPATCHER } from './tokens';
 
-/** What tests may replace: name resolution (to point a test host name at the local receiver). */
+/** What tests may replace: name resolution, and the HTTP sender (to watch where requests go). */
 export interface DispatcherOverrides {
   resolveHost?: HostResolver;
+  sender?: WebhookSender;
 }
 
 function createDispatcher(config: WebhookDispatcherConfig, db: DbClient, queue: WebhookAttemptsQueue, overrides: DispatcherOverrides): WebhookDispatcher {
@@ -31,7 +33,7 @@ function createDispatcher(config: WebhookDispatcherConfig, db: DbClient, queue: 
     // The secrets are sealed with the same AES-256-GCM envelope and key as registry-auth passwords.
     secrets: new WebhookSecretsService(new WebhookSecretsRepository(db), new SecretBox(config.RUNPLANE_ENCRYPTION_KEY)),
     guard: new WebhookUrlGuard(config.WEBHOOK_ALLOWED_HOSTS, overrides.resolveHost),
-    sender: new UndiciWebhookSender(),
+    sender: overrides.sender ?? new UndiciWebhookSender(),
     schedule: (deliveryId, attempt, delayMs) => scheduleAttempt(queue, deliveryId, attempt, delayMs),
     policy: {
       maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,

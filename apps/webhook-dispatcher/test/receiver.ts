@@ -1,0 +1,81 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+/** One request that reached the receiver. */
+export interface ReceivedCall {
+  path: string;
+  webhookId: string;
+  /** Date.now() when the request arrived. */
+  at: number;
+  /** What the receiver answered. */
+  status: number;
+  /** The Standard Webhooks signature verified under the secret the receiver was given. */
+  verified: boolean;
+  body: string;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * A customer's webhook endpoint on 127.0.0.1: per path it fails the first N calls (HTTP 500 unless told otherwise),
+ * then answers 200; it verifies every signature with the account's secret and records each call.
+ */
+export class WebhookReceiver {
+  readonly calls: ReceivedCall[] = [];
+  /** The secret signatures are verified with (the account's, read from the /v1 route). */
+  secret = '';
+  private readonly failures = new Map<string, { remaining: number; status: number; headers?: Record<string, string> }>();
+  private server: Server | undefined;
+  private port = 0;
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const path = req.url ?? '/';
+        const failure = this.failures.get(path);
+        const failing = failure !== undefined && failure.remaining > 0;
+        if (failing) failure.remaining -= 1;
+        const status = failing ? failure.status : 200;
+        this.calls.push({ path, webhookId: String(req.headers['webhook-id']), at: Date.now(), status, verified: this.verify(body, req.headers), body, headers: req.headers });
+        res.writeHead(status, failing ? (failure.headers ?? {}) : {}).end(failing ? 'receiver says no' : 'ok');
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  /** `host:port` of the receiver, for WEBHOOK_ALLOWED_HOSTS. */
+  get hostPort(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  url(path: string, host = '127.0.0.1'): string {
+    return `http://${host}:${this.port}${path}`;
+  }
+
+  /** The first `count` calls to `path` are answered with `status` (and `headers`). */
+  failFirst(path: string, count: number, status = 500, headers?: Record<string, string>): void {
+    this.failures.set(path, { remaining: count, status, ...(headers ? { headers } : {}) });
+  }
+
+  callsTo(path: string): ReceivedCall[] {
+    return this.calls.filter((call) => call.path === path);
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private verify(body: string, headers: IncomingHttpHeaders): boolean {
+    try {
+      new Webhook(this.secret).verify(body, headers as Record<string, string>);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
