@@ -63,10 +63,10 @@ export function readPodStatus(pod: V1Pod): ObservedPodStatus {
   const terminated = container?.state?.terminated ?? container?.lastState?.terminated;
   const message =
     unschedulable?.message ||
+    (disruption?.status === 'True' ? disruption.message : undefined) ||
     container?.state?.waiting?.message ||
     container?.state?.terminated?.message ||
     pod.status?.message ||
-    disruption?.message ||
     null;
   return {
     phase: phaseOf(pod),
