@@ -101,10 +101,12 @@ export class UsageRepository {
 
   /** Records that billing now holds the resource's usage up to `now` (closed intervals: up to their end). */
   async markBilled(resource: ResourceRef, now: Date): Promise<void> {
+    // Columns hold UTC without a zone: convert the instant explicitly, whatever the session's TimeZone.
+    const until = Prisma.sql`LEAST(COALESCE("endedAt", ${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
     await this.db.$executeRaw`
-      UPDATE "usage_intervals" SET "billedUntil" = LEAST(COALESCE("endedAt", ${now}), ${now}), "updatedAt" = now()
+      UPDATE "usage_intervals" SET "billedUntil" = ${until}, "updatedAt" = now() AT TIME ZONE 'UTC'
       WHERE "resourceKind" = ${resource.kind}::"UsageResourceKind" AND "resourceId" = ${resource.id}
-        AND "billedUntil" IS DISTINCT FROM LEAST(COALESCE("endedAt", ${now}), ${now})`;
+        AND "billedUntil" IS DISTINCT FROM ${until}`;
   }
 
   /** Resources whose intervals are not billed to their end (open ones never are), with where to resume. */
