@@ -5,15 +5,15 @@ import autocannon from 'autocannon';
 import { z } from 'zod';
 import { createAccountsServices } from '@runplane/accounts';
 import { applyMigrations, createPrismaClient, ensureDatabaseExists, newId, withDatabaseAdmin, withDatabaseName } from '@runplane/db';
-import { buildService } from '@runplane/http';
 import type { JobEngine } from '@runplane/jobs';
 import { createQueue, normalizePrefix, createRedis, createWorker, defineJobCatalog, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
 import { runWorker } from '@runplane/worker-sdk';
 import { jobRouterEnvSchema, type JobRouterConfig } from '../../apps/job-router/src/config';
 import { createJobRouterEngine } from '../../apps/job-router/src/engine';
-import { JobRouterModule } from '../../apps/job-router/src/job-router.module';
 import { createWorkerTokensService } from '../../apps/job-router/src/worker-tokens';
+import { measureCpu, perOperation } from './cpu-meter';
+import { startRouterProcess } from './router-process';
 
 /** Bench settings, read from the environment by the runner. */
 export interface JobsBenchOptions {
@@ -22,6 +22,10 @@ export interface JobsBenchOptions {
   connections: number;
   /** Jobs in each end-to-end run (BENCH_E2E_JOBS, default 5000). */
   e2eJobs?: number;
+  /** Where the job-router process writes a V8 CPU profile when it exits (BENCH_CPU_PROFILE_DIR). */
+  cpuProfileDir?: string;
+  /** Only these suites (BENCH_ONLY=accept,e2e,dispatch,runsync); all when absent. */
+  only?: string[];
 }
 
 /** One figure with its baseline and target. */
@@ -33,6 +37,8 @@ interface Row {
   /** `ratio>=x` compares runplane/baseline, `<=x` compares the figure itself. */
   target: string;
   pass: boolean;
+  /** CPU per operation of each party, baseline and Runplane (diagnostics, printed under the table). */
+  cpu?: { baseline: string; runplane: string };
 }
 
 const catalog = defineJobCatalog({
@@ -45,15 +51,18 @@ const LOOSE_LIMITS = 'run=100000000/1000000,runsync=100000000/1000000,status=100
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 
-/** A job-router on its own database and Redis prefix, listening on a free port, with one account and key. */
+/** A job-router process on its own database and Redis prefix, with one account and key. */
 interface Router {
   base: string;
   config: JobRouterConfig;
   secret: string;
-  engine: () => JobEngine;
+  /** An engine of this process on the router's keys (for counts, and to submit without HTTP). */
+  engine: JobEngine;
   endpoint(): Promise<string>;
   workerToken(endpointId: string, workerId: string): Promise<string>;
   accountId: string;
+  /** The job-router process, for CPU accounting. */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -62,21 +71,16 @@ async function startRouter(options: JobsBenchOptions): Promise<Router> {
   const databaseUrl = withDatabaseName(options.adminDatabaseUrl, databaseName);
   await ensureDatabaseExists(databaseUrl);
   await applyMigrations(databaseUrl);
-  const config = jobRouterEnvSchema.parse({
+  const env = {
     DATABASE_URL: databaseUrl,
     REDIS_PREFIX: `runplane-bench-jobs-${process.pid}`,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: 'error',
     JOB_RATE_LIMITS: LOOSE_LIMITS,
-  });
-  let engine: JobEngine | undefined;
-  const app = await buildService({
-    serviceName: 'job-router',
-    errorStyle: 'job',
-    config,
-    module: (infrastructure) =>
-      JobRouterModule.forRoot(infrastructure, { config, engine: (deps) => (engine = createJobRouterEngine(deps)) }),
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  };
+  const config = jobRouterEnvSchema.parse(env);
+  const process_ = await startRouterProcess(env, options.cpuProfileDir);
+  const engineRedis = createRedis(config.REDIS_URL);
+  const engine = createJobRouterEngine({ redis: engineRedis, config });
   const db = createPrismaClient(databaseUrl);
   const account = await createAccountsServices(db).accounts.create({ name: 'bench' });
   const { secret } = await createAccountsServices(db).apiKeys.create(account.id, { name: 'bench', scope: 'ALL' });
@@ -84,16 +88,19 @@ async function startRouter(options: JobsBenchOptions): Promise<Router> {
     data: { id: newId(), accountId: account.id, name: 'bench', imageName: 'runplane/echo:1', isServerless: true },
   });
   return {
-    base: await app.getUrl(),
+    base: process_.base,
+    pid: process_.pid,
     config,
     secret,
     accountId: account.id,
-    engine: () => engine as JobEngine,
+    engine,
     endpoint: async () =>
       (await db.endpoint.create({ data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id } })).id,
     workerToken: async (endpointId, workerId) => (await createWorkerTokensService(db).issue(endpointId, workerId)).token,
     async close() {
-      await app.close();
+      await process_.close();
+      await engine.close();
+      engineRedis.disconnect();
       await db.$disconnect();
       await withDatabaseAdmin(options.adminDatabaseUrl, (admin) => admin.drop(databaseName));
     },
@@ -115,28 +122,34 @@ async function closedLoop(op: () => Promise<unknown>, count: number, durationMs:
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { perSecond: (latencies.length * 1000) / ms(started), p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+  const perSecond = (latencies.length * 1000) / ms(started);
+  return { count: latencies.length, perSecond, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
 }
 
 async function benchAccept(router: Router, redis: Redis, rawPrefix: string, options: JobsBenchOptions): Promise<Row[]> {
   const queue = createQueue(catalog, 'bench-jobs', { redis, prefix: rawPrefix });
-  const raw = await closedLoop(() => queue.add('bench.job', { input: INPUT }), options.connections, options.durationSeconds * 1000);
+  const duration = options.durationSeconds * 1000;
+  const raw = await measureCpu(redis, undefined, () => closedLoop(() => queue.add('bench.job', { input: INPUT }), options.connections, duration));
   await queue.close();
   const endpointId = await router.endpoint();
-  const result = await autocannon({
-    url: `${router.base}/v2/${endpointId}/run`,
-    method: 'POST',
-    duration: options.durationSeconds,
-    connections: options.connections,
-    headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ input: INPUT }),
-  });
+  const runplane = await measureCpu(redis, router.pid, () =>
+    autocannon({
+      url: `${router.base}/v2/${endpointId}/run`,
+      method: 'POST',
+      duration: options.durationSeconds,
+      connections: options.connections,
+      headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: INPUT }),
+    }),
+  );
+  const result = runplane.result;
   if (result.non2xx > 0) console.warn(`/run answered ${result.non2xx} non-2xx responses`);
-  const ratio = result.requests.average / raw.perSecond;
+  const ratio = result.requests.average / raw.result.perSecond;
+  const cpu = { baseline: perOperation(raw.cpu, raw.result.count), runplane: perOperation(runplane.cpu, result.requests.total) };
   return [
-    { metric: '/run accept throughput', runplane: result.requests.average, baseline: raw.perSecond, unit: 'req/s', target: 'ratio>=0.5', pass: ratio >= 0.5 },
-    { metric: '/run accept p50', runplane: result.latency.p50, baseline: raw.p50, unit: 'ms', target: '-', pass: true },
-    { metric: '/run accept p99', runplane: result.latency.p99, baseline: raw.p99, unit: 'ms', target: '-', pass: true },
+    { metric: '/run accept throughput', runplane: result.requests.average, baseline: raw.result.perSecond, unit: 'req/s', target: 'ratio>=0.5', pass: ratio >= 0.5, cpu },
+    { metric: '/run accept p50', runplane: result.latency.p50, baseline: raw.result.p50, unit: 'ms', target: '-', pass: true },
+    { metric: '/run accept p99', runplane: result.latency.p99, baseline: raw.result.p99, unit: 'ms', target: '-', pass: true },
   ];
 }
 
@@ -190,7 +203,7 @@ async function runplaneEndToEnd(router: Router, total: number): Promise<number> 
     const response = await fetch(`${router.base}/v2/${endpointId}/run`, { method: 'POST', headers, body });
     if (response.status !== 200) throw new Error(`/run answered ${response.status}: ${await response.text()}`);
   });
-  while ((await router.engine().counts(endpointId)).completed < total) await new Promise((resolve) => setTimeout(resolve, 5));
+  while ((await router.engine.counts(endpointId)).completed < total) await new Promise((resolve) => setTimeout(resolve, 5));
   const perSecond = (total * 1000) / ms(start);
   stop.abort();
   await Promise.all(workers);
@@ -198,10 +211,12 @@ async function runplaneEndToEnd(router: Router, total: number): Promise<number> 
 }
 
 async function benchEndToEnd(router: Router, redis: Redis, rawPrefix: string, total: number): Promise<Row[]> {
-  const raw = await rawEndToEnd(redis, rawPrefix, total);
-  const runplane = await runplaneEndToEnd(router, total);
+  const raw = await measureCpu(redis, undefined, () => rawEndToEnd(redis, rawPrefix, total));
+  const runplane = await measureCpu(redis, router.pid, () => runplaneEndToEnd(router, total));
   const metric = `end to end, ${total} jobs, ${E2E_WORKERS} workers`;
-  return [{ metric, runplane, baseline: raw, unit: 'jobs/s', target: 'ratio>=0.3', pass: runplane / raw >= 0.3 }];
+  const cpu = { baseline: perOperation(raw.cpu, total), runplane: perOperation(runplane.cpu, total) };
+  const pass = runplane.result / raw.result >= 0.3;
+  return [{ metric, runplane: runplane.result, baseline: raw.result, unit: 'jobs/s', target: 'ratio>=0.3', pass, cpu }];
 }
 
 async function benchDispatch(router: Router, samples: number): Promise<Row[]> {
@@ -216,7 +231,7 @@ async function benchDispatch(router: Router, samples: number): Promise<Row[]> {
     // Give the take time to park in the engine, so the figure is the wake-up path, not a queued hand-out.
     await new Promise((resolve) => setTimeout(resolve, 10));
     const start = process.hrtime.bigint();
-    await router.engine().submit({ endpointId, accountId: router.accountId, input: INPUT, extra: {}, policy, sync: false });
+    await router.engine.submit({ endpointId, accountId: router.accountId, input: INPUT, extra: {}, policy, sync: false });
     const response = await take;
     latencies.push(ms(start));
     const job = (await response.json()) as { id: string };
@@ -267,6 +282,9 @@ function printRows(rows: Row[]): void {
     const baseline = row.baseline === undefined ? '-' : row.baseline.toFixed(2);
     console.log(row.metric.padEnd(44), row.runplane.toFixed(2).padStart(10), baseline.padStart(10), ratio.padStart(7), row.unit.padStart(7), row.target.padStart(11), row.pass ? ' yes' : ' NO');
   }
+  for (const row of rows) {
+    if (row.cpu) console.log(`${row.metric}: baseline ${row.cpu.baseline}; runplane ${row.cpu.runplane}`);
+  }
 }
 
 /** Runs every job benchmark, prints a table and writes the figures to bench/results/jobs.json. */
@@ -275,11 +293,12 @@ export async function benchJobs(options: JobsBenchOptions): Promise<Row[]> {
   const redis = createRedis(router.config.REDIS_URL);
   const rawPrefix = `runplane-bench-raw-${process.pid}:`;
   try {
+    const wanted = (suite: string) => !options.only || options.only.includes(suite);
     const rows = [
-      ...(await benchAccept(router, redis, rawPrefix, options)),
-      ...(await benchEndToEnd(router, redis, rawPrefix, options.e2eJobs ?? 5000)),
-      ...(await benchDispatch(router, 300)),
-      ...(await benchRunsync(router, 300)),
+      ...(wanted('accept') ? await benchAccept(router, redis, rawPrefix, options) : []),
+      ...(wanted('e2e') ? await benchEndToEnd(router, redis, rawPrefix, options.e2eJobs ?? 5000) : []),
+      ...(wanted('dispatch') ? await benchDispatch(router, 300) : []),
+      ...(wanted('runsync') ? await benchRunsync(router, 300) : []),
     ];
     printRows(rows);
     const file = path.join(__dirname, '../../bench/results/jobs.json');

@@ -10,8 +10,11 @@ const options = {
 };
 
 async function main(): Promise<void> {
-  printRatios('v1 API authentication (ratio = req/s against /healthz)', await benchApiKeys(options));
-  await benchJobs({ ...options, e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000) });
+  const only = env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((suite) => suite.trim()) : undefined;
+  if (!only || only.includes('apikeys')) {
+    printRatios('v1 API authentication (ratio = req/s against /healthz)', await benchApiKeys(options));
+  }
+  await benchJobs({ ...options, e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000), cpuProfileDir: env.BENCH_CPU_PROFILE_DIR, only });
 }
 
 main().then(
