@@ -34,7 +34,7 @@ export async function startRouterProcess(env: Record<string, string>, cpuProfile
     });
   } catch (error) {
     await stopProcessGroup(child, 1000);
-    throw new Error(`the job-router did not start: ${String(error)}\n${child.output()}`);
+    throw new Error(`the job-router did not start:\n${child.output()}`, { cause: error });
   }
   return {
     base,
