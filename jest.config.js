@@ -8,12 +8,30 @@ const swc = {
   module: { type: 'commonjs' },
   sourceMaps: 'inline',
 };
-module.exports = {
+const common = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
-  testMatch: ['**/*.spec.ts', '**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: { '^@runplane/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
-  globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+};
+// Two projects: every spec against Postgres/Redis, and Kubernetes specs (*.kube.spec.ts), whose global
+// setup builds (if missing) and starts one shared control plane. A project's global setup runs only
+// when some of its tests are selected, so `npm run test:unit -- some/file.spec.ts` starts no cluster.
+module.exports = {
   testTimeout: 60000,
+  projects: [
+    {
+      ...common,
+      testMatch: ['**/*.spec.ts', '**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.kube\\.spec\\.ts$'],
+      globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+    },
+    {
+      ...common,
+      displayName: 'kube',
+      testMatch: ['**/*.kube.spec.ts'],
+      globalSetup: '<rootDir>/tools/k8s-testenv/jest-global-setup.ts',
+      globalTeardown: '<rootDir>/tools/k8s-testenv/jest-global-teardown.ts',
+    },
+  ],
 };

@@ -44,8 +44,10 @@ export function etcdArgs(files: KubeRunFiles, ports: KubePorts): string[] {
 /**
  * kube-apiserver flags in the spirit of envtest: loopback only, token auth (group system:masters),
  * RBAC, a self-signed serving certificate, and the default admission chain (Priority,
- * DefaultTolerationSeconds, …) minus ServiceAccount, because no controller-manager creates the
- * `default` service account. No priority-and-fairness throttling: many test files share one server.
+ * DefaultTolerationSeconds, …) minus two plugins that count on a controller-manager, which this
+ * environment does not run: ServiceAccount (nothing creates the `default` service account) and
+ * TaintNodesByCondition (nothing would lift the not-ready taint it puts on new nodes once kwok
+ * reports them Ready). No priority-and-fairness throttling: many test files share one server.
  */
 export function apiserverArgs(files: KubeRunFiles, ports: KubePorts): string[] {
   return [
@@ -61,7 +63,7 @@ export function apiserverArgs(files: KubeRunFiles, ports: KubePorts): string[] {
     `--service-account-signing-key-file=${files.serviceAccountPrivateKey}`,
     '--service-cluster-ip-range=10.0.0.0/24',
     '--allow-privileged=true',
-    '--disable-admission-plugins=ServiceAccount',
+    '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
     '--endpoint-reconciler-type=none',
     '--enable-priority-and-fairness=false',
     '--max-requests-inflight=0',

@@ -1,0 +1,163 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  KUBE_COMPONENT_BINARIES,
+  KUBE_TEST_VERSIONS,
+  kubeBinaryPaths,
+  kubeCacheRoot,
+  kubeComponentDir,
+  type KubeComponent,
+} from '@runplane/testing';
+import { assertModulePinned, goBinary, goEnv, moduleDir, moduleSourceDir, regenerateModule, REQUIRED_MODULES } from './go-modules';
+import { withBuildLock } from './build-lock';
+
+/**
+ * Builds the Kubernetes test environment's binaries from their Go consumer modules into the cache
+ * (`$RUNPLANE_K8S_CACHE` or ~/.cache/runplane/k8s, one folder per component and version). A
+ * component is rebuilt only when a binary is missing or its `--version` does not report the pinned
+ * version; a build goes to a temporary folder first, so an interrupted build never looks complete.
+ */
+
+const exec = promisify(execFile);
+const COMPONENTS: readonly KubeComponent[] = ['kubernetes', 'etcd', 'kwok'];
+
+/** Go package of each binary. */
+const PACKAGES: Record<string, string> = {
+  'kube-apiserver': 'k8s.io/kubernetes/cmd/kube-apiserver',
+  'kube-scheduler': 'k8s.io/kubernetes/cmd/kube-scheduler',
+  etcd: 'go.etcd.io/etcd/server/v3',
+  kwok: 'sigs.k8s.io/kwok/cmd/kwok',
+};
+
+/** What `<binary> --version` prints for the pinned version. */
+function expectedVersionText(component: KubeComponent): string {
+  const version = KUBE_TEST_VERSIONS[component];
+  if (component === 'kubernetes') return `Kubernetes ${version}`;
+  if (component === 'etcd') return `etcd Version: ${version.slice(1)}`;
+  return version;
+}
+
+/**
+ * Link-time version stamps: a plain `go build` of Kubernetes reports v0.0.0-master, and runtime
+ * overrides no longer work, so /version and discovery would be wrong. kwok and etcd carry theirs in source.
+ */
+function ldflags(component: KubeComponent): string {
+  const flags = ['-s', '-w'];
+  if (component === 'kubernetes') {
+    const version = KUBE_TEST_VERSIONS.kubernetes;
+    const [major, minor] = version.slice(1).split('.');
+    for (const pkg of ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version']) {
+      flags.push(`-X ${pkg}.gitVersion=${version}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`);
+    }
+  }
+  return flags.join(' ');
+}
+
+/** The kwok default Stage documents used by the test environment (node fast + heartbeat, pod fast). */
+const KWOK_STAGE_FOLDERS = ['kustomize/stage/node/fast', 'kustomize/stage/node/heartbeat', 'kustomize/stage/pod/fast'];
+
+async function versionOutput(binary: string): Promise<string> {
+  try {
+    const { stdout, stderr } = await exec(binary, ['--version']);
+    return `${stdout}${stderr}`;
+  } catch (err) {
+    return String(err);
+  }
+}
+
+/** True when every binary of the component exists and reports the pinned version (and kwok's stage manifest exists). */
+async function isUpToDate(component: KubeComponent, cacheRoot: string): Promise<boolean> {
+  const bin = path.join(kubeComponentDir(component, cacheRoot), 'bin');
+  for (const name of KUBE_COMPONENT_BINARIES[component]) {
+    const file = path.join(bin, name);
+    if (!existsSync(file) || !(await versionOutput(file)).includes(expectedVersionText(component))) return false;
+  }
+  return component !== 'kwok' || existsSync(kubeBinaryPaths(cacheRoot).kwokStagesManifest);
+}
+
+/** Runs `go build` for one binary, passing go's own output (module downloads, errors) through. */
+function goBuild(component: KubeComponent, binary: string, output: string, mode: 'readonly' | 'mod', log: (line: string) => void): Promise<void> {
+  const args = ['build', '-trimpath', `-ldflags=${ldflags(component)}`, '-o', output, PACKAGES[binary]!];
+  return new Promise((resolve, reject) => {
+    const child = spawn(goBinary(), args, { cwd: moduleDir(component), env: goEnv(mode), stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const onData = (chunk: Buffer): void => {
+      const text = chunk.toString('utf8');
+      tail = (tail + text).slice(-8000);
+      for (const line of text.split('\n')) if (line.trim() !== '') log(`  go: ${line.replace(/^go: /, '')}`);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go build ${PACKAGES[binary]} failed (exit ${code}):\n${tail}`))));
+  });
+}
+
+/** Writes the stage manifest: absolute paths of kwok's default Stage files inside the Go module cache. */
+async function writeKwokStageManifest(cacheRoot: string): Promise<void> {
+  const source = await moduleSourceDir('kwok', REQUIRED_MODULES.kwok, KUBE_TEST_VERSIONS.kwok);
+  const files = KWOK_STAGE_FOLDERS.flatMap((folder) =>
+    readdirSync(path.join(source, folder))
+      .filter((name) => name.endsWith('.yaml') && name !== 'kustomization.yaml')
+      .sort()
+      .map((name) => path.join(source, folder, name)),
+  );
+  writeFileSync(kubeBinaryPaths(cacheRoot).kwokStagesManifest, `${JSON.stringify(files, null, 2)}\n`);
+}
+
+async function buildComponent(component: KubeComponent, cacheRoot: string, mode: 'readonly' | 'mod', log: (line: string) => void): Promise<void> {
+  const dir = kubeComponentDir(component, cacheRoot);
+  const staging = path.join(dir, `bin.building-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  for (const binary of KUBE_COMPONENT_BINARIES[component]) {
+    log(`building ${binary} (${REQUIRED_MODULES[component]} ${KUBE_TEST_VERSIONS[component]})`);
+    await goBuild(component, binary, path.join(staging, binary), mode, log);
+    const reported = await versionOutput(path.join(staging, binary));
+    if (!reported.includes(expectedVersionText(component))) {
+      throw new Error(`${binary} --version printed "${reported.trim()}", expected "${expectedVersionText(component)}"`);
+    }
+  }
+  rmSync(path.join(dir, 'bin'), { recursive: true, force: true });
+  renameSync(staging, path.join(dir, 'bin'));
+  if (component === 'kwok') await writeKwokStageManifest(cacheRoot);
+}
+
+/** Options for {@link ensureKubeBinaries}. */
+export interface EnsureKubeBinariesOptions {
+  cacheRoot?: string;
+  /** Regenerate the consumer modules (go.mod, go.sum) for the pinned versions, then build. */
+  updateModules?: boolean;
+  log?: (line: string) => void;
+}
+
+/** Builds whatever is missing or stale; resolves with the components built (empty when all were up to date). */
+export async function ensureKubeBinaries(options: EnsureKubeBinariesOptions = {}): Promise<KubeComponent[]> {
+  const cacheRoot = options.cacheRoot ?? kubeCacheRoot();
+  const log = options.log ?? ((line: string): void => void process.stderr.write(`${line}\n`));
+  mkdirSync(cacheRoot, { recursive: true });
+  return withBuildLock(cacheRoot, log, async () => {
+    const built: KubeComponent[] = [];
+    for (const component of COMPONENTS) {
+      if (options.updateModules === true) {
+        log(`regenerating ${path.relative(process.cwd(), moduleDir(component))}/go.mod for ${KUBE_TEST_VERSIONS[component]}`);
+        await regenerateModule(component);
+      } else if (await isUpToDate(component, cacheRoot)) {
+        continue;
+      }
+      assertModulePinned(component);
+      const started = Date.now();
+      const heartbeat = setInterval(() => log(`  … still building ${component} (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+      try {
+        await buildComponent(component, cacheRoot, options.updateModules === true ? 'mod' : 'readonly', log);
+      } finally {
+        clearInterval(heartbeat);
+      }
+      log(`built ${component} ${KUBE_TEST_VERSIONS[component]} in ${Math.round((Date.now() - started) / 1000)} s`);
+      built.push(component);
+    }
+    return built;
+  });
+}
