@@ -4,6 +4,9 @@ import { UndiciWebhookSender, WEBHOOK_ATTEMPTS_QUEUE, webhookAttemptsCatalog, ty
 import { Webhook } from 'standardwebhooks';
 import { type RecordedDelivery, startWebhookStack, type WebhookStack } from './harness';
 
+// These tests start a gateway process and wait on real retry schedules.
+jest.setTimeout(60_000);
+
 const SPACING_MS = 200;
 
 /** Sends only to loopback: a refusal the guard failed to make can never leave this machine. */
