@@ -24,6 +24,19 @@ export interface Backends {
   encryptionKey: string;
 }
 
+/**
+ * The scheduler runs Pods and workers as local processes: it needs where workers reach the job API, where to keep
+ * its pid files, and the directory relative start commands (e.g. examples/echo-worker) resolve against.
+ */
+function schedulerEnv(config: RunnerConfig): Record<string, string> {
+  return {
+    SCHEDULER_DRIVER: config.inheritedEnv.SCHEDULER_DRIVER ?? 'local',
+    SCHEDULER_JOB_API_URL: `http://${config.host}:${config.ports['job-router']}`,
+    SCHEDULER_STATE_DIR: join(config.stateDir, 'scheduler'),
+    SCHEDULER_WORK_DIR: config.inheritedEnv.SCHEDULER_WORK_DIR ?? config.repoRoot,
+  };
+}
+
 function appEnv(config: RunnerConfig, name: AppName, backends: Backends): Record<string, string> {
   const env: Record<string, string> = {
     ...config.inheritedEnv,
@@ -38,6 +51,7 @@ function appEnv(config: RunnerConfig, name: AppName, backends: Backends): Record
   // The gateway and the webhook-dispatcher open sealed secrets (registry passwords, webhook signing secrets).
   if (name === 'gateway' || name === 'webhook-dispatcher') env.RUNPLANE_ENCRYPTION_KEY = backends.encryptionKey;
   else delete env.RUNPLANE_ENCRYPTION_KEY;
+  if (name === 'scheduler') Object.assign(env, schedulerEnv(config));
   return env;
 }
 
