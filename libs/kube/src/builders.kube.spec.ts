@@ -16,7 +16,7 @@ import { buildWorkloadPod, type WorkloadPodInput } from './builders/workload-pod
 import { createKubeClients, type KubeClients } from './client';
 import { watchResource, type ResourceWatch } from './informer';
 import { LABELS } from './labels';
-import { applyObject } from './patch';
+import { applyObject, strategicMergePatchOptions } from './patch';
 import { readNodeMachine } from './readers/node-machine';
 import { readPodStatus, type ObservedPodStatus } from './readers/pod-status';
 import { readPublishedPorts } from './readers/port-mappings';
@@ -43,7 +43,9 @@ describe('builders produce objects the real apiserver accepts and kube-scheduler
       gpu: { product: H100, count: 8 },
       vcpuCount: 16,
       memoryInGb: 64,
-      containerDiskInGb: 20,
+      // The test environment's kwok nodes report no ephemeral-storage capacity, so pods that must be scheduled
+      // request none (the 'fully loaded' pod below shows a disk request is accepted).
+      containerDiskInGb: 0,
       dataCenterIds: ['EU-RO-1'],
       nodeSelector: { [NODE_POOL_LABEL]: POOL },
       interruptible: false,
@@ -114,11 +116,12 @@ describe('builders produce objects the real apiserver accepts and kube-scheduler
       imagePullSecrets: ['rp-auth-r1'],
       terminationGracePeriodSeconds: 5,
       generation: 2,
+      containerDiskInGb: 20,
     });
     const stored = await create(pod);
     expect(stored.spec?.priorityClassName).toBe('runplane-on-demand');
     expect(stored.spec?.priority).toBe(1000);
-    expect(stored.spec?.containers[0]?.resources?.limits).toEqual(pod.spec?.containers[0]?.resources?.limits);
+    expect(stored.spec?.containers[0]?.resources?.limits).toEqual({ cpu: '16', memory: '64Gi', 'ephemeral-storage': '20Gi', 'nvidia.com/gpu': '8' });
     expect(stored.metadata?.labels).toEqual(pod.metadata?.labels);
     await clients.core.deleteNamespacedPod({ name: 'rp-full', namespace: namespace.name, gracePeriodSeconds: 0 });
   });
@@ -134,11 +137,19 @@ describe('builders produce objects the real apiserver accepts and kube-scheduler
     if (!service || !http) throw new Error('expected both services');
     const storedService = await clients.core.createNamespacedService({ namespace: namespace.name, body: service });
     await clients.core.createNamespacedService({ namespace: namespace.name, body: http });
+    // kwok nodes have no addresses; give this test's node the ones a cloud node reports.
+    await clients.core.patchNodeStatus(
+      {
+        name: `${POOL}-h100-0`,
+        body: { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.10' }, { type: 'ExternalIP', address: '203.0.113.10' }] } },
+      },
+      strategicMergePatchOptions(),
+    );
     const node = await clients.core.readNode({ name: `${POOL}-h100-0` });
     const published = readPublishedPorts(storedService, node);
     expect(Object.keys(published.portMappings ?? {})).toEqual(['22']);
     expect(published.portMappings?.['22']).toBeGreaterThanOrEqual(30000);
-    expect(published.publicIp).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(published.publicIp).toBe('203.0.113.10');
 
     expect(readNodeMachine(node)).toMatchObject({ gpuProduct: H100, gpuCount: 8, gpuMemoryMiB: 81559, gpuAllocatable: 8, region: 'EU-RO-1', ready: true, schedulable: true });
   });
