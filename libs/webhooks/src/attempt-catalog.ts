@@ -13,13 +13,14 @@ export const webhookAttemptPayloadSchema = z.object({
 /**
  * The dispatcher's own retry schedule: each attempt is a job of its own, added with the configured delay and the
  * id `<delivery>-<attempt>`, so re-adding it (after a crash, or from a second replica) is a no-op. BullMQ's own
- * retries here only cover the dispatcher's trouble (Postgres down), never a receiver's failure.
+ * retries here only cover the dispatcher's trouble (Postgres unreachable: 10 tries over about 8 minutes), never a
+ * receiver's failure, which is an outcome the handler records.
  */
 export const webhookAttemptsCatalog = defineJobCatalog({
   'webhook.attempt': {
     queue: WEBHOOK_ATTEMPTS_QUEUE,
     schema: webhookAttemptPayloadSchema,
-    attempts: 5,
+    attempts: 10,
     backoff: { type: 'exponential', delayMs: 1_000 },
   },
 });
