@@ -1,7 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'yaml';
 import {
   KUBE_COMPONENT_BINARIES,
   KUBE_TEST_VERSIONS,
@@ -9,6 +10,7 @@ import {
   kubeCacheRoot,
   kubeComponentDir,
   type KubeComponent,
+  type KwokStagesManifest,
 } from '@runplane/testing';
 import { assertModulePinned, goBinary, goEnv, moduleDir, moduleSourceDir, regenerateModule, REQUIRED_MODULES } from './go-modules';
 import { withBuildLock } from './build-lock';
@@ -55,8 +57,11 @@ function ldflags(component: KubeComponent): string {
   return flags.join(' ');
 }
 
-/** The kwok default Stage documents used by the test environment (node fast + heartbeat, pod fast). */
-const KWOK_STAGE_FOLDERS = ['kustomize/stage/node/fast', 'kustomize/stage/node/heartbeat', 'kustomize/stage/pod/fast'];
+/**
+ * kwok's default documents used by the test environment: node fast + heartbeat, pod fast, and volume
+ * fast (a `kwok-volume` default StorageClass whose PVCs get a PV and bind at once, no controller-manager).
+ */
+const KWOK_STAGE_FOLDERS = ['kustomize/stage/node/fast', 'kustomize/stage/node/heartbeat', 'kustomize/stage/pod/fast', 'kustomize/stage/volume/fast'];
 
 async function versionOutput(binary: string): Promise<string> {
   try {
@@ -74,7 +79,18 @@ async function isUpToDate(component: KubeComponent, cacheRoot: string): Promise<
     const file = path.join(bin, name);
     if (!existsSync(file) || !(await versionOutput(file)).includes(expectedVersionText(component))) return false;
   }
-  return component !== 'kwok' || existsSync(kubeBinaryPaths(cacheRoot).kwokStagesManifest);
+  return component !== 'kwok' || isCurrentStageManifest(kubeBinaryPaths(cacheRoot).kwokStagesManifest);
+}
+
+/** True when the manifest exists, has the current shape and every file it names is still in the module cache. */
+function isCurrentStageManifest(file: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Partial<KwokStagesManifest>;
+    const files = [...(manifest.stages ?? []), ...(manifest.objects ?? [])];
+    return Array.isArray(manifest.stages) && Array.isArray(manifest.objects) && manifest.stages.length > 0 && files.every((name) => existsSync(name));
+  } catch {
+    return false;
+  }
 }
 
 /** Runs `go build` for one binary, passing go's own output (module downloads, errors) through. */
@@ -95,7 +111,7 @@ function goBuild(component: KubeComponent, binary: string, output: string, mode:
   });
 }
 
-/** Writes the stage manifest: absolute paths of kwok's default Stage files inside the Go module cache. */
+/** Writes the stage manifest: absolute paths of kwok's default documents inside the Go module cache. */
 async function writeKwokStageManifest(cacheRoot: string): Promise<void> {
   const source = await moduleSourceDir('kwok', REQUIRED_MODULES.kwok, KUBE_TEST_VERSIONS.kwok);
   const files = KWOK_STAGE_FOLDERS.flatMap((folder) =>
@@ -104,7 +120,9 @@ async function writeKwokStageManifest(cacheRoot: string): Promise<void> {
       .sort()
       .map((name) => path.join(source, folder, name)),
   );
-  writeFileSync(kubeBinaryPaths(cacheRoot).kwokStagesManifest, `${JSON.stringify(files, null, 2)}\n`);
+  const isStage = (file: string): boolean => (parse(readFileSync(file, 'utf8')) as { kind?: string }).kind === 'Stage';
+  const manifest: KwokStagesManifest = { stages: files.filter(isStage), objects: files.filter((file) => !isStage(file)) };
+  writeFileSync(kubeBinaryPaths(cacheRoot).kwokStagesManifest, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 async function buildComponent(component: KubeComponent, cacheRoot: string, mode: 'readonly' | 'mod', log: (line: string) => void): Promise<void> {

@@ -51,4 +51,5 @@ export {
   kubeCacheRoot,
   kubeComponentDir,
   type KubeComponent,
+  type KwokStagesManifest,
 } from './kube-env-versions';

@@ -44,10 +44,11 @@ export function etcdArgs(files: KubeRunFiles, ports: KubePorts): string[] {
 /**
  * kube-apiserver flags in the spirit of envtest: loopback only, token auth (group system:masters),
  * RBAC, a self-signed serving certificate, and the default admission chain (Priority,
- * DefaultTolerationSeconds, …) minus two plugins that count on a controller-manager, which this
- * environment does not run: ServiceAccount (nothing creates the `default` service account) and
+ * DefaultTolerationSeconds, …) minus the plugins that count on a controller-manager, which this
+ * environment does not run: ServiceAccount (nothing creates the `default` service account),
  * TaintNodesByCondition (nothing would lift the not-ready taint it puts on new nodes once kwok
- * reports them Ready). No priority-and-fairness throttling: many test files share one server.
+ * reports them Ready) and StorageObjectInUseProtection (nothing would remove its PVC/PV finalizers,
+ * so a deleted claim would never go; without them it goes at once and its volume stays). No priority-and-fairness throttling: many test files share one server.
  */
 export function apiserverArgs(files: KubeRunFiles, ports: KubePorts): string[] {
   return [
@@ -63,7 +64,7 @@ export function apiserverArgs(files: KubeRunFiles, ports: KubePorts): string[] {
     `--service-account-signing-key-file=${files.serviceAccountPrivateKey}`,
     '--service-cluster-ip-range=10.0.0.0/24',
     '--allow-privileged=true',
-    '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
+    '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition,StorageObjectInUseProtection',
     '--endpoint-reconciler-type=none',
     '--enable-priority-and-fairness=false',
     '--max-requests-inflight=0',
@@ -89,7 +90,7 @@ export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
 
 /**
  * The kwok controller: manages only Nodes annotated `kwok.x-k8s.io/node=fake` (and their pods),
- * driven by kwok's default Stage documents, one --config per file.
+ * driven by kwok's default Stage documents, one --config per file (node, pod and volume stages).
  */
 export function kwokArgs(files: KubeRunFiles, ports: KubePorts, stageFiles: readonly string[]): string[] {
   return [

@@ -2,6 +2,7 @@ import { get as httpsGet } from 'node:https';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parse } from 'yaml';
 import {
   apiserverArgs,
   apiserverCertFile,
@@ -14,7 +15,7 @@ import {
 import { type KubeConnection, KubeTestClient } from './kube-env-client';
 import { caFromSelfSignedChain, kubeconfigYaml, schedulerConfigYaml, writeServiceAccountKeys, writeTokenFile } from './kube-env-config';
 import { recordRunProcess, sweepStaleRuns, writeRunOwner } from './kube-env-runs';
-import { KUBE_BUILD_HINT, kubeBinaryPaths, type KubeBinaryPaths } from './kube-env-versions';
+import { KUBE_BUILD_HINT, kubeBinaryPaths, type KubeBinaryPaths, type KwokStagesManifest } from './kube-env-versions';
 import { pollUntil } from './poll';
 import { getFreePorts, isProcessAlive, type ProcessGroup, signalProcessGroup, spawnProcessGroup, stopProcessGroup } from './process';
 
@@ -52,16 +53,32 @@ export function defaultKubeRunsDir(): string {
   return path.join(base, 'runplane-k8s');
 }
 
-/** Reads kwok's stage manifest written by the build and checks every binary is there. */
-function requireBuiltEnvironment(binaries: KubeBinaryPaths): string[] {
+/** Reads kwok's stage manifest written by the build and checks every binary and file is there. */
+function requireBuiltEnvironment(binaries: KubeBinaryPaths): KwokStagesManifest {
   const missing = [binaries.kubeApiserver, binaries.kubeScheduler, binaries.etcd, binaries.kwok, binaries.kwokStagesManifest].filter(
     (file) => !existsSync(file),
   );
   if (missing.length > 0) throw new Error(`Kubernetes test environment not built (missing ${missing.join(', ')}). ${KUBE_BUILD_HINT}`);
-  const stages = JSON.parse(readFileSync(binaries.kwokStagesManifest, 'utf8')) as string[];
-  const gone = stages.filter((file) => !existsSync(file));
+  const manifest = JSON.parse(readFileSync(binaries.kwokStagesManifest, 'utf8')) as Partial<KwokStagesManifest>;
+  if (!Array.isArray(manifest.stages) || !Array.isArray(manifest.objects)) {
+    throw new Error(`${binaries.kwokStagesManifest} is from an older build. ${KUBE_BUILD_HINT}`);
+  }
+  const gone = [...manifest.stages, ...manifest.objects].filter((file) => !existsSync(file));
   if (gone.length > 0) throw new Error(`kwok stage files are gone from the Go module cache (${gone[0]}). ${KUBE_BUILD_HINT}`);
-  return stages;
+  return { stages: manifest.stages, objects: manifest.objects };
+}
+
+/** API collection paths of the kinds kwok's default documents create (a StorageClass for volume stages). */
+const COLLECTIONS: Record<string, string> = { StorageClass: '/apis/storage.k8s.io/v1/storageclasses' };
+
+/** Creates the objects kwok's stages rely on, e.g. the `kwok-volume` StorageClass. */
+async function createStageObjects(client: KubeTestClient, files: readonly string[]): Promise<void> {
+  for (const file of files) {
+    const object = parse(readFileSync(file, 'utf8')) as { kind: string };
+    const collection = COLLECTIONS[object.kind];
+    if (collection === undefined) throw new Error(`${file}: no API path known for kind ${object.kind}`);
+    await client.create(collection, object);
+  }
 }
 
 /**
@@ -72,7 +89,7 @@ function requireBuiltEnvironment(binaries: KubeBinaryPaths): string[] {
  */
 export async function startKubeControlPlane(options: KubeControlPlaneOptions = {}): Promise<KubeControlPlane> {
   const binaries = options.binaries ?? kubeBinaryPaths();
-  const stageFiles = requireBuiltEnvironment(binaries);
+  const manifest = requireBuiltEnvironment(binaries);
   const log = options.log ?? ((): void => undefined);
   const runsDir = options.baseDir ?? defaultKubeRunsDir();
   mkdirSync(runsDir, { recursive: true });
@@ -116,7 +133,8 @@ export async function startKubeControlPlane(options: KubeControlPlaneOptions = {
     log('starting kube-scheduler and kwok');
     writeFileSync(files.schedulerConfig, schedulerConfigYaml(files.kubeconfig));
     spawn('kube-scheduler', binaries.kubeScheduler, schedulerArgs(files, ports));
-    spawn('kwok', binaries.kwok, kwokArgs(files, ports, stageFiles));
+    await createStageObjects(new KubeTestClient(connection), manifest.objects);
+    spawn('kwok', binaries.kwok, kwokArgs(files, ports, manifest.stages));
     await waitHealthy('kube-scheduler', () => insecureLoopbackOk(`https://127.0.0.1:${ports.scheduler}/healthz`));
     await waitHealthy('kwok', () => httpOk(`http://127.0.0.1:${ports.kwok}/healthz`));
 

@@ -37,10 +37,19 @@ export function kubeComponentDir(component: KubeComponent, cacheRoot = kubeCache
 }
 
 /**
- * A file written next to kwok's binaries by the build: the absolute paths of kwok's default Stage
- * documents inside the Go module cache (they ship in the kwok module zip, so nothing is copied).
+ * A file written next to kwok's binaries by the build ({@link KwokStagesManifest}): the absolute paths
+ * of kwok's default documents inside the Go module cache (they ship in the kwok module zip, so
+ * nothing is copied).
  */
 export const KWOK_STAGES_MANIFEST = 'stages.json';
+
+/** Contents of {@link KWOK_STAGES_MANIFEST}. */
+export interface KwokStagesManifest {
+  /** Stage documents for the kwok controller's --config. */
+  stages: string[];
+  /** Other objects the stages rely on, created through the API (the `kwok-volume` StorageClass). */
+  objects: string[];
+}
 
 /** Absolute paths of every binary the control plane runs, plus kwok's stage manifest. */
 export interface KubeBinaryPaths {

@@ -44,14 +44,15 @@ function clientOf(target: KubeTestEnv | string): KubeTestClient {
 /** A namespace of one test file. */
 export interface TestNamespace {
   name: string;
-  /** Deletes the namespace's pods at once and then the namespace itself. Call in afterAll. */
+  /** Deletes the namespace's pods (at once) and volume claims, then the namespace itself. Call in afterAll. */
   delete(): Promise<void>;
 }
 
 /**
  * Creates a uniquely named namespace (`label` makes it recognisable). The test environment runs no
  * controller-manager, so `delete()` does the namespace controller's part itself: it force-deletes
- * the pods (freeing their node resources for other test files) and finalizes the namespace.
+ * the pods (freeing their node resources for other test files), deletes the volume claims and
+ * finalizes the namespace.
  */
 export async function createTestNamespace(label: string, target: KubeTestEnv | string = kubeTestEnv()): Promise<TestNamespace> {
   const client = clientOf(target);
@@ -64,6 +65,7 @@ export async function createTestNamespace(label: string, target: KubeTestEnv | s
   });
   const remove = async (): Promise<void> => {
     await client.delete(`/api/v1/namespaces/${name}/pods?gracePeriodSeconds=0`);
+    await client.delete(`/api/v1/namespaces/${name}/persistentvolumeclaims`);
     await client.delete(`/api/v1/namespaces/${name}`);
     const ns = await client.get<{ spec?: { finalizers?: string[] } }>(`/api/v1/namespaces/${name}`).catch(() => undefined);
     if (ns !== undefined) await client.replace(`/api/v1/namespaces/${name}/finalize`, { ...ns, spec: { finalizers: [] } });
