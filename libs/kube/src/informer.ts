@@ -29,6 +29,11 @@ export interface WatchResourceOptions<T extends KubernetesObject> {
   /** A handler threw; the informer goes on (otherwise client-node would swallow it silently). */
   onHandlerError?: (error: unknown, object: T) => void;
   backoff?: Partial<BackoffOptions>;
+  /**
+   * Every this many ms after the first list, hand every cached object to `onUpdate` again (client-go's resync),
+   * so a reconciler that dropped work catches up without waiting for the next change. Off when omitted.
+   */
+  resyncMs?: number;
 }
 
 /** A running list+watch with its local cache. */
@@ -131,39 +136,67 @@ function guarded<T extends KubernetesObject>(
   };
 }
 
+/** The `synced` promise of a watch: resolved once the first list reached the handlers, rejected if stopped first. */
+class SyncSignal {
+  done = false;
+  readonly promise: Promise<void>;
+  private settle!: { resolve: () => void; reject: (error: Error) => void };
+
+  constructor() {
+    this.promise = new Promise<void>((resolve, reject) => (this.settle = { resolve, reject }));
+    this.promise.catch(() => undefined); // a watch stopped before syncing must not raise an unhandled rejection
+  }
+
+  /** Call when a list result is returned to ListWatch, which hands its items to the handlers synchronously. */
+  listed(): void {
+    if (!this.done) setImmediate(() => ((this.done = true), this.settle.resolve()));
+  }
+
+  abort(path: string): void {
+    if (!this.done) this.settle.reject(new Error(`Watch of ${path} stopped before its first list`));
+  }
+}
+
 /** Start a supervised list+watch of one collection (see WatchResourceOptions for the handler contract). */
 export function watchResource<T extends KubernetesObject>(options: WatchResourceOptions<T>): ResourceWatch<T> {
   const query: ListQuery = {
     ...(options.labelSelector !== undefined ? { labelSelector: options.labelSelector } : {}),
     ...(options.fieldSelector !== undefined ? { fieldSelector: options.fieldSelector } : {}),
   };
-  let synced = false;
-  let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
-  const syncedPromise = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-  syncedPromise.catch(() => undefined); // a watch stopped before syncing must not raise an unhandled rejection
+  const sync = new SyncSignal();
   const list = async (): Promise<KubernetesListObject<T>> => {
     const result = await options.list(query);
-    // ListWatch hands the items to the handlers synchronously once this promise settles; resolve after that.
-    if (!synced) setImmediate(() => ((synced = true), settle?.resolve()));
+    sync.listed();
     return result;
   };
   const informer = new ListWatch<T>(options.path, options.watch, list, false, options.labelSelector, options.fieldSelector);
+  const onUpdate = guarded(options.onUpdate, options.onHandlerError);
   informer.on('add', guarded(options.onAdd, options.onHandlerError));
-  informer.on('update', guarded(options.onUpdate, options.onHandlerError));
+  informer.on('update', onUpdate);
   informer.on('delete', guarded(options.onDelete, options.onHandlerError));
   const supervisor = new InformerSupervisor(informer, options.onError, options.backoff);
   supervisor.start();
+  let stopped = false;
+  let resync: NodeJS.Timeout | undefined;
+  const every = options.resyncMs;
+  if (every !== undefined) {
+    sync.promise.then(() => {
+      if (!stopped) resync = setInterval(() => informer.list().forEach(onUpdate), every);
+    }, () => undefined);
+  }
   return {
-    synced: syncedPromise,
-    hasSynced: () => synced,
+    synced: sync.promise,
+    hasSynced: () => sync.done,
     list: (namespace) => informer.list(namespace),
     get: (name, namespace) => informer.get(name, namespace),
     get restarts() {
       return supervisor.restarts;
     },
     stop: async () => {
+      stopped = true;
+      clearInterval(resync);
       await supervisor.stop();
-      if (!synced) settle?.reject(new Error(`Watch of ${options.path} stopped before its first list`));
+      sync.abort(options.path);
     },
   };
 }

@@ -136,3 +136,31 @@ describe('watchResource over client-node ListWatch', () => {
     expect(informer.hasSynced()).toBe(false);
   });
 });
+
+describe('watchResource resync', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('hands every cached object to onUpdate again each resync period, until stopped', async () => {
+    const watch = new ScriptedWatch();
+    const updates: string[] = [];
+    const informer = watchResource<V1ConfigMap>({
+      watch,
+      path: '/api/v1/namespaces/ns/configmaps',
+      list: async () => listOf([cm('a', '1'), cm('b', '2')], '10'),
+      onUpdate: (o) => updates.push(o.metadata?.name ?? ''),
+      resyncMs: 1_000,
+    });
+    await jest.advanceTimersByTimeAsync(1);
+    expect(informer.hasSynced()).toBe(true);
+    expect(updates).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(updates).toEqual(['a', 'b']);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(updates).toEqual(['a', 'b', 'a', 'b']);
+    await informer.stop();
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(updates).toHaveLength(4);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});
