@@ -162,6 +162,19 @@ describe('LeaderElector', () => {
     expect(await c.tick()).toBe(true);
   });
 
+  it('survives a throwing leadership callback and reports it', async () => {
+    const errors: unknown[] = [];
+    const c = elector(leases, clock, 'c', events, {
+      onStartedLeading: () => {
+        throw new Error('callback bug');
+      },
+      onError: (error) => errors.push(error),
+    });
+    expect(await c.tick()).toBe(true);
+    expect(c.isLeader()).toBe(true);
+    expect(errors).toEqual([new Error('callback bug')]);
+  });
+
   it('rejects timings that could let two leaders overlap', () => {
     const base = { coordination: leases, name: 'n', namespace: 'ns', identity: 'i', onStartedLeading: () => undefined, onStoppedLeading: () => undefined };
     expect(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewMs: 2_000, retryMs: 2_000, renewDeadlineMs: 15_000 })).toThrow(RangeError);

@@ -137,8 +137,13 @@ export class LeaderElector {
   private setLeading(leading: boolean): void {
     if (leading === this.leading) return;
     this.leading = leading;
-    if (leading) this.options.onStartedLeading();
-    else this.options.onStoppedLeading();
+    try {
+      if (leading) this.options.onStartedLeading();
+      else this.options.onStoppedLeading();
+    } catch (error) {
+      // A failing callback must not kill the election loop; leadership state is already updated.
+      this.options.onError?.(error);
+    }
   }
 
   private observe(lease: V1Lease, now: number): Observed {
