@@ -1,0 +1,158 @@
+// Serverless end to end on the local driver: RunPod's npm client submits jobs, the scheduler scales an endpoint's
+// workers (examples/echo-worker processes with RunPod's worker environment) from 0 up on a burst and back to 0 once
+// idle, never removes a busy worker, and never scales up for lowPriority jobs alone.
+import { readFileSync } from 'node:fs';
+import runpodSdk from 'runpod-sdk';
+import { isProcessAlive, pollUntil } from '@runplane/testing';
+import { type PlatformHarness, startPlatform } from './harness';
+import { processRecord, workloadProcesses } from './workloads';
+
+type SdkEndpoint = NonNullable<ReturnType<ReturnType<typeof runpodSdk>['endpoint']>>;
+type Status = { id: string; status: string; output?: { echo: Record<string, unknown>; workerId: string }; workerId?: string; retries?: number };
+
+const RTX = 'NVIDIA GeForce RTX 4090';
+
+describe('autoscaling with the local driver and runpod-sdk', () => {
+  let p: PlatformHarness;
+  let endpointId: string;
+  let sdk: SdkEndpoint;
+
+  beforeAll(async () => {
+    p = await startPlatform('sched-autoscale', {
+      jobRouter: true,
+      jobRouterEnv: { JOB_TAKE_WAIT_MS: '1000', JOB_HEARTBEAT_INTERVAL_MS: '2000', JOB_SWEEP_INTERVAL_MS: '500' },
+    });
+    const template = await p.v1('POST', '/templates', {
+      name: 'echo-worker',
+      imageName: 'runplane/echo-worker:dev',
+      isServerless: true,
+      containerDiskInGb: 5,
+      dockerEntrypoint: ['node'],
+      dockerStartCmd: ['-r', '@swc-node/register', 'examples/echo-worker/worker.ts'],
+    });
+    expect(template.status).toBe(200);
+    const endpoint = await p.v1('POST', '/endpoints', {
+      name: 'echo',
+      templateId: (template.body as { id: string }).id,
+      gpuTypeIds: [RTX],
+      gpuCount: 1,
+      workersMin: 0,
+      workersMax: 2,
+      idleTimeout: 2,
+      scalerType: 'QUEUE_DELAY',
+      scalerValue: 1,
+    });
+    expect(endpoint.status).toBe(200);
+    endpointId = (endpoint.body as { id: string }).id;
+    const client = runpodSdk(p.secret, { baseUrl: `${p.jobApiUrl}/v2` }).endpoint(endpointId);
+    if (!client) throw new Error('runpod-sdk returned no endpoint');
+    sdk = client;
+  }, 180_000);
+
+  afterAll(async () => {
+    await p?.close();
+  }, 60_000);
+
+  const workers = () => p.db.pod.findMany({ where: { endpointId } });
+  const status = async (id: string): Promise<Status> => (await sdk.status(id)) as unknown as Status;
+  const finished = (id: string) =>
+    pollUntil(async () => {
+      const answer = await status(id);
+      return ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'].includes(answer.status) ? answer : undefined;
+    }, { timeoutMs: 60_000, intervalMs: 200, description: `job ${id} to finish` });
+
+  async function passes(count: number): Promise<void> {
+    for (let pass = 0; pass < count; pass += 1) {
+      p.scheduler().loop.trigger();
+      await p.scheduler().loop.idle();
+    }
+  }
+
+  it('lowPriority jobs alone never scale up', async () => {
+    for (let index = 0; index < 3; index += 1) {
+      const response = await fetch(`${p.jobApiUrl}/v2/${endpointId}/run`, {
+        method: 'POST',
+        headers: { authorization: p.secret, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { text: 'later' }, policy: { lowPriority: true } }),
+      });
+      expect(response.status).toBe(200);
+    }
+    await passes(5);
+    expect(await workers()).toHaveLength(0);
+    const purged = await fetch(`${p.jobApiUrl}/v2/${endpointId}/purge-queue`, { method: 'POST', headers: { authorization: p.secret } });
+    expect(await purged.json()).toMatchObject({ removed: 3 });
+  }, 60_000);
+
+  it('scales 0 -> up on a burst; workers get RunPod worker env and a worker token; every job completes', async () => {
+    const runs = await Promise.all(Array.from({ length: 4 }, (_, index) => sdk.run({ input: { text: `job ${index}`, sleepMs: 1500 } })));
+    const ids = runs.map((run) => (run as { id: string }).id);
+    const first = await pollUntil(async () => (await workers())[0], { timeoutMs: 15_000, description: 'a worker Pod' });
+    expect(first).toMatchObject({ gpuTypeId: RTX, gpuCount: 1, desiredStatus: 'RUNNING', dockerEntrypoint: ['node'] });
+
+    const pid = await pollUntil(() => processRecord(p.stateDir, first.id)?.pid, { timeoutMs: 15_000, description: 'the worker process' });
+    const env = Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    );
+    const root = `${p.jobApiUrl}/v2/${endpointId}`;
+    expect(env).toMatchObject({
+      RUNPOD_WEBHOOK_GET_JOB: `${root}/job-take/${first.id}?gpu=NVIDIA+GeForce+RTX+4090`,
+      RUNPOD_WEBHOOK_POST_OUTPUT: `${root}/job-done/${first.id}/$ID?gpu=NVIDIA+GeForce+RTX+4090`,
+      RUNPOD_WEBHOOK_POST_STREAM: `${root}/job-stream/${first.id}/$ID?gpu=NVIDIA+GeForce+RTX+4090`,
+      RUNPOD_WEBHOOK_JOB_STREAM: `${root}/job-stream/${first.id}/$ID?gpu=NVIDIA+GeForce+RTX+4090`,
+      RUNPOD_WEBHOOK_PING: `${root}/ping/${first.id}?gpu=NVIDIA+GeForce+RTX+4090`,
+      RUNPOD_POD_ID: first.id,
+      RUNPOD_ENDPOINT_ID: endpointId,
+      RUNPOD_SKIP_AUTO_SYSTEM_CHECKS: 'true',
+    });
+    expect(env['RUNPOD_AI_API_KEY']).toMatch(/^rpw_/);
+    expect(env['DATABASE_URL']).toBeUndefined();
+    expect(await p.db.workerToken.count({ where: { endpointId, workerId: first.id, revokedAt: null } })).toBe(1);
+
+    const results = await Promise.all(ids.map((id) => finished(id)));
+    for (const [index, result] of results.entries()) {
+      expect(result).toMatchObject({ status: 'COMPLETED', output: { echo: { text: `job ${index}`, sleepMs: 1500 } } });
+    }
+    const served = new Set(results.map((result) => result.output?.workerId));
+    const created = await p.db.workerToken.findMany({ where: { endpointId }, distinct: ['workerId'] });
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(created.length).toBeLessThanOrEqual(2);
+    for (const workerId of served) expect(created.map((token) => token.workerId)).toContain(workerId);
+  }, 120_000);
+
+  it('scales back to 0 after idleTimeout, ending every worker process, with one start and one stop event each', async () => {
+    const seen = await p.db.workerToken.findMany({ where: { endpointId }, distinct: ['workerId'] });
+    await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'the endpoint to scale to 0' });
+    await pollUntil(() => seen.every((token) => workloadProcesses(token.workerId).length === 0) || undefined, {
+      timeoutMs: 20_000,
+      description: 'every worker process to end',
+    });
+    await passes(2);
+    const events = await p.usageEvents();
+    for (const { workerId } of seen) {
+      const mine = [...events.values()].filter((event) => event['workerId'] === workerId).map((event) => event['type']).sort();
+      expect(mine).toEqual(['worker.started', 'worker.stopped']);
+      expect(await p.db.workerToken.count({ where: { workerId, revokedAt: null } })).toBe(0);
+    }
+  }, 60_000);
+
+  it('never removes a busy worker, even when its job runs longer than idleTimeout', async () => {
+    const run = (await sdk.run({ input: { text: 'long', sleepMs: 5000 } })) as { id: string };
+    const started = await pollUntil(async () => {
+      const answer = await status(run.id);
+      return answer.status === 'IN_PROGRESS' && answer.workerId ? answer : undefined;
+    }, { timeoutMs: 30_000, description: 'the long job to start' });
+    const workerId = started.workerId as string;
+    const pid = processRecord(p.stateDir, workerId)?.pid ?? 0;
+    // Throughout the job (well past idleTimeout = 2 s) the worker keeps its Pod row and its process.
+    let checks = 0;
+    while ((await status(run.id)).status === 'IN_PROGRESS') {
+      await passes(1);
+      expect(await p.db.pod.count({ where: { id: workerId } })).toBe(1);
+      expect(isProcessAlive(pid)).toBe(true);
+      checks += 1;
+    }
+    expect(checks).toBeGreaterThan(0);
+    expect(await finished(run.id)).toMatchObject({ status: 'COMPLETED', workerId, retries: 0, output: { workerId } });
+    await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'scale to 0 again' });
+  }, 90_000);
+});
