@@ -11,6 +11,7 @@ import type { JobRouterConfig } from './config';
 import { BODY_LIMITS, type BodyLimits, JobRouterHttpSetup } from './http/job-router-http';
 import { JobRateLimiter } from './limits/job-rate-limiter';
 import { RateLimitInterceptor } from './limits/rate-limit.interceptor';
+import { OpenAiController } from './openai';
 import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
 import { ENGINE_REDIS, JOB_ENGINE } from './tokens';
 import { WorkerAuthGuard } from './worker/worker-auth.guard';
@@ -43,7 +44,7 @@ export class JobsApiModule {
     const { config } = options;
     return {
       module: JobsApiModule,
-      controllers: [JobsController, WorkerController],
+      controllers: [JobsController, WorkerController, OpenAiController],
       providers: [
         { provide: ENGINE_REDIS, useFactory: () => createRedis(config.REDIS_URL) },
         { provide: JOB_ENGINE, inject: [ENGINE_REDIS], useFactory: (redis: Redis) => options.engine({ redis, config }) },

@@ -14,7 +14,8 @@ export interface BodyLimits {
 /** Injection token for the BodyLimits. */
 export const BODY_LIMITS = Symbol('BODY_LIMITS');
 
-const RUNSYNC_SIZED = new Set(['runsync', 'job-done', 'job-stream']);
+// An OpenAI request waits like /runsync and may carry as much (long prompts, inline images).
+const RUNSYNC_SIZED = new Set(['runsync', 'job-done', 'job-stream', 'openai']);
 
 function limitFor(request: FastifyRequest, limits: BodyLimits): { bytes: number; what: string } {
   const segments = (request.routeOptions.url ?? '').split('/');

@@ -1,0 +1,1 @@
+export { OpenAiController } from './openai.controller';
