@@ -41,3 +41,13 @@ export { InformerSupervisor, watchResource } from './informer';
 export type { ListQuery, ResourceWatch, SupervisedInformer, WatchResourceOptions } from './informer';
 export { LeaderElector } from './leader-election';
 export type { Clock, LeaderElectorOptions, LeaseApi } from './leader-election';
+/** The Kubernetes object types Runplane's kube code reads and writes, so callers need not import the client package. */
+export type {
+  KubernetesListObject,
+  KubernetesObject,
+  V1Node,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1Secret,
+  V1Service,
+} from '@kubernetes/client-node';
