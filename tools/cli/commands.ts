@@ -1,4 +1,4 @@
-import type { AccountsService, ApiKeysService, WorkerTokensService } from '@runplane/accounts';
+import type { AccountsService, ApiKeysService, WorkerTokenSummary, WorkerTokensService } from '@runplane/accounts';
 import { loadCatalogOverrides, seedCatalog } from '@runplane/catalog';
 import type { ApiKeyDto, ApiKeyScope } from '@runplane/contracts';
 import { applyMigrations, type DbClient } from '@runplane/db';
@@ -79,6 +79,39 @@ export async function createWorkerToken(ctx: CliContext, input: { endpoint: stri
   const { token, identity } = await ctx.workerTokens.issue(input.endpoint, input.worker);
   ctx.err(`created a worker token for worker ${identity.workerId} of endpoint ${identity.endpointId}; it is shown only now:`);
   ctx.out(token);
+}
+
+function workerTokenRow(token: WorkerTokenSummary): string[] {
+  const state = token.revokedAt ? 'revoked' : 'live';
+  return [token.id, token.workerId, state, token.createdAt.toISOString(), token.revokedAt?.toISOString() ?? '-'];
+}
+
+/** `worker-token list`: an endpoint's tokens, live and revoked (never the tokens themselves). */
+export async function listWorkerTokens(ctx: CliContext, endpointId: string, json: boolean): Promise<void> {
+  const tokens = await ctx.workerTokens.list(endpointId);
+  if (json) return ctx.out(JSON.stringify(tokens, null, 2));
+  ctx.out(formatTable(['ID', 'WORKER', 'STATE', 'CREATED', 'REVOKED'], tokens.map(workerTokenRow)));
+}
+
+/**
+ * `worker-token revoke`: one token by id, or every live token of a worker (--endpoint and --worker). The job-router
+ * that revokes stops accepting at once; other processes within their credential-cache window (5 s).
+ */
+export async function revokeWorkerTokens(
+  ctx: CliContext,
+  target: { tokenId?: string; endpoint?: string; worker?: string },
+): Promise<void> {
+  const byWorker = target.endpoint !== undefined || target.worker !== undefined;
+  if (target.tokenId !== undefined && byWorker) throw new CliError('give a token id, or --endpoint and --worker, not both');
+  if (target.tokenId !== undefined) {
+    const token = await ctx.workerTokens.revokeToken(target.tokenId);
+    return ctx.out(`${token.id} revoked`);
+  }
+  if (target.endpoint === undefined || target.worker === undefined) {
+    throw new CliError('give a token id, or both --endpoint and --worker');
+  }
+  const count = await ctx.workerTokens.revokeWorker(target.endpoint, target.worker);
+  ctx.out(`revoked ${count} token${count === 1 ? '' : 's'} of worker ${target.worker} of endpoint ${target.endpoint}`);
 }
 
 /** `migrate`: applies pending migrations. */

@@ -62,6 +62,20 @@ function workerTokenCommands(withContext: WithContext): Command {
     .requiredOption('--endpoint <id>', 'endpoint id')
     .requiredOption('--worker <workerId>', 'worker id the token acts as (RUNPOD_POD_ID)')
     .action((opts: { endpoint: string; worker: string }) => withContext((ctx) => cmd.createWorkerToken(ctx, opts)));
+  workerToken
+    .command('list')
+    .description("list an endpoint's worker tokens, live and revoked (never the tokens)")
+    .requiredOption('--endpoint <id>', 'endpoint id')
+    .option('--json', 'print JSON', false)
+    .action((opts: { endpoint: string; json: boolean }) => withContext((ctx) => cmd.listWorkerTokens(ctx, opts.endpoint, opts.json)));
+  workerToken
+    .command('revoke [tokenId]')
+    .description('revoke one token by id, or every token of a worker with --endpoint and --worker')
+    .option('--endpoint <id>', 'endpoint id (with --worker)')
+    .option('--worker <workerId>', 'worker id (with --endpoint)')
+    .action((tokenId: string | undefined, opts: { endpoint?: string; worker?: string }) =>
+      withContext((ctx) => cmd.revokeWorkerTokens(ctx, { tokenId, ...opts })),
+    );
   return workerToken;
 }
 

@@ -59,3 +59,42 @@ describe('WorkerTokensService cache', () => {
     expect(await router.authenticate(token)).toEqual(identity);
   });
 });
+
+describe('WorkerTokensService operator methods', () => {
+  it('lists the tokens of an endpoint, live and revoked, without their hashes', async () => {
+    const { issuer, identity } = await setup();
+    await issuer.issue(identity.endpointId, 'w-2');
+    await issuer.revoke(identity);
+    const tokens = await issuer.list(identity.endpointId);
+    expect(tokens).toEqual([
+      { id: expect.any(String), endpointId: identity.endpointId, workerId: 'w-1', createdAt: expect.any(Date), revokedAt: expect.any(Date) },
+      { id: expect.any(String), endpointId: identity.endpointId, workerId: 'w-2', createdAt: expect.any(Date), revokedAt: null },
+    ]);
+    await expect(issuer.list('no-such-endpoint')).rejects.toThrow('Endpoint not found');
+  });
+
+  it('revokes one token by id: at once in this process, within the cache ttl in another', async () => {
+    const { clock, issuer, router, token, identity } = await setup();
+    // A process elsewhere, with its own cache, has checked the token too.
+    const elsewhere = createWorkerTokensService(db, new WorkerTokenCache(() => clock.now()));
+    expect(await router.authenticate(token)).toEqual(identity);
+    expect(await elsewhere.authenticate(token)).toEqual(identity);
+    const [row] = await issuer.list(identity.endpointId);
+    const revoked = await issuer.revokeToken(row!.id);
+    expect(revoked).toMatchObject({ id: row!.id, workerId: 'w-1', revokedAt: expect.any(Date) });
+    expect(await router.authenticate(token)).toBeNull();
+    expect(await elsewhere.authenticate(token)).toEqual(identity);
+    clock.advance(WORKER_TOKEN_CACHE_TTL_MS);
+    expect(await elsewhere.authenticate(token)).toBeNull();
+    // Idempotent: the first revocation time stays.
+    expect((await issuer.revokeToken(row!.id)).revokedAt).toEqual(revoked.revokedAt);
+    await expect(issuer.revokeToken('no-such-token')).rejects.toThrow('Worker token not found');
+  });
+
+  it('revokes a worker by endpoint and worker id; unknown endpoints are 404', async () => {
+    const { issuer, router, token, identity } = await setup();
+    expect(await issuer.revokeWorker(identity.endpointId, 'w-1')).toBe(1);
+    expect(await router.authenticate(token)).toBeNull();
+    await expect(issuer.revokeWorker('no-such-endpoint', 'w-1')).rejects.toThrow('Endpoint not found');
+  });
+});

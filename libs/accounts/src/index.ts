@@ -14,6 +14,7 @@ export { generateSecret, hashSecret, isWellFormedSecret } from './api-key-secret
 export {
   createWorkerTokensService,
   isWorkerToken,
+  processWorkerTokenCache,
   WORKER_TOKEN_CACHE_TTL_MS,
   WorkerTokenCache,
   WorkerTokensRepository,

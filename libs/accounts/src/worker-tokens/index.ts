@@ -5,7 +5,7 @@ import { WorkerTokensService } from './worker-tokens.service';
 
 export { WorkerTokensService, isWorkerToken, type WorkerIdentity, type WorkerTokenSummary } from './worker-tokens.service';
 export { WorkerTokensRepository, type WorkerTokenRow } from './worker-tokens.repository';
-export { WORKER_TOKEN_CACHE_TTL_MS, WorkerTokenCache } from './worker-token-cache';
+export { processWorkerTokenCache, WORKER_TOKEN_CACHE_TTL_MS, WorkerTokenCache } from './worker-token-cache';
 
 /** The worker-token service over one database client (job-router, scheduler, operator CLI); the cache defaults to the process's. */
 export function createWorkerTokensService(db: DbClient, cache?: WorkerTokenCache): WorkerTokensService {

@@ -79,6 +79,13 @@ export class WorkerTokensService {
     return count;
   }
 
+  /** Revokes the live tokens of a worker named by endpoint and worker id (operators); 404 for an unknown endpoint. */
+  async revokeWorker(endpointId: string, workerId: string): Promise<number> {
+    const accountId = await this.tokens.findEndpointAccount(endpointId);
+    if (!accountId) throw new NotFoundError('Endpoint');
+    return this.revoke({ accountId, endpointId, workerId });
+  }
+
   /** Every token issued for an endpoint (live and revoked), for operators; 404 when the endpoint does not exist. */
   async list(endpointId: string): Promise<WorkerTokenSummary[]> {
     if (!(await this.tokens.findEndpointAccount(endpointId))) throw new NotFoundError('Endpoint');
