@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { envInt, loadConfigOrExit, z } from '@runplane/config';
 import { serviceEnvSchema } from '@runplane/http';
+import { kubeDriverEnv } from './drivers/kubernetes/kube-driver-config';
 import { localMachinesSchema } from './drivers/local/local-inventory';
 
 const jsonMachines = z
@@ -41,6 +42,8 @@ export const schedulerEnvSchema = serviceEnvSchema(8082).extend({
   SCHEDULER_LEADER_TTL_MS: envInt({ min: 1_000, max: 600_000, default: 10_000 }),
   /** Worker heartbeat interval (RUNPOD_PING_INTERVAL); match the job-router's JOB_HEARTBEAT_INTERVAL_MS. */
   SCHEDULER_WORKER_PING_MS: envInt({ min: 1_000, max: 3_600_000, default: 10_000 }),
+  /** Kubernetes driver: kubeconfig, namespace, node selector, request budget, storage class, leader Lease. */
+  ...kubeDriverEnv,
 });
 /** Parsed scheduler configuration. */
 export type SchedulerConfig = z.infer<typeof schedulerEnvSchema>;

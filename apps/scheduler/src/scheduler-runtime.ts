@@ -64,7 +64,7 @@ export class SchedulerRuntime {
     const inventory = new InventoryService(driver, machines);
     this.loop = new SchedulerLoop(
       {
-        leader: new RedisLeaderElection(redis, config.SCHEDULER_LEADER_TTL_MS),
+        leader: driver.leaderElection?.(config.SCHEDULER_LEADER_TTL_MS) ?? new RedisLeaderElection(redis, config.SCHEDULER_LEADER_TTL_MS),
         driver,
         inventory: {
           sync: async () => {

@@ -38,7 +38,7 @@ export class SchedulerModule {
         {
           provide: SCHEDULER_RUNTIME,
           inject: [DB_CLIENT, REDIS_CLIENT],
-          useFactory: (db: DbClient, redis: Redis) => new SchedulerRuntime(config, db, redis, (driver ?? (() => createDriver(config)))()),
+          useFactory: (db: DbClient, redis: Redis) => new SchedulerRuntime(config, db, redis, (driver ?? (() => createDriver(config, process.env, db)))()),
         },
         { provide: PLACEMENT_SERVICE, inject: [SCHEDULER_RUNTIME], useFactory: (runtime: SchedulerRuntime) => runtime.placement },
         RuntimeLifecycle,

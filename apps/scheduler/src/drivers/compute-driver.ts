@@ -4,6 +4,8 @@
  * every call is idempotent and the scheduler can rebuild its view after a restart with {@link ComputeDriver.list}.
  */
 
+import type { LeaderElection } from '../leader/leader-election';
+
 /** A machine (node) the driver offers, as reported by the driver: GPUs by their GFD product label. */
 export interface DriverMachine {
   /** Unique name (Kubernetes node name); becomes the Machine row id. */
@@ -82,5 +84,7 @@ export interface ComputeDriver {
   /** Every workload this driver manages (after a restart: from labels or pid files), for orphan clean-up. */
   list(): Promise<WorkloadStatus[]>;
   onChange(listener: ChangeListener): void;
+  /** The driver's own leader election (kubernetes: a Lease); without it the scheduler elects through Redis. */
+  leaderElection?(ttlMs: number): LeaderElection;
   close(): Promise<void>;
 }

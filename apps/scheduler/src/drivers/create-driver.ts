@@ -1,5 +1,7 @@
+import type { DbClient } from '@runplane/db';
 import type { SchedulerConfig } from '../config';
 import type { ComputeDriver } from './compute-driver';
+import { createKubernetesDriver } from './kubernetes/create-kubernetes-driver';
 import { LocalDriver } from './local/local-driver';
 import { defaultLocalMachines } from './local/local-inventory';
 
@@ -7,7 +9,7 @@ import { defaultLocalMachines } from './local/local-inventory';
 const INHERITED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER'];
 
 /** The configured compute driver. */
-export function createDriver(config: SchedulerConfig, env: NodeJS.ProcessEnv = process.env): ComputeDriver {
+export function createDriver(config: SchedulerConfig, env: NodeJS.ProcessEnv = process.env, db?: DbClient): ComputeDriver {
   switch (config.SCHEDULER_DRIVER) {
     case 'local':
       return new LocalDriver({
@@ -20,6 +22,7 @@ export function createDriver(config: SchedulerConfig, env: NodeJS.ProcessEnv = p
         inheritedEnv: Object.fromEntries(INHERITED.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
       });
     case 'kubernetes':
-      throw new Error('SCHEDULER_DRIVER=kubernetes: the kubernetes compute driver is not part of this build yet; use local');
+      if (!db) throw new Error('SCHEDULER_DRIVER=kubernetes needs the database (Pod volumes and registry auths)');
+      return createKubernetesDriver(config, db);
   }
 }

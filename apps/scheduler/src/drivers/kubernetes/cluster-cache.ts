@@ -1,0 +1,109 @@
+import {
+  type KubeClients,
+  type KubernetesListObject,
+  type KubernetesObject,
+  LABELS,
+  type ListQuery,
+  MANAGED_SELECTOR,
+  type ResourceWatch,
+  type V1Node,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+  type V1Secret,
+  type V1Service,
+  watchResource,
+} from '@runplane/kube';
+import { gpuRequestOf, isOwnWorkload } from './cluster-view';
+
+/** What changed in the cluster, for the scheduler loop. */
+export type ClusterChange = { kind: 'workload'; podId: string } | { kind: 'machines' };
+
+/** Settings of the cache. */
+export interface ClusterCacheOptions {
+  clients: KubeClients;
+  namespace: string;
+  nodeSelector: Readonly<Record<string, string>>;
+  onChange: (change: ClusterChange) => void;
+  log: (message: string, error?: unknown) => void;
+  /** Re-deliver every cached object this often, so a missed event cannot leave a workload behind. */
+  resyncMs?: number;
+}
+
+/**
+ * The driver's view of the cluster, kept by supervised informers (list + watch, restart with backoff, relist on 410):
+ * the operator's nodes, this namespace's Runplane objects (pods, services, claims, secrets), and every pod bound to a
+ * node (for GPUs held by workloads Runplane does not manage).
+ */
+export class ClusterCache {
+  readonly nodes: ResourceWatch<V1Node>;
+  readonly pods: ResourceWatch<V1Pod>;
+  readonly services: ResourceWatch<V1Service>;
+  readonly claims: ResourceWatch<V1PersistentVolumeClaim>;
+  readonly secrets: ResourceWatch<V1Secret>;
+  readonly boundPods: ResourceWatch<V1Pod>;
+
+  constructor(private readonly options: ClusterCacheOptions) {
+    const { clients, namespace } = options;
+    const core = clients.core;
+    const inNamespace = (kind: string): string => `/api/v1/namespaces/${namespace}/${kind}`;
+    const nodeSelector = Object.entries(options.nodeSelector)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(',');
+    const machines = (): void => options.onChange({ kind: 'machines' });
+    this.nodes = this.watch<V1Node>('/api/v1/nodes', (query) => core.listNode(query), machines, nodeSelector || undefined);
+    this.pods = this.watch<V1Pod>(inNamespace('pods'), (query) => core.listNamespacedPod({ namespace, ...query }), this.workloadChanged, `${MANAGED_SELECTOR},${LABELS.podId}`);
+    this.services = this.watch<V1Service>(inNamespace('services'), (query) => core.listNamespacedService({ namespace, ...query }), this.workloadChanged, MANAGED_SELECTOR);
+    this.claims = this.watch<V1PersistentVolumeClaim>(
+      inNamespace('persistentvolumeclaims'),
+      (query) => core.listNamespacedPersistentVolumeClaim({ namespace, ...query }),
+      this.workloadChanged,
+      MANAGED_SELECTOR,
+    );
+    this.secrets = this.watch<V1Secret>(inNamespace('secrets'), (query) => core.listNamespacedSecret({ namespace, ...query }), () => undefined, MANAGED_SELECTOR);
+    this.boundPods = this.watch<V1Pod>(
+      '/api/v1/pods',
+      (query) => core.listPodForAllNamespaces(query),
+      (pod) => {
+        if (!isOwnWorkload(pod, namespace) && gpuRequestOf(pod) > 0) machines();
+      },
+      undefined,
+      'spec.nodeName!=',
+    );
+  }
+
+  /** Resolves once every informer has delivered its first list. */
+  async synced(): Promise<void> {
+    await Promise.all([this.nodes.synced, this.pods.synced, this.services.synced, this.claims.synced, this.secrets.synced, this.boundPods.synced]);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods].map((watch) => watch.stop()));
+  }
+
+  private readonly workloadChanged = (object: KubernetesObject): void => {
+    const podId = object.metadata?.labels?.[LABELS.podId];
+    if (podId) this.options.onChange({ kind: 'workload', podId });
+  };
+
+  private watch<T extends KubernetesObject>(
+    path: string,
+    list: (query: ListQuery) => Promise<KubernetesListObject<T>>,
+    changed: (object: T) => void,
+    labelSelector?: string,
+    fieldSelector?: string,
+  ): ResourceWatch<T> {
+    return watchResource<T>({
+      watch: this.options.clients.watch,
+      path,
+      list,
+      ...(labelSelector ? { labelSelector } : {}),
+      ...(fieldSelector ? { fieldSelector } : {}),
+      onAdd: changed,
+      onUpdate: changed,
+      onDelete: changed,
+      onError: (error, retryInMs) => this.options.log(`watch of ${path} failed; restarting in ${retryInMs} ms`, error),
+      onHandlerError: (error) => this.options.log(`handling a change of ${path} failed`, error),
+      ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),
+    });
+  }
+}

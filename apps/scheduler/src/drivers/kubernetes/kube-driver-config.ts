@@ -1,0 +1,51 @@
+import { encryptionEnv, envBoolean, envInt, z } from '@runplane/config';
+
+/** `key=value,key2=value2` (a Kubernetes equality label selector) as a label map; empty when unset. */
+const labelSelector = z
+  .string()
+  .optional()
+  .transform((value, ctx): Record<string, string> => {
+    const labels: Record<string, string> = {};
+    for (const part of (value ?? '').split(',')) {
+      if (part.trim() === '') continue;
+      const match = /^\s*([A-Za-z0-9./_-]+)\s*=\s*([A-Za-z0-9._-]*)\s*$/.exec(part);
+      if (!match) {
+        ctx.addIssue({ code: 'custom', message: `expected key=value pairs separated by commas, got "${part}"` });
+        return z.NEVER;
+      }
+      labels[match[1] as string] = match[2] as string;
+    }
+    return labels;
+  });
+
+/**
+ * Settings of the `kubernetes` compute driver. They are parsed with the rest of the scheduler's environment and
+ * only read when SCHEDULER_DRIVER=kubernetes.
+ */
+export const kubeDriverEnv = {
+  /** Kubeconfig file; unset means the scheduler runs in the cluster and uses its service account. */
+  KUBECONFIG: z.string().min(1).optional(),
+  /** Namespace of every workload object (pods, services, claims, pull secrets) and of the leader Lease. */
+  KUBE_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, { error: 'expected a Kubernetes namespace name' })
+    .default('runplane'),
+  /** Nodes Runplane may use (e.g. `runplane.io/node-pool=gpu-a`); also required by every workload pod. */
+  KUBE_NODE_SELECTOR: labelSelector,
+  /** Client-side request budget towards the apiserver: sustained requests per second and burst. */
+  KUBE_QPS: envInt({ min: 1, max: 10_000, default: 50 }),
+  KUBE_BURST: envInt({ min: 1, max: 10_000, default: 100 }),
+  /** StorageClass of volume claims; unset uses the cluster default. */
+  KUBE_STORAGE_CLASS: z.string().min(1).optional(),
+  /** Request the container disk as ephemeral-storage (off for nodes that report none, such as kwok's). */
+  KUBE_REQUEST_CONTAINER_DISK: envBoolean(true),
+  /** Name of the Lease the scheduler replicas elect their leader on. */
+  KUBE_LEADER_LEASE: z.string().min(1).default('runplane-scheduler'),
+  /** This replica's identity in the election; defaults to the host name plus a random suffix. */
+  KUBE_LEADER_IDENTITY: z.string().min(1).optional(),
+  /** Key that decrypts container registry passwords for pull secrets (the gateway's key). */
+  RUNPLANE_ENCRYPTION_KEY: encryptionEnv.RUNPLANE_ENCRYPTION_KEY.optional(),
+};
+
+/** The kubernetes driver's part of the scheduler configuration. */
+export type KubeDriverConfig = z.infer<z.ZodObject<typeof kubeDriverEnv>>;

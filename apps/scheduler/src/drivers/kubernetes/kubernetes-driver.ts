@@ -1,0 +1,331 @@
+import {
+  applyObject,
+  buildPriorityClasses,
+  isConflict,
+  isNotFound,
+  type KubeClients,
+  kubeErrorMessage,
+  kubeStatusOf,
+  LABELS,
+  type V1Pod,
+} from '@runplane/kube';
+import type { LeaderElection } from '../../leader/leader-election';
+import type { ChangeListener, ComputeDriver, DriverMachine, WorkloadPhase, WorkloadSpec, WorkloadStatus } from '../compute-driver';
+import { type ClusterChange, ClusterCache } from './cluster-cache';
+import { foreignGpuUse, isTerminal, machineOf, workloadStatusOf } from './cluster-view';
+import { LeaseLeaderElection } from './lease-leader-election';
+import { buildWorkloadObjects, type ObjectSettings, ownNames, type WorkloadExtras, type WorkloadObjects } from './workload-objects';
+
+/** Field manager of Runplane's server-side applies. */
+const FIELD_MANAGER = 'runplane-scheduler';
+
+/** Settings of the kubernetes driver. */
+export interface KubernetesDriverOptions {
+  clients: KubeClients;
+  objects: Omit<ObjectSettings, 'terminationGracePeriodSeconds'>;
+  /** Grace a stopped container gets between SIGTERM and SIGKILL. */
+  stopGraceMs: number;
+  /** The Pod row's fields the objects need beyond the WorkloadSpec. */
+  extras: (podId: string) => Promise<WorkloadExtras>;
+  leaderLease: string;
+  leaderIdentity: string;
+  log: (message: string, error?: unknown) => void;
+  resyncMs?: number;
+}
+
+function syntheticStatus(spec: Pick<WorkloadSpec, 'podId' | 'generation' | 'machineName'>, phase: WorkloadPhase, reason: string | null): WorkloadStatus {
+  return {
+    podId: spec.podId,
+    generation: spec.generation,
+    phase,
+    startedAt: null,
+    finishedAt: phase === 'FAILED' || phase === 'EXITED' ? new Date() : null,
+    machineName: spec.machineName,
+    publicIp: null,
+    portMappings: {},
+    preempted: false,
+    reason,
+  };
+}
+
+/** A 4xx other than conflict: the apiserver refused the object itself (retrying the same spec cannot help). */
+function isRefused(error: unknown): boolean {
+  const status = kubeStatusOf(error);
+  return status !== undefined && status >= 400 && status < 500 && status !== 409 && status !== 429;
+}
+
+/**
+ * Runs Pods and workers as Kubernetes pods (see ARCHITECTURE "Compute drivers"). Its view of the cluster comes from
+ * informers; every object carries `runplane.io/*` labels and a deterministic name, so after a restart the driver
+ * rebuilds the same view, creates no duplicate (409 = already there) and lists leftovers for the reconciler to
+ * delete. kube-scheduler binds each pod to the machine placement chose (hostname selector), preempting
+ * interruptible pods for on-demand ones.
+ */
+export class KubernetesDriver implements ComputeDriver {
+  readonly name = 'kubernetes' as const;
+  private readonly listeners: ChangeListener[] = [];
+  /** Workloads that were preempted and are gone from the cluster: their status until they are replaced or deleted. */
+  private readonly tombstones = new Map<string, WorkloadStatus>();
+  private starting: Promise<ClusterCache> | null = null;
+  private cache: ClusterCache | null = null;
+  private readonly settings: ObjectSettings;
+  private readonly namespace: string;
+
+  constructor(private readonly options: KubernetesDriverOptions) {
+    this.settings = { ...options.objects, terminationGracePeriodSeconds: Math.ceil(options.stopGraceMs / 1000) };
+    this.namespace = options.objects.namespace;
+  }
+
+  async machines(): Promise<DriverMachine[]> {
+    const cache = await this.ready();
+    const foreign = foreignGpuUse(cache.boundPods.list(), this.namespace);
+    return cache.nodes.list().map((node) => machineOf(node, foreign.get(node.metadata?.name ?? '') ?? 0));
+  }
+
+  async ensureRunning(spec: WorkloadSpec): Promise<WorkloadStatus> {
+    const cache = await this.ready();
+    const existing = cache.pods.get(ownNames.pod(spec.podId), this.namespace);
+    if (existing) return this.replaceIfStale(existing, spec);
+    const node = cache.nodes.get(spec.machineName);
+    if (!node || !machineOf(node, 0).ready) return syntheticStatus(spec, 'FAILED', `Machine ${spec.machineName} is not available`);
+    let objects: WorkloadObjects;
+    try {
+      objects = buildWorkloadObjects(spec, await this.options.extras(spec.podId), this.settings);
+    } catch (error) {
+      return syntheticStatus(spec, 'FAILED', `Invalid workload: ${(error as Error).message}`);
+    }
+    try {
+      await this.createSupporting(objects);
+      const pod = await this.createPod(objects.pod);
+      this.tombstones.delete(spec.podId);
+      return this.statusOf(pod);
+    } catch (error) {
+      // Transient failures (network, 5xx, 429) are thrown for the next pass; a refused object fails the workload.
+      if (!isRefused(error)) throw error;
+      return syntheticStatus(spec, 'FAILED', `The cluster refused the workload: ${kubeErrorMessage(error)}`);
+    }
+  }
+
+  async stop(podId: string): Promise<void> {
+    const cache = await this.ready();
+    this.tombstones.delete(podId);
+    const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
+    if (pod && !pod.metadata?.deletionTimestamp) await this.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
+    await this.deleteServices(podId);
+    // The reconciler reads the status right after stop: wait until the informer has seen the deletion.
+    await this.waitForCache(() => {
+      const seen = cache.pods.get(ownNames.pod(podId), this.namespace);
+      return !seen || Boolean(seen.metadata?.deletionTimestamp);
+    });
+    this.emit({ kind: 'workload', podId });
+  }
+
+  async delete(podId: string): Promise<void> {
+    const cache = await this.ready();
+    this.tombstones.delete(podId);
+    const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
+    if (pod && (!pod.metadata?.deletionTimestamp || this.lost(pod))) {
+      await this.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
+    }
+    await this.deleteServices(podId);
+    await this.deleteIfCached(cache.secrets, ownNames.envSecret(podId), (name) => this.options.clients.core.deleteNamespacedSecret({ name, namespace: this.namespace }));
+    await this.deleteIfCached(cache.claims, ownNames.podVolume(podId), (name) =>
+      this.options.clients.core.deleteNamespacedPersistentVolumeClaim({ name, namespace: this.namespace }),
+    );
+    await this.deleteUnusedPullSecrets(pod, podId);
+  }
+
+  async status(podId: string): Promise<WorkloadStatus | null> {
+    const cache = await this.ready();
+    const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
+    if (pod) return this.statusOf(pod);
+    const tombstone = this.tombstones.get(podId);
+    if (tombstone) return tombstone;
+    const leftover = [cache.services, cache.claims, cache.secrets].some((watch) => watch.list(this.namespace).some((o) => o.metadata?.labels?.[LABELS.podId] === podId));
+    // Objects without a pod (a stopped Pod's volume, or a crash between creates): generation 0, so a run recreates.
+    return leftover ? syntheticStatus({ podId, generation: 0, machineName: '' }, 'EXITED', null) : null;
+  }
+
+  async list(): Promise<WorkloadStatus[]> {
+    const cache = await this.ready();
+    const ids = new Set<string>(this.tombstones.keys());
+    for (const watch of [cache.pods, cache.services, cache.claims, cache.secrets]) {
+      for (const object of watch.list(this.namespace)) {
+        const podId = object.metadata?.labels?.[LABELS.podId];
+        if (podId) ids.add(podId);
+      }
+    }
+    const statuses = await Promise.all([...ids].map((podId) => this.status(podId)));
+    return statuses.filter((status): status is WorkloadStatus => status !== null);
+  }
+
+  onChange(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** The Lease election of the scheduler replicas; a new leader runs a pass at once. */
+  leaderElection(ttlMs: number): LeaderElection {
+    return new LeaseLeaderElection({
+      coordination: this.options.clients.coordination,
+      namespace: this.namespace,
+      lease: this.options.leaderLease,
+      identity: this.options.leaderIdentity,
+      ttlMs,
+      onStartedLeading: () => this.emit({ kind: 'machines' }),
+      log: this.options.log,
+    });
+  }
+
+  /** Stops the informers; the cluster's workloads keep running for the next leader. */
+  async close(): Promise<void> {
+    this.listeners.length = 0;
+    const starting = this.starting;
+    this.starting = null;
+    if (starting) await starting.then((cache) => cache.stop(), () => undefined);
+    this.options.clients.close();
+  }
+
+  private ready(): Promise<ClusterCache> {
+    this.starting ??= this.start().catch((error: unknown) => {
+      this.starting = null;
+      throw error;
+    });
+    return this.starting;
+  }
+
+  private async start(): Promise<ClusterCache> {
+    for (const priorityClass of buildPriorityClasses()) await applyObject(this.options.clients.objects, priorityClass, FIELD_MANAGER);
+    const cache = new ClusterCache({
+      clients: this.options.clients,
+      namespace: this.namespace,
+      nodeSelector: this.settings.nodeSelector,
+      onChange: (change) => this.changed(change),
+      log: this.options.log,
+      ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),
+    });
+    this.cache = cache;
+    try {
+      await cache.synced();
+    } catch (error) {
+      await cache.stop();
+      throw error;
+    }
+    return cache;
+  }
+
+  private changed(change: ClusterChange): void {
+    if (change.kind === 'workload') {
+      const pod = this.cache?.pods.get(ownNames.pod(change.podId), this.namespace);
+      const status = pod ? this.statusOf(pod) : undefined;
+      // A preempted pod is deleted by kube-scheduler; remember why, so the Pod shows it after the pod is gone.
+      if (status?.preempted) this.tombstones.set(change.podId, status);
+    }
+    this.emit(change);
+  }
+
+  private emit(change: ClusterChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  private statusOf(pod: V1Pod): WorkloadStatus {
+    const nodeName = pod.spec?.nodeName;
+    const cache = this.cache;
+    const podId = pod.metadata?.labels?.[LABELS.podId] ?? '';
+    return workloadStatusOf(pod, {
+      node: nodeName ? cache?.nodes.get(nodeName) : undefined,
+      portService: cache?.services.get(ownNames.portService(podId), this.namespace),
+    });
+  }
+
+  /** A bound pod whose node is gone or not ready. */
+  private lost(pod: V1Pod): boolean {
+    const status = this.statusOf(pod);
+    return status.phase === 'FAILED' && !status.preempted && Boolean(pod.spec?.nodeName) && /^Machine /.test(status.reason ?? '');
+  }
+
+  /** Keeps a current pod; deletes one of an older generation, finished, preempted or on a lost machine. */
+  private async replaceIfStale(pod: V1Pod, spec: WorkloadSpec): Promise<WorkloadStatus> {
+    const current = this.statusOf(pod);
+    const lost = this.lost(pod);
+    const deleting = Boolean(pod.metadata?.deletionTimestamp);
+    const stale = current.generation !== spec.generation || isTerminal(pod) || current.preempted || lost;
+    if (!deleting && !stale) return current;
+    if (lost || !deleting) await this.deletePod(spec.podId, lost ? 0 : this.settings.terminationGracePeriodSeconds);
+    if (lost) return current;
+    // The new pod takes the same name: it is created on a later pass, once the old one is gone.
+    return syntheticStatus(spec, 'CREATING', 'Replacing the previous container');
+  }
+
+  /** Claim, pull secret, token secret and Services; all idempotent (existing ones are kept or updated). */
+  private async createSupporting(objects: WorkloadObjects): Promise<void> {
+    const core = this.options.clients.core;
+    const namespace = this.namespace;
+    const keep = async (create: () => Promise<unknown>): Promise<void> => {
+      try {
+        await create();
+      } catch (error) {
+        if (!isConflict(error)) throw error;
+      }
+    };
+    const apply = (object: NonNullable<WorkloadObjects['envSecret']>) => applyObject(this.options.clients.objects, object, FIELD_MANAGER);
+    await Promise.all([
+      objects.claim && keep(() => core.createNamespacedPersistentVolumeClaim({ namespace, body: objects.claim as NonNullable<WorkloadObjects['claim']> })),
+      objects.pullSecret && apply(objects.pullSecret),
+      objects.envSecret && apply(objects.envSecret),
+      objects.portService && keep(() => core.createNamespacedService({ namespace, body: objects.portService as NonNullable<WorkloadObjects['portService']> })),
+      objects.httpService && keep(() => core.createNamespacedService({ namespace, body: objects.httpService as NonNullable<WorkloadObjects['httpService']> })),
+    ]);
+  }
+
+  /** Creates the pod; one that already exists (created before a restart, not yet in the cache) is read instead. */
+  private async createPod(body: V1Pod): Promise<V1Pod> {
+    const core = this.options.clients.core;
+    try {
+      return await core.createNamespacedPod({ namespace: this.namespace, body });
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      return core.readNamespacedPod({ name: body.metadata?.name as string, namespace: this.namespace });
+    }
+  }
+
+  private async deletePod(podId: string, gracePeriodSeconds: number): Promise<void> {
+    await this.ignoreMissing(() => this.options.clients.core.deleteNamespacedPod({ name: ownNames.pod(podId), namespace: this.namespace, gracePeriodSeconds }));
+  }
+
+  private async deleteServices(podId: string): Promise<void> {
+    const cache = await this.ready();
+    const remove = (name: string) => this.options.clients.core.deleteNamespacedService({ name, namespace: this.namespace });
+    await this.deleteIfCached(cache.services, ownNames.portService(podId), remove);
+    await this.deleteIfCached(cache.services, ownNames.httpService(podId), remove);
+  }
+
+  /** Pull secrets are shared by the Pods of one registry auth: the last user's delete removes it. */
+  private async deleteUnusedPullSecrets(pod: V1Pod | undefined, podId: string): Promise<void> {
+    const cache = await this.ready();
+    for (const { name } of pod?.spec?.imagePullSecrets ?? []) {
+      if (!name) continue;
+      const users = cache.pods
+        .list(this.namespace)
+        .filter((other) => other.metadata?.labels?.[LABELS.podId] !== podId && other.spec?.imagePullSecrets?.some((ref) => ref.name === name));
+      if (users.length === 0) await this.deleteIfCached(cache.secrets, name, (secret) => this.options.clients.core.deleteNamespacedSecret({ name: secret, namespace: this.namespace }));
+    }
+  }
+
+  private async deleteIfCached(watch: { get(name: string, namespace?: string): unknown }, name: string, remove: (name: string) => Promise<unknown>): Promise<void> {
+    if (watch.get(name, this.namespace) === undefined) return;
+    await this.ignoreMissing(() => remove(name));
+  }
+
+  private async ignoreMissing(call: () => Promise<unknown>): Promise<void> {
+    try {
+      await call();
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
+  private async waitForCache(done: () => boolean, timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

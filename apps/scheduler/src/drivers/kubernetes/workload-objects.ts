@@ -1,0 +1,150 @@
+import {
+  baseLabels,
+  buildHttpService,
+  buildPortService,
+  buildPullSecret,
+  buildVolumeClaim,
+  buildWorkloadPod,
+  kubeNames,
+  LABELS,
+  type SecretEnvVar,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+  type V1Secret,
+  type V1Service,
+  type WorkloadVolume,
+} from '@runplane/kube';
+import type { WorkloadSpec } from '../compute-driver';
+
+/** Node label that pins a workload to the machine placement chose. */
+export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+
+/** Variables that never go into the pod spec in clear (anyone who may read pods would see them). */
+const SECRET_ENV = new Set(['RUNPOD_AI_API_KEY']);
+const ENV_SECRET_KEY = (name: string): string => name.toLowerCase().replace(/_/g, '-');
+
+/** What the driver needs about a Pod beyond the WorkloadSpec, read from its row when the workload is created. */
+export interface WorkloadExtras {
+  interruptible: boolean;
+  containerDiskInGb: number;
+  /** The Pod's own volume (kept across stops) when it has no network volume; 0 for none. */
+  volumeInGb: number;
+  volumeMountPath: string;
+  dataCenterId: string | null;
+  networkVolume: { id: string; sizeGb: number } | null;
+  registryAuth: { id: string; username: string; password: string } | null;
+}
+
+/** Cluster-wide settings of the objects. */
+export interface ObjectSettings {
+  namespace: string;
+  /** The operator's node selector (node pool); every workload requires it. */
+  nodeSelector: Readonly<Record<string, string>>;
+  storageClassName?: string;
+  /** Whether the container disk is requested as ephemeral-storage. */
+  requestContainerDisk: boolean;
+  terminationGracePeriodSeconds: number;
+}
+
+/** Every object one workload needs; null where it needs none. */
+export interface WorkloadObjects {
+  pod: V1Pod;
+  envSecret: V1Secret | null;
+  claim: V1PersistentVolumeClaim | null;
+  pullSecret: V1Secret | null;
+  portService: V1Service | null;
+  httpService: V1Service | null;
+}
+
+/** Names of the objects that belong to one Runplane Pod alone (shared claims and pull secrets are not among them). */
+export const ownNames = {
+  pod: kubeNames.pod,
+  envSecret: (podId: string): string => `rp-${podId}-env`,
+  podVolume: (podId: string): string => `rp-${podId}-volume`,
+  portService: kubeNames.portService,
+  httpService: kubeNames.httpService,
+};
+
+function envSecret(spec: WorkloadSpec, namespace: string): { secret: V1Secret | null; refs: SecretEnvVar[] } {
+  const hidden = Object.entries(spec.env).filter(([name]) => SECRET_ENV.has(name));
+  if (hidden.length === 0) return { secret: null, refs: [] };
+  const name = ownNames.envSecret(spec.podId);
+  const secret: V1Secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'Opaque',
+    metadata: { name, namespace, labels: { ...baseLabels(spec.accountId), [LABELS.podId]: spec.podId } },
+    data: Object.fromEntries(hidden.map(([key, value]) => [ENV_SECRET_KEY(key), Buffer.from(value).toString('base64')])),
+  };
+  return { secret, refs: hidden.map(([key]) => ({ name: key, secretName: name, key: ENV_SECRET_KEY(key) })) };
+}
+
+function claimOf(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSettings): { claim: V1PersistentVolumeClaim | null; volume: WorkloadVolume | null } {
+  const common = { namespace: settings.namespace, accountId: spec.accountId, storageClassName: settings.storageClassName };
+  if (extras.networkVolume) {
+    const name = kubeNames.volumeClaim(extras.networkVolume.id);
+    const claim = buildVolumeClaim({ ...common, name, volumeId: extras.networkVolume.id, sizeGb: extras.networkVolume.sizeGb });
+    return { claim, volume: { mountPath: extras.volumeMountPath, claimName: name } };
+  }
+  // Workers keep nothing between runs; a Pod's own volume survives stop and start like RunPod's volume disk.
+  if (extras.volumeInGb <= 0 || spec.endpointId !== null) return { claim: null, volume: null };
+  const name = ownNames.podVolume(spec.podId);
+  const claim = buildVolumeClaim({ ...common, name, volumeId: spec.podId, sizeGb: extras.volumeInGb, accessMode: 'ReadWriteOnce' });
+  claim.metadata = { ...claim.metadata, labels: { ...claim.metadata?.labels, [LABELS.podId]: spec.podId } };
+  return { claim, volume: { mountPath: extras.volumeMountPath, claimName: name } };
+}
+
+/**
+ * The Kubernetes objects of one workload, built with the libs/kube builders: the pod pinned to the placed machine
+ * (hostname label, plus the GPU product, region and operator node selector), its Services for exposed ports, its
+ * volume claim, its pull secret and a Secret for the worker token.
+ */
+export function buildWorkloadObjects(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSettings): WorkloadObjects {
+  const { secret, refs } = envSecret(spec, settings.namespace);
+  const { claim, volume } = claimOf(spec, extras, settings);
+  const pullSecret = extras.registryAuth
+    ? buildPullSecret({
+        name: kubeNames.pullSecret(extras.registryAuth.id),
+        namespace: settings.namespace,
+        accountId: spec.accountId,
+        registryAuthId: extras.registryAuth.id,
+        username: extras.registryAuth.username,
+        password: extras.registryAuth.password,
+        image: spec.image,
+      })
+    : null;
+  const pod = buildWorkloadPod({
+    name: ownNames.pod(spec.podId),
+    namespace: settings.namespace,
+    podId: spec.podId,
+    accountId: spec.accountId,
+    kind: spec.endpointId === null ? 'pod' : 'worker',
+    ...(spec.endpointId === null ? {} : { endpointId: spec.endpointId }),
+    image: spec.image,
+    // The row keeps entrypoint + start command as one list; the container gets it as its command.
+    dockerEntrypoint: spec.command,
+    env: Object.fromEntries(Object.entries(spec.env).filter(([name]) => !SECRET_ENV.has(name))),
+    secretEnv: refs,
+    ports: spec.ports,
+    gpu: spec.gpuProduct !== null && spec.gpuCount > 0 ? { product: spec.gpuProduct, count: spec.gpuCount } : null,
+    vcpuCount: spec.vcpuCount,
+    memoryInGb: spec.memoryInGb,
+    containerDiskInGb: settings.requestContainerDisk ? extras.containerDiskInGb : 0,
+    dataCenterIds: extras.dataCenterId === null ? [] : [extras.dataCenterId],
+    nodeSelector: { ...settings.nodeSelector, [HOSTNAME_LABEL]: spec.machineName },
+    interruptible: extras.interruptible,
+    volume,
+    imagePullSecrets: pullSecret ? [pullSecret.metadata?.name as string] : [],
+    terminationGracePeriodSeconds: settings.terminationGracePeriodSeconds,
+    generation: spec.generation,
+  });
+  const ports = { namespace: settings.namespace, podId: spec.podId, accountId: spec.accountId, ports: spec.ports };
+  return {
+    pod,
+    envSecret: secret,
+    claim,
+    pullSecret,
+    portService: buildPortService({ ...ports, name: ownNames.portService(spec.podId) }),
+    httpService: buildHttpService({ ...ports, name: ownNames.httpService(spec.podId) }),
+  };
+}
