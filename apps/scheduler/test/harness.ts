@@ -97,7 +97,7 @@ export async function startPlatform(label: string, options: PlatformOptions = {}
   const [gatewayPort = 0, jobPort = 0] = await getFreePorts(2);
   const common = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
   const processes: { name: string; group: ProcessGroup; port: number }[] = [
-    { name: 'gateway', port: gatewayPort, group: startApp('gateway', { ...common, PORT: String(gatewayPort), RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex') }) },
+    { name: 'gateway', port: gatewayPort, group: startApp('gateway', { ...common, PORT: String(gatewayPort), RUNPLANE_ENCRYPTION_KEY: options.scheduler?.['RUNPLANE_ENCRYPTION_KEY'] ?? randomBytes(32).toString('hex') }) },
   ];
   if (options.jobRouter) {
     processes.push({ name: 'job-router', port: jobPort, group: startApp('job-router', { ...common, PORT: String(jobPort), ...options.jobRouterEnv }) });
