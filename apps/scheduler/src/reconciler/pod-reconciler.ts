@@ -87,6 +87,9 @@ export class PodReconciler {
         await this.driver.stop(row.id);
         current = await this.driver.status(row.id);
       }
+    } else if (row.endpointId === null && current?.preempted && current.generation === row.generation) {
+      // An interruptible Pod whose GPUs were reclaimed stops, as a spot Pod does; its user may start it again.
+      await this.pods.markInterrupted(row.id, now);
     } else {
       const kept = await this.keepRunning(row, current, now);
       if (kept === undefined) return;

@@ -35,6 +35,14 @@ export class PodsStateRepository {
       WHERE "id" = ${id}`;
   }
 
+  /** A preempted Pod is stopped by the platform (desiredStatus EXITED), unless its user changed it meanwhile. */
+  async markInterrupted(id: string, now: Date): Promise<void> {
+    const note = `Interrupted by Runplane: ${now.toUTCString()}`;
+    await this.db.$executeRaw`
+      UPDATE "pods" SET "desiredStatus" = 'EXITED'::"PodDesiredStatus", "lastStatusChange" = ${note}, "lastStatusChangeAt" = ${now}
+      WHERE "id" = ${id} AND "desiredStatus" = 'RUNNING'`;
+  }
+
   async remove(id: string): Promise<void> {
     await this.db.pod.deleteMany({ where: { id } });
   }
