@@ -38,6 +38,8 @@ export interface PlatformHarness {
   jobApiUrl: string;
   secret: string;
   accountId: string;
+  /** The scheduler's parsed configuration (to start another replica on the same platform). */
+  config: SchedulerConfig;
   scheduler(): SchedulerRuntime;
   /** Closes the scheduler (its workloads keep running, as after a crash) and builds a new one on the same state. */
   restartScheduler(): Promise<void>;
@@ -128,6 +130,7 @@ export async function startPlatform(label: string, options: PlatformOptions = {}
     jobApiUrl: `http://127.0.0.1:${jobPort}`,
     secret,
     accountId: account.id,
+    config,
     scheduler: () => app.get<SchedulerRuntime>(SCHEDULER_RUNTIME),
     async restartScheduler() {
       await app.close();
