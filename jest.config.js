@@ -16,12 +16,14 @@ const common = {
 };
 // Two projects: every spec against Postgres/Redis, and Kubernetes specs (*.kube.spec.ts), whose global
 // setup builds (if missing) and starts one shared control plane. A project's global setup runs only
-// when some of its tests are selected, so `npm run test:unit -- some/file.spec.ts` starts no cluster.
+// when some of its tests are selected, so `npm run test:unit -- some/file.spec.ts` starts no cluster
+// (`--selectProjects kube` runs only the Kubernetes specs).
 module.exports = {
   testTimeout: 60000,
   projects: [
     {
       ...common,
+      displayName: 'default',
       testMatch: ['**/*.spec.ts', '**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '\\.kube\\.spec\\.ts$'],
       globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',

@@ -78,11 +78,18 @@ const HEADER: Record<KubeComponent, string> = {
  */
 export async function kubernetesStagingModules(version: string): Promise<{ modules: string[]; goDirectives: string[] }> {
   const info = JSON.parse(await go('kubernetes', ['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], 'mod')) as { GoMod: string };
-  const gomod = readFileSync(info.GoMod, 'utf8');
+  const parsed = parseKubernetesGoMod(readFileSync(info.GoMod, 'utf8'));
+  if (parsed.modules.length === 0) throw new Error(`k8s.io/kubernetes@${version} go.mod lists no staging modules`);
+  return parsed;
+}
+
+/**
+ * From k8s.io/kubernetes's go.mod: the staging modules (`k8s.io/<name> => ./staging/src/k8s.io/<name>`)
+ * and the release's go and godebug lines (godebug in a dependency is ignored; only the main module's counts).
+ */
+export function parseKubernetesGoMod(gomod: string): { modules: string[]; goDirectives: string[] } {
   const modules = [...gomod.matchAll(/^\s*(k8s\.io\/[\w.-]+)\s+=>\s+\.\/staging\/src\//gm)].map((match) => match[1]!);
-  // The release's own go and godebug lines: godebug in a dependency is ignored, only the main module's counts.
   const goDirectives = gomod.split('\n').filter((line) => /^(go|godebug) /.test(line));
-  if (modules.length === 0) throw new Error(`k8s.io/kubernetes@${version} go.mod lists no staging modules`);
   return { modules, goDirectives };
 }
 

@@ -98,7 +98,7 @@ export async function startKubeControlPlane(options: KubeControlPlaneOptions = {
 
   const dir = mkdtempSync(path.join(runsDir, 'run-'));
   writeRunOwner(dir, process.pid);
-  const files = prepareRunFiles(dir);
+  const { files, token } = prepareRunFiles(dir);
   const [etcdClient, etcdPeer, apiserver, scheduler, kwok] = await getFreePorts(5);
   const ports: KubePorts = { etcdClient: etcdClient!, etcdPeer: etcdPeer!, apiserver: apiserver!, scheduler: scheduler!, kwok: kwok! };
   const started: [KubeProcessName, ProcessGroup][] = [];
@@ -126,7 +126,7 @@ export async function startKubeControlPlane(options: KubeControlPlaneOptions = {
 
     log(`starting kube-apiserver on https://127.0.0.1:${ports.apiserver}`);
     spawn('kube-apiserver', binaries.kubeApiserver, apiserverArgs(files, ports));
-    const connection = await waitForApiserver(files, ports, waitHealthy);
+    const connection = await waitForApiserver(files, { server: `https://127.0.0.1:${ports.apiserver}`, token }, waitHealthy);
     const kubeconfig = kubeconfigYaml(connection.server, connection.caPem, connection.token);
     writeFileSync(files.kubeconfig, kubeconfig, { mode: 0o600 });
 
@@ -148,9 +148,10 @@ export async function startKubeControlPlane(options: KubeControlPlaneOptions = {
   }
 }
 
-function prepareRunFiles(dir: string): KubeRunFiles {
+/** Writes the credentials the apiserver reads at start (admin token, service account keys). */
+function prepareRunFiles(dir: string): { files: KubeRunFiles; token: string } {
   const keys = writeServiceAccountKeys(dir);
-  return {
+  const files: KubeRunFiles = {
     dir,
     tokenFile: path.join(dir, 'tokens.csv'),
     kubeconfig: path.join(dir, 'kubeconfig.yaml'),
@@ -158,25 +159,26 @@ function prepareRunFiles(dir: string): KubeRunFiles {
     serviceAccountPublicKey: keys.publicKeyFile,
     serviceAccountPrivateKey: keys.privateKeyFile,
   };
+  return { files, token: writeTokenFile(files.tokenFile) };
 }
 
-/** Waits for the self-signed certificate, then for /readyz answered over TLS pinned to its CA. */
+/**
+ * Waits for /readyz answered over TLS pinned to the CA of the apiserver's self-signed certificate
+ * (read afresh on every attempt: the file may still be being written).
+ */
 async function waitForApiserver(
   files: KubeRunFiles,
-  ports: KubePorts,
+  connection: Omit<KubeConnection, 'caPem'>,
   waitHealthy: (name: string, probe: () => Promise<boolean>) => Promise<true>,
 ): Promise<KubeConnection> {
-  const token = writeTokenFile(files.tokenFile);
-  let connection: KubeConnection | undefined;
+  let ready: KubeConnection | undefined;
   await waitHealthy('kube-apiserver', async () => {
-    if (connection === undefined) {
-      if (!existsSync(apiserverCertFile(files))) return false;
-      const caPem = caFromSelfSignedChain(readFileSync(apiserverCertFile(files), 'utf8'));
-      connection = { server: `https://127.0.0.1:${ports.apiserver}`, token, caPem };
-    }
-    return (await new KubeTestClient(connection).text('/readyz').catch(() => '')) === 'ok';
+    const candidate = { ...connection, caPem: caFromSelfSignedChain(readFileSync(apiserverCertFile(files), 'utf8')) };
+    if ((await new KubeTestClient(candidate).text('/readyz')) !== 'ok') return false;
+    ready = candidate;
+    return true;
   });
-  return connection!;
+  return ready!;
 }
 
 /** Polls `probe` until it holds; fails at once, with the process output, when a started process exits. */

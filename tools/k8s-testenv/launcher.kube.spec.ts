@@ -1,0 +1,29 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { isProcessAlive, KUBE_TEST_VERSIONS, KubeTestClient, startKubeControlPlane } from '@runplane/testing';
+
+describe('startKubeControlPlane', () => {
+  const runs = mkdtempSync(path.join(tmpdir(), 'kube-launcher-'));
+  afterAll(() => rmSync(runs, { recursive: true, force: true }));
+
+  it('starts a second, independent control plane on free ports and stops every process of it', async () => {
+    const plane = await startKubeControlPlane({ baseDir: runs });
+    const pids = Object.values(plane.processes).map((group) => group.pid);
+    try {
+      expect(Object.keys(plane.processes).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-scheduler', 'kwok']);
+      expect(pids.every(isProcessAlive)).toBe(true);
+      expect(plane.version).toBe(KUBE_TEST_VERSIONS.kubernetes);
+      expect(plane.connection.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(plane.kubeconfigPath.startsWith(plane.dir)).toBe(true);
+      const namespaces = await new KubeTestClient(plane.connection).get<{ items: { metadata: { name: string } }[] }>('/api/v1/namespaces');
+      expect(namespaces.items.map((ns) => ns.metadata.name)).toContain('kube-system');
+      const storageClass = await new KubeTestClient(plane.connection).get<{ provisioner: string }>('/apis/storage.k8s.io/v1/storageclasses/kwok-volume');
+      expect(storageClass.provisioner).toBe('kwok.x-k8s.io/volume');
+    } finally {
+      await plane.stop();
+    }
+    expect(pids.filter(isProcessAlive)).toEqual([]);
+    expect(existsSync(plane.dir)).toBe(false);
+  });
+});
