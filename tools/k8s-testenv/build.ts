@@ -12,7 +12,7 @@ import {
   type KubeComponent,
   type KwokStagesManifest,
 } from '@runplane/testing';
-import { assertModulePinned, goBinary, goEnv, moduleDir, moduleSourceDir, regenerateModule, REQUIRED_MODULES } from './go-modules';
+import { assertGoAvailable, assertModulePinned, goBinary, goEnv, moduleDir, moduleSourceDir, regenerateModule, REQUIRED_MODULES } from './go-modules';
 import { withBuildLock } from './build-lock';
 
 /**
@@ -157,19 +157,21 @@ export async function ensureKubeBinaries(options: EnsureKubeBinariesOptions = {}
   const log = options.log ?? ((line: string): void => void process.stderr.write(`${line}\n`));
   mkdirSync(cacheRoot, { recursive: true });
   return withBuildLock(cacheRoot, log, async () => {
+    const updateModules = options.updateModules === true;
+    const stale: KubeComponent[] = [];
+    for (const component of COMPONENTS) if (updateModules || !(await isUpToDate(component, cacheRoot))) stale.push(component);
+    if (stale.length > 0) await assertGoAvailable();
     const built: KubeComponent[] = [];
-    for (const component of COMPONENTS) {
-      if (options.updateModules === true) {
+    for (const component of stale) {
+      if (updateModules) {
         log(`regenerating ${path.relative(process.cwd(), moduleDir(component))}/go.mod for ${KUBE_TEST_VERSIONS[component]}`);
         await regenerateModule(component);
-      } else if (await isUpToDate(component, cacheRoot)) {
-        continue;
       }
       assertModulePinned(component);
       const started = Date.now();
       const heartbeat = setInterval(() => log(`  … still building ${component} (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
       try {
-        await buildComponent(component, cacheRoot, options.updateModules === true ? 'mod' : 'readonly', log);
+        await buildComponent(component, cacheRoot, updateModules ? 'mod' : 'readonly', log);
       } finally {
         clearInterval(heartbeat);
       }

@@ -31,6 +31,26 @@ export function goBinary(env: NodeJS.ProcessEnv = process.env): string {
   return existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go';
 }
 
+/** The oldest Go that builds every pinned component (etcd 3.6.16 and kwok 0.8.0 declare go 1.26.0). */
+export const MINIMUM_GO = [1, 26] as const;
+
+/** Fails with instructions when Go is missing or too old (GOTOOLCHAIN=local never downloads a newer one). */
+export async function assertGoAvailable(): Promise<void> {
+  const wanted = `Go >= ${MINIMUM_GO.join('.')} (in /usr/local/go/bin, on PATH, or named by $GO)`;
+  let output: string;
+  try {
+    output = (await run(goBinary(), ['version'], { env: goEnv('readonly') })).stdout;
+  } catch (err) {
+    throw new Error(`The Kubernetes test environment is built with ${wanted}; running \`${goBinary()} version\` failed: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  const [major = 0, minor = 0] = (/go(\d+)\.(\d+)/.exec(output) ?? []).slice(1).map(Number);
+  if (major < MINIMUM_GO[0] || (major === MINIMUM_GO[0] && minor < MINIMUM_GO[1])) {
+    throw new Error(`The Kubernetes test environment is built with ${wanted}; found ${output.trim()}`);
+  }
+}
+
 /**
  * Environment for every go command: never download another toolchain, static binaries, no
  * workspace, and go.mod/go.sum read-only unless the modules are being regenerated.

@@ -1,0 +1,28 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { KUBE_TEST_VERSIONS, kubeBinaryPaths, kubeComponentDir } from '@runplane/testing';
+import { ensureKubeBinaries } from './build';
+
+describe('npm run k8s:build', () => {
+  const cache = mkdtempSync(path.join(tmpdir(), 'kube-cache-'));
+  afterAll(() => rmSync(cache, { recursive: true, force: true }));
+  const quiet = (): void => undefined;
+
+  it('builds nothing when every binary reports its pinned version', async () => {
+    expect(await ensureKubeBinaries({ log: quiet })).toEqual([]);
+  });
+
+  it('rebuilds only the component whose binary reports another version', async () => {
+    // The kube project's setup built the real cache; borrow its kubernetes and kwok folders.
+    for (const component of ['kubernetes', 'kwok'] as const) symlinkSync(kubeComponentDir(component), kubeComponentDir(component, cache));
+    const staleEtcd = kubeBinaryPaths(cache).etcd;
+    mkdirSync(path.dirname(staleEtcd), { recursive: true });
+    writeFileSync(staleEtcd, '#!/bin/sh\necho "etcd Version: 3.5.0"\n');
+    chmodSync(staleEtcd, 0o755);
+
+    expect(await ensureKubeBinaries({ cacheRoot: cache, log: quiet })).toEqual(['etcd']);
+    expect(execFileSync(staleEtcd, ['--version'], { encoding: 'utf8' })).toContain(`etcd Version: ${KUBE_TEST_VERSIONS.etcd.slice(1)}`);
+  });
+});
