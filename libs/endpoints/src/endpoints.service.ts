@@ -11,7 +11,7 @@ import {
 import { type Endpoint, isForeignKeyViolation, newId } from '@runplane/db';
 import { checkWorkerBounds, type EndpointShapeChecker, requestedVolumeIds } from './endpoint-shape';
 import type { EndpointConfig, EndpointsRepository } from './endpoints.repository';
-import type { EndpointTemplateSource, EndpointWorkerSource } from './ports';
+import type { EndpointRuntimeData, EndpointTemplateSource, EndpointWorkerSource } from './ports';
 
 /** Defaults of RunPod's EndpointCreateInput that the service applies. */
 const DEFAULTS = {
@@ -81,6 +81,7 @@ export class EndpointsService {
     private readonly shape: EndpointShapeChecker,
     private readonly templates: EndpointTemplateSource,
     private readonly workers: EndpointWorkerSource,
+    private readonly runtime: EndpointRuntimeData,
   ) {}
 
   async create(accountId: string, input: EndpointCreateInput): Promise<EndpointDto> {
@@ -112,9 +113,14 @@ export class EndpointsService {
     return toDto(updated, template);
   }
 
-  /** Removes the endpoint's configuration and its worker Pod rows. */
+  /**
+   * Removes the endpoint's configuration and its worker Pod rows, then its queue and jobs. The row goes first, so
+   * no job-router finds the endpoint any more (after its endpoint cache, 5 s) while its jobs are being removed.
+   * Should the purge fail (Redis unreachable), the error is the answer and the jobs expire by their own ttl.
+   */
   async delete(accountId: string, id: string): Promise<void> {
     if (!(await this.endpoints.deleteWithWorkers(accountId, id))) throw new NotFoundError('Endpoint');
+    await this.runtime.purge(id);
   }
 
   /** A full configuration from a create body: RunPod's defaults, checked against the catalog and volumes. */

@@ -2,12 +2,18 @@ import type { DbClient } from '@runplane/db';
 import { EndpointShapeChecker } from './endpoint-shape';
 import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';
-import type { EndpointCatalog, EndpointTemplateSource, EndpointVolumeSource, EndpointWorkerSource } from './ports';
+import type { EndpointCatalog, EndpointRuntimeData, EndpointTemplateSource, EndpointVolumeSource, EndpointWorkerSource } from './ports';
 
 export { EndpointsService } from './endpoints.service';
 export { EndpointsRepository, type EndpointConfig } from './endpoints.repository';
 export { EndpointShapeChecker, checkWorkerBounds, requestedVolumeIds } from './endpoint-shape';
-export type { EndpointCatalog, EndpointTemplateSource, EndpointVolumeSource, EndpointWorkerSource } from './ports';
+export type {
+  EndpointCatalog,
+  EndpointRuntimeData,
+  EndpointTemplateSource,
+  EndpointVolumeSource,
+  EndpointWorkerSource,
+} from './ports';
 export { WORKER_STATES, WorkerStateStore, type EndpointWorkerStates, type WorkerState, type WorkerStateEntry } from './worker-states';
 
 /** What the endpoints service is built from: the database and the other domains it reads. */
@@ -16,6 +22,8 @@ export interface EndpointsDependencies {
   templates: EndpointTemplateSource;
   volumes: EndpointVolumeSource;
   workers: EndpointWorkerSource;
+  /** Where the endpoint's jobs live, purged when it is deleted. */
+  runtime: EndpointRuntimeData;
 }
 
 /** The endpoints service over one database client. */
@@ -25,5 +33,6 @@ export function createEndpointsService(db: DbClient, deps: EndpointsDependencies
     new EndpointShapeChecker(deps.catalog, deps.volumes),
     deps.templates,
     deps.workers,
+    deps.runtime,
   );
 }

@@ -30,3 +30,9 @@ export interface EndpointCatalog {
   findDataCenter(id: string): Promise<{ id: string } | null>;
   listDataCenters(): Promise<Array<{ id: string }>>;
 }
+
+/** What an endpoint keeps outside Postgres: its queue, jobs and results (the job engine's Redis data). */
+export interface EndpointRuntimeData {
+  /** Removes a deleted endpoint's queue, jobs, results and worker states; idempotent. */
+  purge(endpointId: string): Promise<void>;
+}

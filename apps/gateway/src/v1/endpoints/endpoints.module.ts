@@ -4,11 +4,15 @@ import { NotFoundError, podListQuery, type TemplateDto } from '@runplane/contrac
 import type { DbClient } from '@runplane/db';
 import {
   createEndpointsService,
+  type EndpointRuntimeData,
   type EndpointTemplateSource,
   type EndpointVolumeSource,
   type EndpointWorkerSource,
+  WorkerStateStore,
 } from '@runplane/endpoints';
-import { DB_CLIENT } from '@runplane/http';
+import { DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
+import { purgeEndpointJobs } from '@runplane/jobs';
+import type { Redis } from '@runplane/queue';
 import type { NetworkVolumesService, PodsService, TemplatesService } from '@runplane/workloads';
 import { NetworkVolumesModule } from '../network-volumes/network-volumes.module';
 import { NETWORK_VOLUMES_SERVICE } from '../network-volumes/network-volumes.tokens';
@@ -48,20 +52,35 @@ function workerSource(pods: PodsService): EndpointWorkerSource {
   };
 }
 
-/** `/v1/endpoints`: serverless endpoints built from templates, checked against the catalog and the caller's volumes. */
+/**
+ * A deleted endpoint's Redis data: the job engine's queue, jobs and results, and the scheduler's worker states.
+ * Workers still running one of its jobs get 404 when they report it, which ends it on their side.
+ */
+function runtimeData(redis: Redis): EndpointRuntimeData {
+  const workerStates = new WorkerStateStore(redis);
+  return {
+    async purge(endpointId) {
+      await purgeEndpointJobs(redis, endpointId);
+      await workerStates.remove(endpointId);
+    },
+  };
+}
+
+/** `/v1/endpoints`: serverless endpoints built from templates, checked against the catalog and the caller's volumes; deleting one purges its jobs. */
 @Module({
   imports: [TemplatesModule, NetworkVolumesModule, PodsModule],
   controllers: [EndpointsController],
   providers: [
     {
       provide: ENDPOINTS_SERVICE,
-      inject: [DB_CLIENT, TEMPLATES_SERVICE, NETWORK_VOLUMES_SERVICE, PODS_SERVICE],
-      useFactory: (db: DbClient, templates: TemplatesService, volumes: NetworkVolumesService, pods: PodsService) =>
+      inject: [DB_CLIENT, REDIS_CLIENT, TEMPLATES_SERVICE, NETWORK_VOLUMES_SERVICE, PODS_SERVICE],
+      useFactory: (db: DbClient, redis: Redis, templates: TemplatesService, volumes: NetworkVolumesService, pods: PodsService) =>
         createEndpointsService(db, {
           catalog: new CatalogRepository(db),
           templates: templateSource(templates),
           volumes: volumeSource(volumes),
           workers: workerSource(pods),
+          runtime: runtimeData(redis),
         }),
     },
   ],

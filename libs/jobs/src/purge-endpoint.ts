@@ -1,0 +1,59 @@
+/**
+ * Removes everything the job engine keeps in Redis for one endpoint, once the endpoint itself is deleted: its
+ * BullMQ queue, job hashes, stream chunks, idempotency keys, counters and worker sets, and its entries in the
+ * engine's shared indexes (deadlines, expiry, workers, endpoints), so the sweeper never visits its jobs again.
+ *
+ * Workers still holding one of its jobs are not told: their job-done and job-stream calls answer 404 (the job is
+ * gone), which ends the job on their side. A job-router that found the endpoint within its endpoint cache window
+ * (5 s) may still accept a job for it meanwhile; purging again removes such a straggler (the purge is idempotent).
+ */
+import { EndpointQueues, type Redis } from '@runplane/queue';
+import { JobKeys } from './job-store';
+
+/** Keys or members handled per Redis call, so a large endpoint never blocks Redis for long. */
+const BATCH = 500;
+
+/** Lua string patterns for SCAN's glob: `*`, `?`, `[`, `]` and `\` in a prefix are matched literally. */
+const GLOB_ESCAPE = `local function literal(s) return (string.gsub(s, '[%*%?%[%]\\\\]', '\\\\%0')) end`;
+
+/** One SCAN step over the keys starting with KEYS[1], unlinking what it found; returns the next cursor. */
+const UNLINK_STEP = `${GLOB_ESCAPE}
+local reply = redis.call('SCAN', ARGV[1], 'MATCH', literal(KEYS[1]) .. '*', 'COUNT', ARGV[2])
+if #reply[2] > 0 then redis.call('UNLINK', unpack(reply[2])) end
+return reply[1]`;
+
+/** One ZSCAN step over the sorted set KEYS[1], removing members starting with ARGV[2]; returns the next cursor. */
+const ZREM_STEP = `${GLOB_ESCAPE}
+local reply = redis.call('ZSCAN', KEYS[1], ARGV[1], 'MATCH', literal(ARGV[2]) .. '*', 'COUNT', ARGV[3])
+local members = {}
+for i = 1, #reply[2], 2 do members[#members + 1] = reply[2][i] end
+if #members > 0 then redis.call('ZREM', KEYS[1], unpack(members)) end
+return reply[1]`;
+
+/**
+ * Purges an endpoint's job data. `redis` carries the deployment's key prefix (InfrastructureModule's REDIS_CLIENT):
+ * every key below is relative to it, and the steps pass their keys as KEYS so the client prefixes them.
+ */
+export async function purgeEndpointJobs(redis: Redis, endpointId: string): Promise<void> {
+  const keys = new JobKeys('jobs:');
+  // Its queue first, so no worker is handed one of its jobs while the rest goes (BullMQ keys: "<prefix>bull:<queue>:").
+  await unlinkKeysStartingWith(redis, `bull:${EndpointQueues.queueName(endpointId)}:`);
+  const member = `${endpointId}/`;
+  for (const index of ['deadlines', 'expiry', 'workers']) await removeMembersStartingWith(redis, `${keys.base}${index}`, member);
+  await unlinkKeysStartingWith(redis, keys.endpoint(endpointId, ''));
+  await redis.srem(`${keys.base}endpoints`, endpointId);
+}
+
+async function unlinkKeysStartingWith(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    cursor = (await redis.eval(UNLINK_STEP, 1, prefix, cursor, BATCH)) as string;
+  } while (cursor !== '0');
+}
+
+async function removeMembersStartingWith(redis: Redis, key: string, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    cursor = (await redis.eval(ZREM_STEP, 1, key, cursor, prefix, BATCH)) as string;
+  } while (cursor !== '0');
+}
