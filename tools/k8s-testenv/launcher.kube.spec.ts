@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isProcessAlive, KUBE_TEST_VERSIONS, KubeTestClient, startKubeControlPlane } from '@runplane/testing';
+import { getFreePorts, isProcessAlive, KUBE_TEST_VERSIONS, KubeTestClient, startKubeControlPlane } from '@runplane/testing';
 
 describe('startKubeControlPlane', () => {
   const runs = mkdtempSync(path.join(tmpdir(), 'kube-launcher-'));
@@ -25,5 +26,27 @@ describe('startKubeControlPlane', () => {
     }
     expect(pids.filter(isProcessAlive)).toEqual([]);
     expect(existsSync(plane.dir)).toBe(false);
+  });
+
+  it('starts again on other ports when a picked port was taken in the meantime', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as AddressInfo).port;
+    const picks: number[][] = [];
+    const pickPorts = async (count: number): Promise<number[]> => {
+      const ports = await getFreePorts(count);
+      if (picks.length === 0) ports[0] = taken; // etcd's client port, first attempt only
+      picks.push(ports);
+      return ports;
+    };
+    const messages: string[] = [];
+    try {
+      const plane = await startKubeControlPlane({ baseDir: runs, pickPorts, log: (line) => messages.push(line) });
+      await plane.stop();
+    } finally {
+      squatter.close();
+    }
+    expect(picks).toHaveLength(2);
+    expect(messages).toContain('etcd found its port taken; starting again on other ports');
   });
 });

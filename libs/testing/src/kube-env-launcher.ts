@@ -44,6 +44,8 @@ export interface KubeControlPlaneOptions {
   startTimeoutMs?: number;
   /** Progress lines (default: none). */
   log?: (message: string) => void;
+  /** Picks the five loopback ports (default: free ones); a start whose port is taken retries with new ones. */
+  pickPorts?: (count: number) => Promise<number[]>;
 }
 
 /** The run folders of all control planes live here, so a later start can sweep leftovers. */
@@ -88,6 +90,18 @@ async function createStageObjects(client: KubeTestClient, files: readonly string
  * failing component's output.
  */
 export async function startKubeControlPlane(options: KubeControlPlaneOptions = {}): Promise<KubeControlPlane> {
+  // Ports are picked free and bound a moment later; on a shared machine another process may win one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (err) {
+      if (!(err instanceof ComponentExited && err.portTaken) || attempt === 3) throw err;
+      options.log?.(`${err.component} found its port taken; starting again on other ports`);
+    }
+  }
+}
+
+async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlPlane> {
   const binaries = options.binaries ?? kubeBinaryPaths();
   const manifest = requireBuiltEnvironment(binaries);
   const log = options.log ?? ((): void => undefined);
@@ -99,7 +113,7 @@ export async function startKubeControlPlane(options: KubeControlPlaneOptions = {
   const dir = mkdtempSync(path.join(runsDir, 'run-'));
   writeRunOwner(dir, process.pid);
   const { files, token } = prepareRunFiles(dir);
-  const [etcdClient, etcdPeer, apiserver, scheduler, kwok] = await getFreePorts(5);
+  const [etcdClient, etcdPeer, apiserver, scheduler, kwok] = await (options.pickPorts ?? getFreePorts)(5);
   const ports: KubePorts = { etcdClient: etcdClient!, etcdPeer: etcdPeer!, apiserver: apiserver!, scheduler: scheduler!, kwok: kwok! };
   const started: [KubeProcessName, ProcessGroup][] = [];
   // If the owner exits without stop() (an uncaught error, process.exit), take the processes along.
@@ -205,8 +219,15 @@ async function waitForComponent(
 }
 
 class ComponentExited extends Error {
-  constructor(name: string, group: ProcessGroup) {
-    super(`${name} exited during start (exit code ${group.child.exitCode ?? group.child.signalCode})\n--- ${name} output ---\n${tail(group.output())}`);
+  /** The component could not bind its port (picked free, then taken by someone else). */
+  readonly portTaken: boolean;
+
+  constructor(
+    readonly component: string,
+    group: ProcessGroup,
+  ) {
+    super(`${component} exited during start (exit code ${group.child.exitCode ?? group.child.signalCode})\n--- ${component} output ---\n${tail(group.output())}`);
+    this.portTaken = /address already in use/i.test(group.output());
   }
 }
 
