@@ -1,5 +1,5 @@
 import { createRedis, type Redis } from '@runplane/queue';
-import { cleanupRedisPrefix, testRedisPrefix } from '@runplane/testing';
+import { cleanupRedisPrefix, pollUntil, testRedisPrefix } from '@runplane/testing';
 import { JobRateLimiter, RateLimitedError } from '../src/limits/job-rate-limiter';
 import { DEFAULT_LIMITS, parseLimitOverrides } from '../src/limits/limit-table';
 
@@ -47,6 +47,29 @@ describe('JobRateLimiter (Redis)', () => {
     running = 0;
     expect(await admitted(limiter(0), 'ep-c', 1)).toBe(1);
     expect(await admitted(limiter(0), 'ep-c', 3)).toBe(1);
+  });
+
+  it('holds a concurrency slot until released, refuses the next with Retry-After 1, and frees the slot once', async () => {
+    const rl = new JobRateLimiter(redis, { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('cancel=0/1'), maxHoldMs: 60_000 }, workers);
+    const release = await rl.acquire('ep-d', 'cancel');
+    await expect(rl.acquire('ep-d', 'cancel')).rejects.toMatchObject({ retryAfterSeconds: 1, message: expect.stringContaining('concurrent') });
+    await release();
+    await release();
+    const next = await rl.acquire('ep-d', 'cancel');
+    await expect(rl.acquire('ep-d', 'cancel')).rejects.toBeInstanceOf(RateLimitedError);
+    await next();
+  });
+
+  it('gives back the slot of a request refused for its rate, and forgets slots held longer than maxHoldMs', async () => {
+    const rl = new JobRateLimiter(redis, { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('cancel=1/1'), maxHoldMs: 100 }, workers);
+    const release = await rl.acquire('ep-e', 'cancel');
+    await release();
+    await expect(rl.acquire('ep-e', 'cancel')).rejects.toMatchObject({ message: expect.stringContaining('Rate limit exceeded') });
+    const holder = new JobRateLimiter(redis, { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('stream=0/1'), maxHoldMs: 100 }, workers);
+    // A replica that crashed while holding its slot never releases it: the slot lapses after maxHoldMs.
+    await holder.acquire('ep-e', 'stream');
+    await expect(holder.acquire('ep-e', 'stream')).rejects.toBeInstanceOf(RateLimitedError);
+    await pollUntil(async () => (await holder.acquire('ep-e', 'stream').then(() => true, () => false)), { timeoutMs: 5_000 });
   });
 
   it('keeps RunPod base limits unless overridden, and rejects malformed overrides', () => {

@@ -1,5 +1,6 @@
 export { checkRedis, createRedis, normalizePrefix } from './redis';
 export type { CreateRedisOptions, Redis } from './redis';
+export { LuaScript } from './lua-script';
 export { defineJobCatalog, JobCatalogError, jobNamesIn } from './catalog';
 export type {
   JobBackoff,

@@ -7,6 +7,7 @@ import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import type { ErrorStyle } from '../errors/error-body';
 import { PinoNestLogger } from './nest-logger';
 import { rejectNulCharacters } from './nul-guard';
+import { lazyRequestLogger } from './request-logger';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 
 /** What every Runplane HTTP service is built from. */
@@ -27,9 +28,10 @@ function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegis
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onResponse', async (request, reply) => {
+    .addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      done();
     });
 }
 
@@ -45,16 +47,22 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     genReqId: requestIdFor,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: options.bodyLimitBytes,
+    childLoggerFactory: lazyRequestLogger,
   });
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
     logger: new PinoNestLogger(logger),
   });
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: every request runs them, and an async hook costs a promise each.
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
   app.useGlobalFilters(new ApiExceptionFilter(errorStyle, logger));
-  fastify.addHook('preHandler', async (request) => rejectNulCharacters(request));
+  fastify.addHook('preHandler', (request, _reply, done) => {
+    rejectNulCharacters(request);
+    done();
+  });
   if (options.metrics) recordRequestMetrics(app, options.metrics);
   app.enableShutdownHooks();
   return app;

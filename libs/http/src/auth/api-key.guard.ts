@@ -38,9 +38,30 @@ export function extractApiKey(header: string | string[] | undefined): string | n
 }
 
 /**
- * Authenticates every request of a guarded controller and applies the key's scope: READ_ONLY keys may only
- * read, RESTRICTED keys only reach routes scoped to one of their endpoints.
+ * Authenticates a request's key and applies its scope: READ_ONLY keys may only read, RESTRICTED keys only reach
+ * routes scoped to one of their endpoints (`endpointId` is the scoped route's endpoint, undefined when the route
+ * is not endpoint-scoped). Shared by ApiKeyGuard and routes served by Fastify directly.
  */
+export async function authorizeApiKey(
+  authenticator: ApiKeyAuthenticator,
+  authorization: string | string[] | undefined,
+  method: string,
+  endpointId: string | undefined,
+): Promise<Principal> {
+  const secret = extractApiKey(authorization);
+  if (!secret) throw new UnauthorizedError('Missing API key');
+  const principal = await authenticator.authenticate(secret);
+  if (!principal) throw new UnauthorizedError('Invalid API key');
+  if (principal.scope === 'READ_ONLY' && !READ_METHODS.has(method)) {
+    throw new UnauthorizedError('This API key is read-only');
+  }
+  if (principal.scope === 'RESTRICTED' && (endpointId === undefined || !principal.allowedEndpointIds.includes(endpointId))) {
+    throw new UnauthorizedError('This API key is restricted to other endpoints');
+  }
+  return principal;
+}
+
+/** Authenticates every request of a guarded controller with {@link authorizeApiKey}. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -50,28 +71,18 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const secret = extractApiKey(request.headers.authorization);
-    if (!secret) throw new UnauthorizedError('Missing API key');
-    const principal = await this.authenticator.authenticate(secret);
-    if (!principal) throw new UnauthorizedError('Invalid API key');
-    if (principal.scope === 'READ_ONLY' && !READ_METHODS.has(request.method)) {
-      throw new UnauthorizedError('This API key is read-only');
-    }
-    if (principal.scope === 'RESTRICTED' && !this.reachesAllowedEndpoint(context, request, principal)) {
-      throw new UnauthorizedError('This API key is restricted to other endpoints');
-    }
-    request.principal = principal;
+    const endpointId = this.scopedEndpoint(context, request);
+    request.principal = await authorizeApiKey(this.authenticator, request.headers.authorization, request.method, endpointId);
     return true;
   }
 
-  private reachesAllowedEndpoint(context: ExecutionContext, request: FastifyRequest, principal: Principal): boolean {
+  /** The endpoint a route is scoped to (its @EndpointScoped path parameter), if any. */
+  private scopedEndpoint(context: ExecutionContext, request: FastifyRequest): string | undefined {
     const param = this.reflector.getAllAndOverride<string | undefined>(ENDPOINT_PARAM, [
       context.getHandler(),
       context.getClass(),
     ]);
-    if (!param) return false;
-    const endpointId = (request.params as Record<string, string | undefined>)[param];
-    return endpointId !== undefined && principal.allowedEndpointIds.includes(endpointId);
+    return param ? (request.params as Record<string, string | undefined>)[param] : undefined;
   }
 }
 

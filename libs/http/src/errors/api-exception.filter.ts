@@ -5,9 +5,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, type ErrorStyle } from './error-body';
 import { toHttpError } from './http-error';
 
+/** Seconds after which a refused request may be retried, when the error says (e.g. a rate limit). */
+function retryAfterOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null || !('retryAfterSeconds' in error)) return undefined;
+  const seconds = (error as { retryAfterSeconds: unknown }).retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : undefined;
+}
+
 /**
- * The one place an API turns a thrown value into a response. Expected errors keep their status and message;
- * anything else is logged with an error id and answered as a 500 that reveals nothing but that id.
+ * The one place an API turns a thrown value into a response. Expected errors keep their status and message (and a
+ * `Retry-After` when they carry `retryAfterSeconds`); anything else is logged with an error id and answered as a 500
+ * that reveals nothing but that id.
  */
 export function sendError(
   style: ErrorStyle,
@@ -19,6 +27,8 @@ export function sendError(
   const view = toHttpError(error);
   if (view) {
     if (view.status >= 500) logger.error({ err: error, requestId: request.id }, view.message);
+    const retryAfter = retryAfterOf(error);
+    if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
     void reply.status(view.status).send(errorBody(style, view.message, view.code, request.id));
     return;
   }
