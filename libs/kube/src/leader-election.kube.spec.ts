@@ -17,7 +17,7 @@ describe('LeaderElector against a real apiserver', () => {
       name: lease,
       namespace: namespace.name,
       identity,
-      leaseDurationMs: 3_000,
+      leaseDurationMs: 5_000,
       renewMs: 300,
       retryMs: 200,
       onStartedLeading: () => events.push(`${identity} leads`),
@@ -66,7 +66,7 @@ describe('LeaderElector against a real apiserver', () => {
     await pollUntil(() => b.elector.isLeader(), { timeoutMs: 10_000, description: 'replica-b to take over' });
     expect(a.elector.isLeader()).toBe(false);
     const handedOver = await lease();
-    expect(handedOver.spec).toMatchObject({ holderIdentity: 'replica-b', leaseDurationSeconds: 3, leaseTransitions: 1 });
+    expect(handedOver.spec).toMatchObject({ holderIdentity: 'replica-b', leaseDurationSeconds: 5, leaseTransitions: 1 });
     expect(events).toEqual(['replica-a leads', 'replica-a stopped', 'replica-b leads']);
   });
 
@@ -80,7 +80,7 @@ describe('LeaderElector against a real apiserver', () => {
     const d = candidate('replica-d', 'crash');
     d.elector.start();
     await pollUntil(() => d.elector.isLeader(), { timeoutMs: 15_000, description: 'replica-d to take over the expired lease' });
-    // The cut-off leader stepped down at its renew deadline (2 s), before the 3 s lease expired.
+    // The cut-off leader stepped down at its renew deadline (default 2/3 of the lease), before the lease expired.
     expect(c.elector.isLeader()).toBe(false);
     expect(events).toEqual(['replica-c leads', 'replica-c stopped', 'replica-d leads']);
     expect((await lease('crash')).spec?.holderIdentity).toBe('replica-d');
