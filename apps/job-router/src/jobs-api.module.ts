@@ -1,9 +1,10 @@
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DbClient } from '@runplane/db';
 import { EndpointsRepository } from '@runplane/endpoints';
-import { API_KEY_AUTHENTICATOR, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
+import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, DB_CLIENT } from '@runplane/http';
 import { createAccountsServices } from '@runplane/accounts';
-import { createRedis, type Redis } from '@runplane/queue';
+import { createRedis, normalizePrefix, type Redis } from '@runplane/queue';
+import { ClientRoutes } from './client/client-routes';
 import { EndpointDirectory } from './client/endpoint-directory';
 import { JobApiService, type JobRouterEngine } from './client/job-api.service';
 import { JobsController, STREAM_DEFAULT_WAIT } from './client/jobs.controller';
@@ -14,8 +15,8 @@ import { RateLimitInterceptor } from './limits/rate-limit.interceptor';
 import { OpenAiController } from './openai';
 import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
 import { ENGINE_REDIS, JOB_ENGINE } from './tokens';
-import { WorkerAuthGuard } from './worker/worker-auth.guard';
-import { WORKER_POLL_WAIT, WorkerController } from './worker/worker.controller';
+import { WorkerAuthenticator } from './worker/worker-auth';
+import { WORKER_POLL_WAIT, WorkerRoutes } from './worker/worker-routes';
 import { createWorkerTokensService, WorkerTokensService } from './worker-tokens';
 
 /** What the job API is built from beyond the shared infrastructure. */
@@ -44,9 +45,10 @@ export class JobsApiModule {
     const { config } = options;
     return {
       module: JobsApiModule,
-      controllers: [JobsController, WorkerController, OpenAiController],
+      controllers: [JobsController, OpenAiController],
       providers: [
-        { provide: ENGINE_REDIS, useFactory: () => createRedis(config.REDIS_URL) },
+        // Auto-pipelined: the commands of all requests in flight go out as one write per event-loop turn.
+        { provide: ENGINE_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
         { provide: JOB_ENGINE, inject: [ENGINE_REDIS], useFactory: (redis: Redis) => options.engine({ redis, config }) },
         { provide: API_KEY_AUTHENTICATOR, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
         { provide: EndpointDirectory, inject: [DB_CLIENT], useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db)) },
@@ -58,15 +60,22 @@ export class JobsApiModule {
         },
         {
           provide: JobRateLimiter,
-          inject: [REDIS_CLIENT, JOB_ENGINE],
+          inject: [ENGINE_REDIS, JOB_ENGINE],
           useFactory: (redis: Redis, engine: JobRouterEngine) => {
             const workers = { runningWorkers: async (id: string) => (await engine.workers(id)).running };
-            const limits = { windowMs: config.JOB_RATE_WINDOW_MS, perWorker: config.JOB_RATE_PER_WORKER };
-            return new JobRateLimiter(redis, { ...limits, overrides: config.JOB_RATE_LIMITS, maxHoldMs: 310_000 }, workers);
+            const limits = { windowMs: config.JOB_RATE_WINDOW_MS, perWorker: config.JOB_RATE_PER_WORKER, overrides: config.JOB_RATE_LIMITS };
+            return new JobRateLimiter(redis, { ...limits, maxHoldMs: 310_000, keyPrefix: normalizePrefix(config.REDIS_PREFIX) }, workers);
           },
         },
+        {
+          provide: WorkerAuthenticator,
+          inject: [WorkerTokensService, API_KEY_AUTHENTICATOR, EndpointDirectory],
+          useFactory: (tokens: WorkerTokensService, apiKeys: ApiKeyAuthenticator, endpoints: EndpointDirectory) =>
+            new WorkerAuthenticator(tokens, apiKeys, endpoints),
+        },
         RateLimitInterceptor,
-        WorkerAuthGuard,
+        ClientRoutes,
+        WorkerRoutes,
         JobRouterHttpSetup,
         EngineSweeper,
         { provide: BODY_LIMITS, useValue: bodyLimitsOf(config) },

@@ -79,6 +79,22 @@ describe('job-router auth', () => {
     expect((await run(endpointId, raw(token))).statusCode).toBe(401);
   });
 
+  it('answers every route, plain or Nest, with x-request-id and errors in the job API shape with the request id', async () => {
+    const token = await h.workerToken(endpointId, 'w-rid');
+    const headers = { 'x-request-id': 'trace-42' };
+    const answers = [
+      await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers, payload: { input: {} } }),
+      await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/x`, headers: { ...headers, ...bearer(owner.secret) } }),
+      await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/w-other`, headers: { ...headers, ...raw(token) } }),
+      await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([401, 404, 401, 401]);
+    for (const answer of answers) {
+      expect(answer.headers['x-request-id']).toBe('trace-42');
+      expect(answer.json()).toMatchObject({ error: expect.any(String), requestId: 'trace-42' });
+    }
+  });
+
   function createKeyFor(accountId: string, scope: 'RESTRICTED' | 'READ_ONLY', endpoints?: string[]) {
     return createAccountsServices(h.db).apiKeys.create(accountId, { name: scope, scope, allowedEndpointIds: endpoints });
   }

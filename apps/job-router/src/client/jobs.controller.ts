@@ -1,15 +1,5 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import {
-  type EndpointHealth,
-  type Principal,
-  requestsQuery,
-  runJobInput,
-  type RunJobInput,
-  statusQuery,
-  streamWaitQuery,
-  syncWaitQuery,
-  ValidationError,
-} from '@runplane/contracts';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { type EndpointHealth, type Principal, requestsQuery, streamWaitQuery, syncWaitQuery } from '@runplane/contracts';
 import type { JobRecord, StreamRead } from '@runplane/jobs';
 import { Authenticated, CurrentPrincipal, EndpointScoped, ZodPipe } from '@runplane/http';
 import type { z } from 'zod';
@@ -19,15 +9,10 @@ import { JobApiService, type JobRef } from './job-api.service';
 /** Default hold of an empty /stream poll (config JOB_STREAM_WAIT_MS). */
 export const STREAM_DEFAULT_WAIT = Symbol('STREAM_DEFAULT_WAIT');
 
-function idempotencyKeyOf(value: string | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (value.length > 255) throw new ValidationError('Idempotency-Key: must be at most 255 characters');
-  return value;
-}
-
 /**
- * The client job API (RunPod's /v2/{endpointId}/...). Every success is exactly 200; status, status-sync and
- * stream answer GET and POST because RunPod's clients use both.
+ * The client job API (RunPod's /v2/{endpointId}/...) but its busiest routes (/run, /runsync, /status), which
+ * ClientRoutes serves. Every success is exactly 200; status-sync and stream answer GET and POST because RunPod's
+ * clients use both.
  */
 @Controller('v2/:endpointId')
 @Authenticated()
@@ -37,53 +22,6 @@ export class JobsController {
     @Inject(JobApiService) private readonly jobs: JobApiService,
     @Inject(STREAM_DEFAULT_WAIT) private readonly streamWaitMs: number,
   ) {}
-
-  @Post('run')
-  @HttpCode(200)
-  @RateLimited('run')
-  run(
-    @CurrentPrincipal() principal: Principal,
-    @Param('endpointId') endpointId: string,
-    @Body(new ZodPipe(runJobInput)) body: RunJobInput,
-    @Headers('idempotency-key') idempotencyKey?: string,
-  ): Promise<JobRef> {
-    return this.jobs.run(principal, endpointId, body, idempotencyKeyOf(idempotencyKey));
-  }
-
-  @Post('runsync')
-  @HttpCode(200)
-  @RateLimited('runsync')
-  runSync(
-    @CurrentPrincipal() principal: Principal,
-    @Param('endpointId') endpointId: string,
-    @Body(new ZodPipe(runJobInput)) body: RunJobInput,
-    @Query(new ZodPipe(syncWaitQuery)) query: z.infer<typeof syncWaitQuery>,
-  ): Promise<JobRecord | JobRef> {
-    return this.jobs.runSync(principal, endpointId, body, query.wait);
-  }
-
-  @Get('status/:jobId')
-  @RateLimited('status')
-  status(
-    @CurrentPrincipal() principal: Principal,
-    @Param('endpointId') endpointId: string,
-    @Param('jobId') jobId: string,
-    @Query(new ZodPipe(statusQuery)) query: z.infer<typeof statusQuery>,
-  ): Promise<JobRecord> {
-    return this.jobs.status(principal, endpointId, jobId, query.ttl);
-  }
-
-  @Post('status/:jobId')
-  @HttpCode(200)
-  @RateLimited('status')
-  statusPost(
-    @CurrentPrincipal() principal: Principal,
-    @Param('endpointId') endpointId: string,
-    @Param('jobId') jobId: string,
-    @Query(new ZodPipe(statusQuery)) query: z.infer<typeof statusQuery>,
-  ): Promise<JobRecord> {
-    return this.jobs.status(principal, endpointId, jobId, query.ttl);
-  }
 
   @Get('status-sync/:jobId')
   @RateLimited('status')

@@ -9,9 +9,9 @@ import {
   applyDecorators,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { defer, finalize, from, mergeMap, type Observable } from 'rxjs';
-import { JobRateLimiter, RateLimitedError } from './job-rate-limiter';
+import { JobRateLimiter } from './job-rate-limiter';
 import type { LimitedOperation } from './limit-table';
 
 const OPERATION = 'runplane:limited-operation';
@@ -27,21 +27,11 @@ export class RateLimitInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const operation = this.reflector.get<LimitedOperation | undefined>(OPERATION, context.getHandler());
     if (!operation) return next.handle();
-    const http = context.switchToHttp();
-    const endpointId = (http.getRequest<FastifyRequest>().params as Record<string, string | undefined>).endpointId ?? '';
-    const reply = http.getResponse<FastifyReply>();
-    return defer(() => from(this.acquire(endpointId, operation, reply))).pipe(
+    const endpointId = (context.switchToHttp().getRequest<FastifyRequest>().params as Record<string, string | undefined>).endpointId ?? '';
+    // A refusal is a RateLimitedError: the error filter answers 429 with its Retry-After.
+    return defer(() => from(this.limiter.acquire(endpointId, operation))).pipe(
       mergeMap((release) => next.handle().pipe(finalize(() => void release().catch(() => undefined)))),
     );
-  }
-
-  private async acquire(endpointId: string, operation: LimitedOperation, reply: FastifyReply): Promise<() => Promise<void>> {
-    try {
-      return await this.limiter.acquire(endpointId, operation);
-    } catch (error) {
-      if (error instanceof RateLimitedError) void reply.header('retry-after', String(error.retryAfterSeconds));
-      throw error;
-    }
   }
 }
 
