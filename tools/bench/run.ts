@@ -1,6 +1,7 @@
 // Runplane benchmarks: each suite measures its own baseline in the same run and prints ratios against it.
 import { benchApiKeys, printRatios } from './api-keys.bench';
 import { benchJobs } from './jobs.bench';
+import { benchScheduler } from './scheduler.bench';
 
 const env = process.env;
 const options = {
@@ -15,6 +16,9 @@ async function main(): Promise<void> {
     printRatios('v1 API authentication (ratio = req/s against /healthz)', await benchApiKeys(options));
   }
   await benchJobs({ ...options, e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000), cpuProfileDir: env.BENCH_CPU_PROFILE_DIR, only });
+  if (!only || only.includes('scheduler')) {
+    await benchScheduler({ pods: Number(env.BENCH_SCHEDULER_PODS ?? 1000), nodes: Number(env.BENCH_SCHEDULER_NODES ?? 200), reactions: Number(env.BENCH_SCHEDULER_REACTIONS ?? 10) });
+  }
 }
 
 main().then(

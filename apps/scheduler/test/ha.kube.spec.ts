@@ -62,6 +62,11 @@ describe('scheduler restart and leader election on Kubernetes', () => {
     await Promise.all([kept, stopped, orphan].map(running));
     await k.p.v1('POST', `/pods/${stopped}/stop`);
     await until('the stopped Pod to keep only its volume', async () => (await k.pod(stopped)) === undefined);
+    const services = [`service/rp-${kept}-http`, `service/rp-${kept}-ports`, `service/rp-${orphan}-ports`];
+    await until('every Service to exist', async () => {
+      const objects = await k.objects();
+      return services.every((name) => objects.includes(name));
+    });
     const before = await k.objects();
     const podsBefore = await uids();
 
@@ -78,7 +83,10 @@ describe('scheduler restart and leader election on Kubernetes', () => {
     await k.p.restartScheduler();
 
     const expected = before.filter((name) => !name.includes(orphan)).sort();
-    await until('the orphan and the leftover to be removed', async () => JSON.stringify(await k.objects()) === JSON.stringify(expected));
+    await until('the orphan and the leftover to be removed', async () => JSON.stringify(await k.objects()) === JSON.stringify(expected)).catch(async (error: unknown) => {
+      console.log(JSON.stringify({ before, expected, now: await k.objects() }, null, 1));
+      throw error;
+    });
     for (let pass = 0; pass < 3; pass += 1) {
       k.p.scheduler().loop.trigger();
       await k.p.scheduler().loop.idle();

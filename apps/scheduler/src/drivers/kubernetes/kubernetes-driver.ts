@@ -66,6 +66,9 @@ export class KubernetesDriver implements ComputeDriver {
   private readonly listeners: ChangeListener[] = [];
   /** Workloads that were preempted and are gone from the cluster: their status until they are replaced or deleted. */
   private readonly tombstones = new Map<string, WorkloadStatus>();
+  /** Creations in flight (generation per Pod id): the reconciler does not wait for the apiserver, pods are created concurrently. */
+  private readonly creating = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
   private starting: Promise<ClusterCache> | null = null;
   private cache: ClusterCache | null = null;
   private readonly settings: ObjectSettings;
@@ -88,22 +91,16 @@ export class KubernetesDriver implements ComputeDriver {
     if (existing) return this.replaceIfStale(existing, spec);
     const node = cache.nodes.get(spec.machineName);
     if (!node || !machineOf(node, 0).ready) return syntheticStatus(spec, 'FAILED', `Machine ${spec.machineName} is not available`);
+    if (this.creating.get(spec.podId) === spec.generation) return syntheticStatus(spec, 'CREATING', null);
     let objects: WorkloadObjects;
     try {
       objects = buildWorkloadObjects(spec, await this.options.extras(spec.podId), this.settings);
     } catch (error) {
       return syntheticStatus(spec, 'FAILED', `Invalid workload: ${(error as Error).message}`);
     }
-    try {
-      await this.createSupporting(objects);
-      const pod = await this.createPod(objects.pod);
-      this.tombstones.delete(spec.podId);
-      return this.statusOf(pod);
-    } catch (error) {
-      // Transient failures (network, 5xx, 429) are thrown for the next pass; a refused object fails the workload.
-      if (!isRefused(error)) throw error;
-      return syntheticStatus(spec, 'FAILED', `The cluster refused the workload: ${kubeErrorMessage(error)}`);
-    }
+    this.tombstones.delete(spec.podId);
+    this.create(spec, objects);
+    return syntheticStatus(spec, 'CREATING', null);
   }
 
   async stop(podId: string): Promise<void> {
@@ -178,6 +175,7 @@ export class KubernetesDriver implements ComputeDriver {
 
   /** Stops the informers; the cluster's workloads keep running for the next leader. */
   async close(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
     this.listeners.length = 0;
     const starting = this.starting;
     this.starting = null;
@@ -254,6 +252,28 @@ export class KubernetesDriver implements ComputeDriver {
     if (lost) return current;
     // The new pod takes the same name: it is created on a later pass, once the old one is gone.
     return syntheticStatus(spec, 'CREATING', 'Replacing the previous container');
+  }
+
+  /**
+   * Creates every object of a workload in the background. A refused object fails the workload (kept as its status
+   * until the next attempt); a transient failure is only logged: the next pass finds no pod and tries again.
+   */
+  private create(spec: WorkloadSpec, objects: WorkloadObjects): void {
+    this.creating.set(spec.podId, spec.generation);
+    const work = Promise.all([this.createSupporting(objects), this.createPod(objects.pod)])
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (isRefused(error)) this.tombstones.set(spec.podId, syntheticStatus(spec, 'FAILED', `The cluster refused the workload: ${kubeErrorMessage(error)}`));
+          else this.options.log(`creating the workload of Pod ${spec.podId} failed; retrying on the next pass`, error);
+        },
+      )
+      .finally(() => {
+        if (this.creating.get(spec.podId) === spec.generation) this.creating.delete(spec.podId);
+        this.inFlight.delete(work);
+        this.emit({ kind: 'workload', podId: spec.podId });
+      });
+    this.inFlight.add(work);
   }
 
   /** Claim, pull secret, token secret and Services; all idempotent (existing ones are kept or updated). */

@@ -1,0 +1,241 @@
+// Scheduler on Kubernetes: Runplane's end-to-end placement of worker pods on kwok GPU nodes against kube-scheduler's
+// own bind rate for the same pods created directly, and the autoscaler's reaction time (queue over the threshold ->
+// worker pod created). One control plane (kube-apiserver, kube-scheduler, kwok) for the whole suite.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createAccountsServices } from '@runplane/accounts';
+import { seedCatalog } from '@runplane/catalog';
+import { createPrismaClient, newId } from '@runplane/db';
+import { RedisJobEngine } from '@runplane/jobs';
+import { createKubeClients, GPU_RESOURCE, type KubeClients, LABELS, PRIORITY_CLASS_NAMES, type V1Pod, watchResource } from '@runplane/kube';
+import { createRedis, normalizePrefix } from '@runplane/queue';
+import {
+  cleanupRedisPrefix,
+  createTestDatabase,
+  createTestNamespace,
+  GPU_PRODUCT_LABEL,
+  NODE_POOL_LABEL,
+  pollUntil,
+  prepareTestDatabases,
+  registerNodePools,
+  startKubeControlPlane,
+} from '@runplane/testing';
+import { schedulerEnvSchema } from '../../apps/scheduler/src/config';
+import { createDriver } from '../../apps/scheduler/src/drivers/create-driver';
+import { SchedulerRuntime } from '../../apps/scheduler/src/scheduler-runtime';
+import { ensureKubeBinaries } from '../k8s-testenv/build';
+
+/** Bench settings, read from the environment by the runner. */
+export interface SchedulerBenchOptions {
+  /** Worker pods placed in each run (BENCH_SCHEDULER_PODS, default 1000). */
+  pods: number;
+  /** kwok GPU nodes (BENCH_SCHEDULER_NODES, default 200), 8 GPUs each. */
+  nodes: number;
+  /** Autoscaler reaction samples (BENCH_SCHEDULER_REACTIONS, default 10). */
+  reactions: number;
+}
+
+interface Row {
+  metric: string;
+  runplane: number;
+  baseline?: number;
+  unit: string;
+  target: string;
+  pass: boolean;
+}
+
+const RTX = 'NVIDIA GeForce RTX 4090';
+const POOL = 'bench-scheduler';
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const log = (line: string): void => void process.stderr.write(`[bench:scheduler] ${line}\n`);
+const seconds = (start: number): number => (performance.now() - start) / 1000;
+
+/** Watches a namespace's pods and resolves when `count` of them are bound to a node. */
+async function timeToBind(kube: KubeClients, namespace: string, count: number, start: () => Promise<void>): Promise<number> {
+  const bound = new Set<string>();
+  let done: () => void = () => undefined;
+  const all = new Promise<void>((resolve) => (done = resolve));
+  const note = (pod: V1Pod): void => {
+    if (pod.spec?.nodeName && pod.metadata?.name) bound.add(pod.metadata.name);
+    if (bound.size >= count) done();
+  };
+  const watch = watchResource<V1Pod>({
+    watch: kube.watch,
+    path: `/api/v1/namespaces/${namespace}/pods`,
+    list: (query) => kube.core.listNamespacedPod({ namespace, ...query }),
+    onAdd: note,
+    onUpdate: note,
+  });
+  await watch.synced;
+  const began = performance.now();
+  await start();
+  await all;
+  const elapsed = seconds(began);
+  await watch.stop();
+  return elapsed;
+}
+
+/** kube-scheduler alone: the same GPU pods created directly, 50 requests in flight. */
+async function baselineBindRate(kube: KubeClients, kubeconfigPath: string, count: number): Promise<number> {
+  const ns = await createTestNamespace('bench-direct', kubeconfigPath);
+  const body = (index: number): V1Pod => ({
+    metadata: { name: `direct-${index}` },
+    spec: {
+      priorityClassName: PRIORITY_CLASS_NAMES.onDemand,
+      nodeSelector: { [NODE_POOL_LABEL]: POOL, [GPU_PRODUCT_LABEL]: 'NVIDIA-GeForce-RTX-4090' },
+      tolerations: [{ key: GPU_RESOURCE, operator: 'Exists', effect: 'NoSchedule' }],
+      containers: [{ name: 'workload', image: 'runplane/echo-worker:dev', resources: { limits: { [GPU_RESOURCE]: '1' } } }],
+    },
+  });
+  try {
+    const elapsed = await timeToBind(kube, ns.name, count, async () => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          while (next < count) await kube.core.createNamespacedPod({ namespace: ns.name, body: body(next++) });
+        }),
+      );
+    });
+    return count / elapsed;
+  } finally {
+    await ns.delete();
+  }
+}
+
+/** Runplane: the autoscaler places workersMin workers, the reconciler creates their pods, kube-scheduler binds them. */
+async function runplanePlacement(context: BenchContext, count: number): Promise<number> {
+  const { db, runtime, kube, namespace, endpointId } = context;
+  const elapsed = await timeToBind(kube, namespace, count, async () => {
+    await db.endpoint.update({ where: { id: endpointId }, data: { workersMin: count, workersMax: count } });
+    runtime.loop.trigger();
+  });
+  await db.endpoint.update({ where: { id: endpointId }, data: { workersMin: 0, workersMax: 1 } });
+  await db.pod.deleteMany({ where: { endpointId } });
+  await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
+    timeoutMs: 300_000,
+    intervalMs: 500,
+    description: 'the bench workers to be removed',
+  });
+  return count / elapsed;
+}
+
+/** Milliseconds from a job entering an idle endpoint's queue to its worker pod existing in the cluster. */
+async function autoscalerReaction(context: BenchContext, samples: number): Promise<number[]> {
+  const { db, kube, namespace, endpointId, engine, accountId } = context;
+  const latencies: number[] = [];
+  for (let sample = 0; sample < samples; sample += 1) {
+    const began = performance.now();
+    const job = await engine.submit({ endpointId, accountId, input: { sample }, extra: {}, policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false }, sync: false });
+    await pollUntil(
+      async () => (await kube.core.listNamespacedPod({ namespace, labelSelector: `${LABELS.endpointId}=${endpointId}` })).items.length > 0 || undefined,
+      { timeoutMs: 30_000, intervalMs: 10, description: 'the worker pod' },
+    );
+    latencies.push(performance.now() - began);
+    await engine.cancel(endpointId, job.id).catch(() => undefined);
+    await db.pod.deleteMany({ where: { endpointId } });
+    await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
+      timeoutMs: 60_000,
+      intervalMs: 50,
+      description: 'the worker to go',
+    });
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+interface BenchContext {
+  db: ReturnType<typeof createPrismaClient>;
+  runtime: SchedulerRuntime;
+  kube: KubeClients;
+  namespace: string;
+  endpointId: string;
+  accountId: string;
+  engine: RedisJobEngine;
+}
+
+function printRows(rows: Row[]): void {
+  console.log('\nScheduler on Kubernetes (baseline: kube-scheduler binding the same pods created directly)');
+  console.log('metric'.padEnd(48), 'runplane'.padStart(10), 'baseline'.padStart(10), 'ratio'.padStart(7), 'unit'.padStart(7), 'target'.padStart(11), ' ok');
+  for (const row of rows) {
+    const ratio = row.baseline ? (row.runplane / row.baseline).toFixed(2) : '-';
+    const baseline = row.baseline === undefined ? '-' : row.baseline.toFixed(2);
+    console.log(row.metric.padEnd(48), row.runplane.toFixed(2).padStart(10), baseline.padStart(10), ratio.padStart(7), row.unit.padStart(7), row.target.padStart(11), row.pass ? ' yes' : ' NO');
+  }
+}
+
+/** Runs the scheduler benchmarks, prints a table and writes bench/results/scheduler.json. */
+export async function benchScheduler(options: SchedulerBenchOptions): Promise<Row[]> {
+  const built = await ensureKubeBinaries({ log });
+  if (built.length > 0) log(`built ${built.join(', ')}`);
+  await prepareTestDatabases();
+  const plane = await startKubeControlPlane({ log });
+  const database = await createTestDatabase('bench-scheduler');
+  const db = createPrismaClient(database.url);
+  const prefix = `runplane-bench-sched-${process.pid}`;
+  const redis = createRedis(REDIS_URL);
+  const kube = createKubeClients({ kubeconfigPath: plane.kubeconfigPath, qps: 1000, burst: 1000 });
+  let runtime: SchedulerRuntime | undefined;
+  try {
+    await seedCatalog(db);
+    log(`registering ${options.nodes} kwok GPU nodes`);
+    await registerNodePools(plane.kubeconfigPath, [{ name: 'rtx', dataCenterId: 'EU-RO-1', count: options.nodes, cpu: '64', memory: '512Gi', pods: 110, gpu: { type: RTX, count: 8, memoryMiB: 24564 } }], {
+      poolLabel: POOL,
+      timeoutMs: 180_000,
+    });
+    const ns = await createTestNamespace('bench-runplane', plane.kubeconfigPath);
+    const { accounts } = createAccountsServices(db);
+    const account = await accounts.create({ name: 'bench' });
+    const template = await db.template.create({ data: { id: newId(), accountId: account.id, name: 'bench', imageName: 'runplane/echo-worker:dev', isServerless: true, containerDiskInGb: 5 } });
+    const endpoint = await db.endpoint.create({
+      data: { id: newId(), accountId: account.id, name: 'bench', templateId: template.id, gpuTypeIds: [RTX], gpuCount: 1, workersMin: 0, workersMax: 1, scalerType: 'REQUEST_COUNT', scalerValue: 1, idleTimeout: 600 },
+    });
+    const config = schedulerEnvSchema.parse({
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      LOG_LEVEL: 'warn',
+      SCHEDULER_DRIVER: 'kubernetes',
+      KUBECONFIG: plane.kubeconfigPath,
+      KUBE_NAMESPACE: ns.name,
+      KUBE_NODE_SELECTOR: `${NODE_POOL_LABEL}=${POOL}`,
+      KUBE_REQUEST_CONTAINER_DISK: 'false',
+      KUBE_QPS: '1000',
+      KUBE_BURST: '1000',
+      SCHEDULER_TICK_MS: '200',
+      SCHEDULER_STOP_GRACE_MS: '0',
+    });
+    runtime = new SchedulerRuntime(config, db, createRedis(REDIS_URL, { keyPrefix: prefix }), createDriver(config, process.env, db));
+    runtime.start();
+    await pollUntil(async () => (await db.machine.count({ where: { ready: true } })) === options.nodes || undefined, { timeoutMs: 120_000, description: 'the inventory' });
+    const engine = new RedisJobEngine({ redis: createRedis(REDIS_URL), prefix, region: 'bench', heartbeatIntervalMs: 10_000, maxRetries: 0 });
+    const context: BenchContext = { db, runtime, kube, namespace: ns.name, endpointId: endpoint.id, accountId: account.id, engine };
+
+    log(`kube-scheduler alone: ${options.pods} pods`);
+    const baseline = await baselineBindRate(kube, plane.kubeconfigPath, options.pods);
+    log(`Runplane end to end: ${options.pods} worker pods`);
+    const placed = await runplanePlacement(context, options.pods);
+    log(`autoscaler reaction: ${options.reactions} samples`);
+    await db.endpoint.update({ where: { id: endpoint.id }, data: { workersMin: 0, workersMax: 1 } });
+    const reactions = await autoscalerReaction(context, options.reactions);
+    const p50 = reactions[Math.floor(reactions.length / 2)] ?? 0;
+    const rows: Row[] = [
+      { metric: `worker pods placed and bound (${options.pods} on ${options.nodes} nodes)`, runplane: placed, baseline, unit: 'pods/s', target: 'ratio>=0.8', pass: placed / baseline >= 0.8 },
+      { metric: 'autoscaler reaction p50 (job queued -> worker pod)', runplane: p50, unit: 'ms', target: '<=1000', pass: p50 <= 1000 },
+      { metric: 'autoscaler reaction max', runplane: reactions.at(-1) ?? 0, unit: 'ms', target: '-', pass: true },
+    ];
+    printRows(rows);
+    const file = path.join(__dirname, '../../bench/results/scheduler.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), options, rows }, null, 2)}\n`);
+    console.log(`written: ${path.relative(process.cwd(), file)}`);
+    await engine.close();
+    return rows;
+  } finally {
+    await runtime?.stop().catch(() => undefined);
+    kube.close();
+    await cleanupRedisPrefix(redis, normalizePrefix(prefix));
+    redis.disconnect();
+    await db.$disconnect();
+    await database.drop();
+    await plane.stop();
+  }
+}
