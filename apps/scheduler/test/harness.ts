@@ -115,8 +115,15 @@ export async function startPlatform(label: string, options: PlatformOptions = {}
     SCHEDULER_WORKER_PING_MS: '1000',
     ...options.scheduler,
   });
-  let app = await buildScheduler(config);
-  for (const entry of processes) await waitForPort(entry.group, entry.port, entry.name);
+  let app: NestFastifyApplication;
+  try {
+    app = await buildScheduler(config);
+    for (const entry of processes) await waitForPort(entry.group, entry.port, entry.name);
+  } catch (error) {
+    // A failed start leaves nothing running behind it.
+    for (const entry of processes) await stopProcessGroup(entry.group, 5_000);
+    throw error;
+  }
   const { accounts, apiKeys } = createAccountsServices(db);
   const account = await accounts.create({ name: `${label}-account` });
   const { secret } = await apiKeys.create(account.id, { name: 'test key', scope: 'ALL' });

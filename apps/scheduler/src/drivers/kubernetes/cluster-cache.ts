@@ -13,7 +13,7 @@ import {
   type V1Service,
   watchResource,
 } from '@runplane/kube';
-import { gpuRequestOf, isOwnWorkload } from './cluster-view';
+import { gpuRequestOf, isOwnWorkload, machineOf } from './cluster-view';
 
 /** What changed in the cluster, for the scheduler loop. */
 export type ClusterChange = { kind: 'workload'; podId: string } | { kind: 'machines' };
@@ -50,7 +50,17 @@ export class ClusterCache {
       .map(([key, value]) => `${key}=${value}`)
       .join(',');
     const machines = (): void => options.onChange({ kind: 'machines' });
-    this.nodes = this.watch<V1Node>('/api/v1/nodes', (query) => core.listNode(query), machines, nodeSelector || undefined);
+    // Node heartbeats update every node every few seconds; only a change of what the inventory mirrors matters.
+    const nodeViews = new Map<string, string>();
+    const nodeChanged = (node: V1Node): void => {
+      const name = node.metadata?.name ?? '';
+      const view = this.nodes?.get(name) ? JSON.stringify(machineOf(node, 0)) : '';
+      if (nodeViews.get(name) === view) return;
+      if (view === '') nodeViews.delete(name);
+      else nodeViews.set(name, view);
+      machines();
+    };
+    this.nodes = this.watch<V1Node>('/api/v1/nodes', (query) => core.listNode(query), nodeChanged, nodeSelector || undefined);
     this.pods = this.watch<V1Pod>(inNamespace('pods'), (query) => core.listNamespacedPod({ namespace, ...query }), this.workloadChanged, `${MANAGED_SELECTOR},${LABELS.podId}`);
     this.services = this.watch<V1Service>(inNamespace('services'), (query) => core.listNamespacedService({ namespace, ...query }), this.workloadChanged, MANAGED_SELECTOR);
     this.claims = this.watch<V1PersistentVolumeClaim>(

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeListener, ComputeDriver, DriverMachine, WorkloadSpec, WorkloadStatus } from '../compute-driver';
@@ -51,6 +51,8 @@ export class LocalDriver implements ComputeDriver {
   private readonly records: ProcessRecords;
   private readonly listeners: ChangeListener[] = [];
   private readonly stopping = new Set<string>();
+  /** Processes this scheduler started: their exit event carries the exit code, which a pid check cannot see. */
+  private readonly children = new Map<string, ChildProcess>();
 
   constructor(private readonly options: LocalDriverOptions) {
     this.records = new ProcessRecords(options.stateDir);
@@ -118,6 +120,9 @@ export class LocalDriver implements ComputeDriver {
   private refresh(podId: string): ProcessRecord | null {
     const record = this.records.read(podId);
     if (!record || record.phase !== 'RUNNING' || this.stopping.has(podId)) return record;
+    const child = this.children.get(podId);
+    // Our own child: its exit event (with the exit code) is the authority, and comes once Node has reaped it.
+    if (child?.pid === record.pid && child.exitCode === null && child.signalCode === null) return record;
     if (isWorkloadAlive(record.pid, podId)) return record;
     const gone: ProcessRecord = { ...record, phase: 'FAILED', finishedAt: new Date().toISOString(), reason: record.reason ?? 'Process exited' };
     this.records.write(gone);
@@ -148,11 +153,13 @@ export class LocalDriver implements ComputeDriver {
     child.once('error', (error) => this.exited(spec.podId, record.pid, `Could not start: ${error.message}`));
     child.once('exit', (code, signal) => this.exited(spec.podId, record.pid, signal ? `Killed by ${signal}` : `Exit code ${code}`));
     child.unref();
+    if (child.pid !== undefined) this.children.set(spec.podId, child);
     this.records.write(record);
     return record;
   }
 
   private exited(podId: string, pid: number, reason: string): void {
+    if (this.children.get(podId)?.pid === pid) this.children.delete(podId);
     const record = this.records.read(podId);
     // A newer process of the same Pod (restart) or a stop in progress owns the record now.
     if (!record || record.pid !== pid || this.stopping.has(podId) || record.phase !== 'RUNNING') return;
