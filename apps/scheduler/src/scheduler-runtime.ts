@@ -46,32 +46,26 @@ export class SchedulerRuntime {
     this.eventsRedis = createRedis(config.REDIS_URL);
     this.usageQueue = createQueue(usageCatalog, USAGE_QUEUE, { redis: this.queueRedis, prefix: config.REDIS_PREFIX });
     const machines = new MachinesRepository(db);
-    const gpuProducts = new Map<string, string | null>();
     this.placement = new PlacementService(db, new CapacityRepository());
     const ledger = new UsageLedgerRepository(db);
     const usage = new UsageRecorder(ledger, async (event) => {
       await this.usageQueue.add('usage.record', event, { jobId: event.eventId });
     });
     const tokens = createWorkerTokensService(db);
+    const inventory = new InventoryService(driver, machines);
     const jobs = new JobScalingReader(this.queueRedis, config.REDIS_PREFIX);
     const autoscaler = new AutoscalerService(new ScalingRepository(db), this.placement, jobs, new WorkerStateStore(redis), tokens);
     const specs = new WorkloadSpecs(tokens, {
       jobApiUrl: config.SCHEDULER_JOB_API_URL,
       workerPingMs: config.SCHEDULER_WORKER_PING_MS,
-      gpuProductOf: (machineId) => gpuProducts.get(machineId) ?? null,
+      gpuProductOf: (machineName) => inventory.gpuProductOf(machineName),
     });
     const reconciler = new PodReconciler(driver, new PodsStateRepository(db), specs, usage, ledger, (row, reason) => autoscaler.workerFailed(row, reason));
-    const inventory = new InventoryService(driver, machines);
     this.loop = new SchedulerLoop(
       {
         leader: driver.leaderElection?.(config.SCHEDULER_LEADER_TTL_MS) ?? new RedisLeaderElection(redis, config.SCHEDULER_LEADER_TTL_MS),
         driver,
-        inventory: {
-          sync: async () => {
-            await inventory.sync();
-            for (const machine of await driver.machines()) gpuProducts.set(machine.name, machine.gpuProduct);
-          },
-        } as InventoryService,
+        inventory,
         machines,
         placement: this.placement,
         autoscaler,

@@ -95,7 +95,11 @@ export class AutoscalerService {
       const row = rows.find((worker) => worker.id === id);
       if (row) await this.remove(row);
     }
-    if (rows.length > 0 && workers.some((worker) => !worker.initializing)) this.failures.delete(endpoint.id);
+    if (rows.length > 0 && workers.some((worker) => !worker.initializing)) {
+      // A worker was heard from: the crash loop (if any) is over.
+      this.failures.delete(endpoint.id);
+      this.unhealthy.delete(endpoint.id);
+    }
     await this.publish(endpoint.id, workers.filter((worker) => !plan.remove.includes(worker.id)), throttled);
   }
 

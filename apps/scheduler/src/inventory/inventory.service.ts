@@ -12,6 +12,8 @@ const REWRITE_UNCHANGED_MS = 60_000;
 export class InventoryService {
   /** What each machine row was last written with, and when: unchanged machines are rewritten only every minute. */
   private readonly written = new Map<string, { signature: string; at: number }>();
+  /** GFD product per machine name, as last reported (the driver's GPU selector for a workload). */
+  private readonly products = new Map<string, string | null>();
 
   constructor(
     private readonly driver: ComputeDriver,
@@ -23,6 +25,7 @@ export class InventoryService {
     const [reported, byProduct] = await Promise.all([this.driver.machines(), this.machines.gpuTypesByProduct()]);
     const now = this.clock();
     for (const machine of reported) {
+      this.products.set(machine.name, machine.gpuProduct);
       const gpuTypeId = machine.gpuProduct === null ? null : (byProduct.get(machine.gpuProduct) ?? null);
       // Clusters have hundreds of nodes and the loop runs every tick: skip rows that would not change.
       const signature = JSON.stringify([machine, gpuTypeId]);
@@ -32,5 +35,10 @@ export class InventoryService {
       this.written.set(machine.name, { signature, at: now.getTime() });
     }
     await this.machines.markGone(reported.map((machine) => machine.name));
+  }
+
+  /** The GFD product label of a machine, as of the last sync. */
+  gpuProductOf(machineName: string): string | null {
+    return this.products.get(machineName) ?? null;
   }
 }
