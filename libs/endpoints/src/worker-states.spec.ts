@@ -1,0 +1,46 @@
+import { createRedis } from '@runplane/queue';
+import { cleanupRedisPrefix, testRedisPrefix } from '@runplane/testing';
+import { WorkerStateStore } from './worker-states';
+
+describe('WorkerStateStore', () => {
+  const prefix = testRedisPrefix('worker-states');
+  const redis = createRedis('redis://127.0.0.1:6379', { keyPrefix: prefix });
+  const store = new WorkerStateStore(redis);
+
+  afterAll(async () => {
+    const plain = createRedis('redis://127.0.0.1:6379');
+    await cleanupRedisPrefix(plain, prefix);
+    plain.disconnect();
+    redis.disconnect();
+  });
+
+  it('replaces an endpoint’s worker states as a whole and counts them per state', async () => {
+    await store.replace('ep1', [
+      { workerId: 'a', state: 'running' },
+      { workerId: 'b', state: 'idle' },
+      { workerId: 'c', state: 'unhealthy', reason: 'Exit code 3' },
+    ]);
+    await store.replace('ep1', [
+      { workerId: 'b', state: 'running' },
+      { workerId: 'c', state: 'unhealthy', reason: 'Exit code 3' },
+      { workerId: 'throttled-1', state: 'throttled', reason: 'no capacity' },
+    ]);
+    const read = await store.read('ep1');
+    expect(read.counts).toEqual({ initializing: 0, idle: 0, running: 1, unhealthy: 1, throttled: 1 });
+    expect(read.workers).toEqual(
+      expect.arrayContaining([
+        { workerId: 'b', state: 'running' },
+        { workerId: 'c', state: 'unhealthy', reason: 'Exit code 3' },
+        { workerId: 'throttled-1', state: 'throttled', reason: 'no capacity' },
+      ]),
+    );
+    expect(await redis.ttl('workers:state:ep1')).toBeGreaterThan(0);
+  });
+
+  it('an endpoint without workers reads as empty, and remove forgets one', async () => {
+    await store.replace('ep2', []);
+    expect((await store.read('ep2')).workers).toEqual([]);
+    await store.remove('ep1');
+    expect((await store.read('ep1')).counts.running).toBe(0);
+  });
+});
