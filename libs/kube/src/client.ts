@@ -37,6 +37,29 @@ export interface KubeClients {
   close(): void;
 }
 
+/** What client-node's (private) per-request dispatcher factory takes and returns. */
+type DispatcherFactory = (cluster: ReturnType<KubeConfig['getCurrentCluster']>, options: Parameters<KubeConfig['createDispatcherOptions']>[1]) => unknown;
+
+/**
+ * client-node 2.x builds a new undici Agent for every request, so every API call opens a new TLS connection (a
+ * handshake on both sides, no keep-alive). Reuse one dispatcher per distinct TLS configuration instead. Returns a
+ * function that closes the reused dispatchers.
+ */
+function reuseConnections(kc: KubeConfig): () => void {
+  const target = kc as unknown as { createDispatcher: DispatcherFactory };
+  const create = target.createDispatcher.bind(kc);
+  const cache = new Map<string, unknown>();
+  target.createDispatcher = (cluster, options) => {
+    const key = JSON.stringify(kc.createDispatcherOptions(cluster, options));
+    if (!cache.has(key)) cache.set(key, create(cluster, options));
+    return cache.get(key);
+  };
+  return () => {
+    for (const dispatcher of cache.values()) void (dispatcher as { close?: () => Promise<void> } | undefined)?.close?.().catch(() => undefined);
+    cache.clear();
+  };
+}
+
 /** Load a KubeConfig from exactly one source. */
 export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
   const kc = new KubeConfig();
@@ -100,6 +123,7 @@ function limitedConfiguration(kc: KubeConfig, limiter: KubeRateLimiter, userAgen
 /** Typed Kubernetes API clients whose every request (watches included) passes one QPS/burst token bucket. */
 export function createKubeClients(options: CreateKubeClientsOptions): KubeClients {
   const kubeConfig = loadKubeConfig(options);
+  const closeConnections = reuseConnections(kubeConfig);
   const limiter = new KubeRateLimiter({ qps: options.qps, burst: options.burst });
   const configuration = limitedConfiguration(kubeConfig, limiter, options.userAgent ?? 'runplane');
   return {
@@ -110,6 +134,9 @@ export function createKubeClients(options: CreateKubeClientsOptions): KubeClient
     objects: new KubernetesObjectApi(configuration),
     watch: new RateLimitedWatch(kubeConfig, limiter),
     limiter,
-    close: () => limiter.close(),
+    close: () => {
+      limiter.close();
+      closeConnections();
+    },
   };
 }
