@@ -18,6 +18,11 @@ export class JobKeys {
     return `${this.base}wake`;
   }
 
+  /** Finished jobs whose webhook is not queued yet (see webhook-outbox.ts). */
+  get outbox(): string {
+    return `${this.base}outbox`;
+  }
+
   /** The Redis stream of engine events (see events.ts). */
   get events(): string {
     return `${this.base}events`;

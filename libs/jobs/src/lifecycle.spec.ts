@@ -122,7 +122,7 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     const record = await f.engine.get(ep, id);
     const doneAt = await f.redis.hget(`${normalizePrefix(f.prefix)}jobs:${ep}:job:${id}`, 'doneAt');
     const stored = await f.redis.hget(`${bullPrefix(f.prefix)}:webhooks:${id}-${doneAt}`, 'data');
-    expect(JSON.parse(stored ?? '{}').payload).toEqual({ endpointId: ep, jobId: id, url: 'https://example.com/hook', record });
+    expect(JSON.parse(stored ?? '{}').payload).toEqual({ endpointId: ep, jobId: id, url: 'https://example.com/hook', record, accountId: 'acct-1' });
     expect(f.errors).toEqual([]);
   });
 

@@ -4,8 +4,9 @@
  * Keys: `<base><ep>:job:<id>` (hash), `<base><ep>:stream:<id>` (list), `<base><ep>:queued` (zset by queuedAt),
  * `<base><ep>:low`, `<base><ep>:running`, `<base><ep>:worker:<wid>` (its jobs), `<base><ep>:stop:<wid>`,
  * `<base><ep>:workers` (zset by last seen), `<base><ep>:recent`, `<base><ep>:stats`; global zsets
- * `<base>expiry` (deletion time), `<base>deadlines` (execution timeout), `<base>workers` (last seen), with
- * members "<ep>/<id|wid>"; the `<base>events` stream and the `<base>wake` channel.
+ * `<base>expiry` (deletion time), `<base>deadlines` (execution timeout), `<base>workers` (last seen), `<base>outbox`
+ * (finished jobs whose webhook is not queued yet, by finish time), with members "<ep>/<id|wid>"; the `<base>events`
+ * stream and the `<base>wake` channel.
  */
 
 export const PRELUDE = `
@@ -26,9 +27,11 @@ local function stop(ep, wid, id)
   redis.call('SADD', ekey(ep, 'stop:' .. wid), id)
   wake('s|' .. ep .. '|' .. wid)
 end
+-- A terminal transition; a job with a webhook enters the outbox in the same step (see webhook-outbox.ts).
+-- Returns true when it did.
 local function finish(ep, id, status, now, err)
   local k = jkey(ep, id)
-  local f = redis.call('HMGET', k, 'workerId', 'ttlAt', 'retentionMs')
+  local f = redis.call('HMGET', k, 'workerId', 'ttlAt', 'retentionMs', 'webhook')
   redis.call('HSET', k, 'status', status, 'doneAt', now)
   if err then redis.call('HSET', k, 'error', err) end
   unqueue(ep, id)
@@ -39,6 +42,8 @@ local function finish(ep, id, status, now, err)
   redis.call('HINCRBY', ekey(ep, 'stats'), status, 1)
   emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '')
   wake('j|' .. ep .. '|' .. id)
+  if f[4] then redis.call('ZADD', base .. 'outbox', now, ep .. '/' .. id) end
+  return f[4] ~= false
 end
 `;
 
@@ -78,7 +83,7 @@ return { f[3], f[4] }
 
 /**
  * A worker's job-done: ARGV ep, id, workerId, now, kind(progress|final), status, hasOutput, output, hasError, error,
- * stopPod. Returns missing | ignored | progress | done. Only the job's worker (or, after a lost-worker re-queue, its
+ * stopPod. Returns missing | ignored | progress | done | webhook (done, and its webhook is in the outbox). Only the job's worker (or, after a lost-worker re-queue, its
  * previous worker) may report; anything after a terminal status is ignored.
  */
 export const COMPLETE = `${PRELUDE}
@@ -97,7 +102,7 @@ if kind == 'progress' then
 end
 if ARGV[8] == '1' then redis.call('HSET', k, 'output', ARGV[9]) else redis.call('HDEL', k, 'output') end
 if f[1] == 'IN_QUEUE' then redis.call('HSET', k, 'workerId', wid) end
-finish(ep, id, status, now, ARGV[10] == '1' and ARGV[11] or nil)
+if finish(ep, id, status, now, ARGV[10] == '1' and ARGV[11] or nil) then return 'webhook' end
 return 'done'
 `;
 
@@ -188,4 +193,12 @@ local ep, now = ARGV[2], tonumber(ARGV[3])
 local ids = redis.call('ZRANGE', ekey(ep, 'queued'), 0, -1)
 for _, id in ipairs(ids) do finish(ep, id, 'CANCELLED', now, nil) end
 return ids
+`;
+
+/** ARGV member ("<ep>/<id>"), score. Removes an outbox entry only if it is still the one relayed (same finish time). */
+export const OUTBOX_ACK = `${PRELUDE}
+local key = base .. 'outbox'
+local score = redis.call('ZSCORE', key, ARGV[2])
+if score and tonumber(score) == tonumber(ARGV[3]) then return redis.call('ZREM', key, ARGV[2]) end
+return 0
 `;

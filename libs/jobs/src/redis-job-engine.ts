@@ -10,7 +10,7 @@ import {
 } from '@runplane/queue';
 import type { Clock, JobCounts, JobEngine, JobRecord, JobResult, JobSubmission, StreamRead, TakenJob } from './engine';
 import { TERMINAL_STATUSES } from './engine';
-import { enqueueWebhook, jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
+import { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 import { claimIdempotencyKey, idempotencyKey } from './idempotency';
 import { JobKeys, JobReader, toJobRecord } from './job-store';
 import { checkPolicy, checkTtl, IDEMPOTENCY_WINDOW_MS, newJobId, RESULT_RETENTION } from './policy';
@@ -18,6 +18,7 @@ import { SCRIPTS } from './engine-scripts';
 import { splitStreamOutput } from './stream-chunks';
 import { Sweeper } from './sweeper';
 import { Wakeups } from './wakeups';
+import { WebhookOutbox } from './webhook-outbox';
 
 /** Wiring and tuning of {@link RedisJobEngine}. */
 export interface RedisJobEngineOptions {
@@ -34,6 +35,8 @@ export interface RedisJobEngineOptions {
   queues?: Pick<EndpointQueuesOptions, 'lockMs' | 'stalledCheckMs'>;
   /** Most jobs or workers one sweep rule handles per call (default 1000). */
   sweepBatch?: number;
+  /** Webhook outbox entries younger than this are left to the request that made them (default 5000). */
+  outboxGraceMs?: number;
   /** Errors of side effects that must not fail the caller (webhook enqueue, queue clean-up). */
   onError?: (error: Error) => void;
 }
@@ -56,6 +59,7 @@ export class RedisJobEngine implements JobEngine {
   private readonly queues: EndpointQueues;
   private readonly wakeups: Wakeups;
   private readonly webhooks: TypedQueue<typeof jobEventsCatalog, typeof WEBHOOKS_QUEUE>;
+  private readonly outbox: WebhookOutbox;
   private readonly sweeper: Sweeper;
   private readonly onError: (error: Error) => void;
 
@@ -72,13 +76,16 @@ export class RedisJobEngine implements JobEngine {
       onReturned: (endpointId) => void this.wakeTakers(endpointId).catch(this.onError),
     });
     this.webhooks = createQueue(jobEventsCatalog, WEBHOOKS_QUEUE, connection);
+    const batch = options.sweepBatch ?? 1_000;
+    this.outbox = new WebhookOutbox(this.redis, this.keys, this.webhooks, { graceMs: options.outboxGraceMs, batch });
     this.wakeups = new Wakeups(this.redis, this.keys.wakeChannel);
     this.sweeper = new Sweeper(this.redis, this.keys, this.queues, {
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 10_000,
       maxRetries: options.maxRetries ?? 3,
-      batch: options.sweepBatch ?? 1_000,
+      batch,
       requeued: (endpointId, id) => this.enqueue(endpointId, id),
       finished: (endpointId, id) => this.afterFinish(endpointId, id),
+      relayWebhooks: (now) => this.outbox.relayDue(now),
     });
   }
 
@@ -183,7 +190,12 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
-    await this.heartbeat(endpointId, workerId);
+    // The heartbeat goes out with the first attempt (one round trip), not before it.
+    const [, jobs] = await Promise.all([this.heartbeat(endpointId, workerId), this.parkForJobs(endpointId, workerId, count, waitMs, signal)]);
+    return jobs;
+  }
+
+  private async parkForJobs(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
     const jobs = await this.wakeups.park({
       channel: `t|${endpointId}`,
       single: true,
@@ -210,7 +222,7 @@ export class RedisJobEngine implements JobEngine {
       result.stopPod === true ? '1' : '0',
     ]); // prettier-ignore
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
-    if (outcome === 'done') await this.afterFinish(endpointId, jobId);
+    if (outcome === 'webhook') await this.afterFinish(endpointId, jobId);
   }
 
   async appendStream(endpointId: string, workerId: string, jobId: string, output: unknown): Promise<void> {
@@ -289,9 +301,13 @@ export class RedisJobEngine implements JobEngine {
     return taken;
   }
 
+  /**
+   * Adds the job's queue entry, then wakes takers. The wake is sent after the entry but not awaited: the caller's
+   * answer does not wait for it (a lost wake only delays the job to a taker's next poll; it is reported).
+   */
   private async enqueue(endpointId: string, jobId: string): Promise<void> {
     await this.queues.add(endpointId, jobId);
-    await this.wakeTakers(endpointId);
+    void this.wakeTakers(endpointId).catch(this.onError);
   }
 
   private async wakeTakers(endpointId: string): Promise<void> {
@@ -303,8 +319,11 @@ export class RedisJobEngine implements JobEngine {
     await this.queues.remove(endpointId, jobId).catch(this.onError);
   }
 
-  /** Side effects of a terminal job: its webhook. Failures are reported, never thrown at the worker or client. */
+  /**
+   * Side effects of a terminal job: its webhook, relayed from the outbox at once. Failures are reported, never thrown
+   * at the worker or client: the entry stays in the outbox and a later sweep relays it.
+   */
   private async afterFinish(endpointId: string, jobId: string): Promise<void> {
-    await enqueueWebhook(this.redis, this.keys, this.webhooks, endpointId, jobId, this.clock.now()).catch(this.onError);
+    await this.outbox.relay(endpointId, jobId).catch(this.onError);
   }
 }

@@ -21,9 +21,11 @@ export interface SweeperOptions {
   requeued(endpointId: string, jobId: string): Promise<void>;
   /** A job reached a terminal state in a sweep (timeout, retries exhausted): its webhook. */
   finished(endpointId: string, jobId: string): Promise<void>;
+  /** Queues the webhooks a process left in the outbox (it died between a terminal state and the relay). */
+  relayWebhooks(now: number): Promise<void>;
 }
 
-/** Applies the time rules at a given instant: execution timeouts, ttl and retention, lost workers. */
+/** Applies the time rules at a given instant: execution timeouts, ttl and retention, lost workers, webhook outbox. */
 export class Sweeper {
   constructor(
     private readonly redis: Redis,
@@ -50,6 +52,7 @@ export class Sweeper {
     const cutoff = now - 3 * heartbeatIntervalMs;
     await this.settle(await LOST_WORKERS.run<[string[], string[]]>(this.redis, [base, now, cutoff, maxRetries, batch]));
     await this.repairQueues(now);
+    await this.options.relayWebhooks(now);
   }
 
   /**

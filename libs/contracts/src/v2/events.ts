@@ -7,6 +7,8 @@ export const webhookDeliverPayloadSchema = z.object({
   jobId: z.string().min(1),
   url: z.string().url(),
   record: jobRecordSchema,
+  /** The account that owns the endpoint (absent in payloads queued before it was added). */
+  accountId: z.string().min(1).optional(),
 });
 
 /** A `webhook.deliver` payload. */

@@ -1,0 +1,59 @@
+import type { Redis, TypedQueue } from '@runplane/queue';
+import { TERMINAL_STATUSES } from './engine';
+import type { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
+import { type JobKeys, toJobRecord } from './job-store';
+import { OUTBOX_ACK } from './lua';
+import { LuaScript, pairs } from './scripts';
+
+const ACK = new LuaScript(OUTBOX_ACK);
+
+/** Settings of a {@link WebhookOutbox}. */
+export interface WebhookOutboxOptions {
+  /** Entries younger than this are left to the request that made them; the sweep relays older ones (default 5 s). */
+  graceMs?: number;
+  batch: number;
+}
+
+/**
+ * Durable webhooks. The Lua step that gives a job with a webhook its terminal state also records it in the outbox
+ * (`<base>outbox`, by finish time). The relay queues `webhook.deliver` with the deterministic id `<jobId>-<doneAt>`
+ * and only then removes the entry, so a process that dies in between leaves the entry for the next sweep (of any
+ * replica), and a replay is a no-op in BullMQ rather than a second delivery.
+ */
+export class WebhookOutbox {
+  private readonly graceMs: number;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: JobKeys,
+    private readonly webhooks: TypedQueue<typeof jobEventsCatalog, typeof WEBHOOKS_QUEUE>,
+    private readonly options: WebhookOutboxOptions,
+  ) {
+    this.graceMs = options.graceMs ?? 5_000;
+  }
+
+  /** Relays one job's entry, if it has one (right after its terminal transition). */
+  async relay(endpointId: string, jobId: string): Promise<void> {
+    const member = `${endpointId}/${jobId}`;
+    const [score, hash] = await Promise.all([
+      this.redis.zscore(this.keys.outbox, member),
+      this.redis.hgetall(this.keys.job(endpointId, jobId)),
+    ]);
+    if (score === null) return;
+    const url = hash['webhook'];
+    // A job retried since (not terminal now) enters the outbox again when it ends; a deleted one has nothing to send.
+    if (url && (TERMINAL_STATUSES as readonly string[]).includes(hash['status'] ?? '')) {
+      const record = toJobRecord(hash, Number(hash['doneAt']));
+      const payload = { endpointId, jobId, url, record, ...(hash['accountId'] ? { accountId: hash['accountId'] } : {}) };
+      await this.webhooks.add('webhook.deliver', payload, { jobId: `${jobId}-${hash['doneAt']}` });
+    }
+    await ACK.run(this.redis, [this.keys.base, member, score]);
+  }
+
+  /** Relays up to `batch` entries older than the grace period (left by a process that died before relaying them). */
+  async relayDue(now: number): Promise<void> {
+    const due = await this.redis.zrangebyscore(this.keys.outbox, '-inf', now - this.graceMs, 'LIMIT', 0, this.options.batch);
+    const entries = pairs(due.flatMap((member) => member.split('/', 2)));
+    for (const { endpointId, id } of entries) await this.relay(endpointId, id);
+  }
+}
