@@ -58,10 +58,18 @@ function ldflags(component: KubeComponent): string {
 }
 
 /**
- * kwok's default documents used by the test environment: node fast + heartbeat, pod fast, and volume
- * fast (a `kwok-volume` default StorageClass whose PVCs get a PV and bind at once, no controller-manager).
+ * kwok's default documents used by the test environment: node fast + heartbeat, pod fast, volume fast
+ * (a `kwok-volume` default StorageClass whose PVCs get a PV and bind at once, no controller-manager),
+ * and the chaos stages, which act only on nodes and pods labelled for them (node NotReady, a failed container).
  */
-const KWOK_STAGE_FOLDERS = ['kustomize/stage/node/fast', 'kustomize/stage/node/heartbeat', 'kustomize/stage/pod/fast', 'kustomize/stage/volume/fast'];
+const KWOK_STAGE_FOLDERS = [
+  'kustomize/stage/node/fast',
+  'kustomize/stage/node/heartbeat',
+  'kustomize/stage/node/chaos',
+  'kustomize/stage/pod/fast',
+  'kustomize/stage/pod/chaos',
+  'kustomize/stage/volume/fast',
+];
 
 async function versionOutput(binary: string): Promise<string> {
   try {
@@ -87,7 +95,8 @@ function isCurrentStageManifest(file: string): boolean {
   try {
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as Partial<KwokStagesManifest>;
     const files = [...(manifest.stages ?? []), ...(manifest.objects ?? [])];
-    return Array.isArray(manifest.stages) && Array.isArray(manifest.objects) && manifest.stages.length > 0 && files.every((name) => existsSync(name));
+    const folders = new Set(files.map((name) => path.dirname(name).split('kustomize/stage/')[1]));
+    return KWOK_STAGE_FOLDERS.every((folder) => folders.has(folder.slice('kustomize/stage/'.length))) && files.every((name) => existsSync(name));
   } catch {
     return false;
   }

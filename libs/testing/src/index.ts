@@ -37,6 +37,8 @@ export {
   gfdProductName,
   GPU_PRODUCT_LABEL,
   GPU_RESOURCE,
+  KWOK_NODE_NOT_READY_LABEL,
+  KWOK_POD_FAILED_LABEL,
   loadNodePools,
   NODE_POOL_LABEL,
   type NodePoolSpec,

@@ -16,6 +16,13 @@ export const NODE_POOL_LABEL = 'runplane.io/node-pool';
 export const POOL_NAME_LABEL = 'runplane.io/pool';
 /** The extended resource of NVIDIA's device plugin, also the key of the GPU node taint. */
 export const GPU_RESOURCE = 'nvidia.com/gpu';
+/** Label a node with `true` and kwok reports it NotReady (reason/message from its annotations): a lost node. */
+export const KWOK_NODE_NOT_READY_LABEL = 'node-not-ready.stage.kwok.x-k8s.io';
+/**
+ * Label a running pod with `true` and kwok fails its containers (phase Failed; exit code from the
+ * annotation `pod-container-running-failed.stage.kwok.x-k8s.io/exit-code`, default 1).
+ */
+export const KWOK_POD_FAILED_LABEL = 'pod-container-running-failed.stage.kwok.x-k8s.io';
 /** GFD label with the sanitised product name, e.g. NVIDIA-H100-80GB-HBM3. */
 export const GPU_PRODUCT_LABEL = 'nvidia.com/gpu.product';
 
