@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { KUBE_TEST_VERSIONS, kubeBinaryPaths, kubeComponentDir } from '@runplane/testing';
+import { KUBE_TEST_VERSIONS, kubeBinaryPaths, kubeComponentDir, type KwokStagesManifest } from '@runplane/testing';
 import { ensureKubeBinaries } from './build';
 
 describe('npm run k8s:build', () => {
@@ -24,5 +24,25 @@ describe('npm run k8s:build', () => {
 
     expect(await ensureKubeBinaries({ cacheRoot: cache, log: quiet })).toEqual(['etcd']);
     expect(execFileSync(staleEtcd, ['--version'], { encoding: 'utf8' })).toContain(`etcd Version: ${KUBE_TEST_VERSIONS.etcd.slice(1)}`);
+  });
+
+  it('rewrites an outdated kwok stage manifest without rebuilding kwok', async () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'kube-cache-'));
+    try {
+      for (const component of ['kubernetes', 'etcd'] as const) symlinkSync(kubeComponentDir(component), kubeComponentDir(component, own));
+      mkdirSync(kubeComponentDir('kwok', own));
+      symlinkSync(path.join(kubeComponentDir('kwok'), 'bin'), path.join(kubeComponentDir('kwok', own), 'bin'));
+      const manifestFile = kubeBinaryPaths(own).kwokStagesManifest;
+      writeFileSync(manifestFile, '[]\n');
+
+      expect(await ensureKubeBinaries({ cacheRoot: own, log: quiet })).toEqual([]);
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as KwokStagesManifest;
+      expect(manifest.stages.map((file) => path.basename(file))).toEqual(
+        expect.arrayContaining(['node-initialize.yaml', 'node-heartbeat.yaml', 'node-not-ready.yaml', 'pod-ready.yaml', 'pod-delete.yaml', 'pvc-provision.yaml']),
+      );
+      expect(manifest.objects.map((file) => path.basename(file))).toEqual(['storage-class.yaml']);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 });

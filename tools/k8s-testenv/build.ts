@@ -80,14 +80,14 @@ async function versionOutput(binary: string): Promise<string> {
   }
 }
 
-/** True when every binary of the component exists and reports the pinned version (and kwok's stage manifest exists). */
+/** True when every binary of the component exists and reports the pinned version. */
 async function isUpToDate(component: KubeComponent, cacheRoot: string): Promise<boolean> {
   const bin = path.join(kubeComponentDir(component, cacheRoot), 'bin');
   for (const name of KUBE_COMPONENT_BINARIES[component]) {
     const file = path.join(bin, name);
     if (!existsSync(file) || !(await versionOutput(file)).includes(expectedVersionText(component))) return false;
   }
-  return component !== 'kwok' || isCurrentStageManifest(kubeBinaryPaths(cacheRoot).kwokStagesManifest);
+  return true;
 }
 
 /** True when the manifest exists, has the current shape and every file it names is still in the module cache. */
@@ -169,7 +169,13 @@ export async function ensureKubeBinaries(options: EnsureKubeBinariesOptions = {}
     const updateModules = options.updateModules === true;
     const stale: KubeComponent[] = [];
     for (const component of COMPONENTS) if (updateModules || !(await isUpToDate(component, cacheRoot))) stale.push(component);
-    if (stale.length > 0) await assertGoAvailable();
+    const manifestStale = !stale.includes('kwok') && !isCurrentStageManifest(kubeBinaryPaths(cacheRoot).kwokStagesManifest);
+    if (stale.length > 0 || manifestStale) await assertGoAvailable();
+    if (manifestStale) {
+      // Built binaries, but the stage list changed or the Go module cache was emptied: fetching kwok's module is enough.
+      log(`locating kwok ${KUBE_TEST_VERSIONS.kwok} stage files in the Go module cache`);
+      await writeKwokStageManifest(cacheRoot);
+    }
     const built: KubeComponent[] = [];
     for (const component of stale) {
       if (updateModules) {
