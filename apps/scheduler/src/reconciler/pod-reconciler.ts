@@ -39,6 +39,17 @@ function observed(status: WorkloadStatus | null, desired: Pod['desiredStatus']):
   };
 }
 
+/** True when the row already shows these observed fields (most passes change nothing: no write then). */
+function sameObserved(row: Pod, fields: ObservedFields): boolean {
+  return (
+    row.observedPhase === fields.observedPhase &&
+    row.statusMessage === fields.statusMessage &&
+    row.publicIp === fields.publicIp &&
+    JSON.stringify(row.portMappings ?? null) === JSON.stringify(fields.portMappings) &&
+    (fields.lastStartedAt === null || row.lastStartedAt?.getTime() === fields.lastStartedAt.getTime())
+  );
+}
+
 /**
  * Drives the driver towards the desired state in Postgres and writes what it observes back. Idempotent and
  * restart-safe: every pass compares the Pod rows with the driver's full list, so a restarted scheduler adopts running
@@ -95,7 +106,8 @@ export class PodReconciler {
       if (kept === undefined) return;
       current = kept;
     }
-    await this.pods.writeObserved(row.id, observed(current, row.desiredStatus), now);
+    const fields = observed(current, row.desiredStatus);
+    if (!sameObserved(row, fields)) await this.pods.writeObserved(row.id, fields, now);
     const running = current?.phase === 'RUNNING';
     await this.usage.observePod(usageShape(row), running, running ? (current?.startedAt ?? now) : (current?.finishedAt ?? now));
   }
