@@ -85,7 +85,10 @@ export class AutoscalerService {
       inProgress: view.inProgress,
       oldestScalingWaitMs: view.oldestScalingQueuedAt === null ? null : now - view.oldestScalingQueuedAt,
     }, workers);
-    const throttled: WorkerStateEntry[] = [];
+    // Workers the cluster cannot schedule (their machine filled up meanwhile) wait: throttled, with the cluster's reason.
+    const throttled: WorkerStateEntry[] = rows
+      .filter((row) => row.observedPhase === 'CREATING' && row.statusMessage?.startsWith('Unschedulable: '))
+      .map((row) => ({ workerId: row.id, state: 'throttled', reason: row.statusMessage ?? undefined }));
     for (let index = 0; index < plan.add; index += 1) {
       const refusal = await this.addWorker(endpoint, prices, now);
       if (refusal) throttled.push({ workerId: `throttled-${index + 1}`, state: 'throttled', reason: refusal });
@@ -156,7 +159,8 @@ export class AutoscalerService {
   }
 
   private async publish(endpointId: string, workers: ScalingWorker[], throttled: WorkerStateEntry[]): Promise<void> {
-    const entries: WorkerStateEntry[] = workers.map((worker) => ({
+    const waiting = new Set(throttled.map((entry) => entry.workerId));
+    const entries: WorkerStateEntry[] = workers.filter((worker) => !waiting.has(worker.id)).map((worker) => ({
       workerId: worker.id,
       state: worker.initializing ? 'initializing' : worker.busy ? 'running' : 'idle',
     }));

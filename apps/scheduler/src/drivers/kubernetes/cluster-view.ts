@@ -17,6 +17,9 @@ import { HOSTNAME_LABEL } from './workload-objects';
 /** Node label an operator sets on community-cloud nodes; every other node counts as secure cloud. */
 export const CLOUD_TYPE_LABEL = 'runplane.io/cloud-type';
 
+/** Status message prefix of a workload kube-scheduler cannot place (the autoscaler shows such workers throttled). */
+export const UNSCHEDULABLE_PREFIX = 'Unschedulable: ';
+
 /** Container states that mean the workload is not doing its work even though the pod is bound and "Running". */
 const CRASHED = new Set(['CrashLoopBackOff', 'RunContainerError', 'CreateContainerError', 'Error', 'OOMKilled']);
 
@@ -123,6 +126,9 @@ export function workloadStatusOf(pod: V1Pod, context: PodContext): WorkloadStatu
     reason = `${observed.waitingReason} after ${observed.restartCount} restart${observed.restartCount === 1 ? '' : 's'}${observed.exitCode === null ? '' : ` (exit code ${observed.exitCode})`}`;
   } else if (observed.phase === 'STOPPING') {
     phase = 'EXITED';
+  } else if (observed.unschedulable !== null && observed.phase === 'CREATING') {
+    phase = 'CREATING';
+    reason = `${UNSCHEDULABLE_PREFIX}${observed.unschedulable.message}`;
   } else if (observed.phase === 'UNKNOWN') {
     phase = 'FAILED';
     reason = reason ?? 'The pod state is unknown';

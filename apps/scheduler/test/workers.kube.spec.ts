@@ -1,0 +1,107 @@
+// Worker states from Kubernetes pod status: a worker pod kube-scheduler cannot place (its machine filled up meanwhile)
+// is throttled with the cluster's reason; a crash-looping worker pod (CrashLoopBackOff) is unhealthy and replaced.
+import { WorkerStateStore } from '@runplane/endpoints';
+import { GPU_RESOURCE, LABELS, PRIORITY_CLASS_NAMES, strategicMergePatchOptions } from '@runplane/kube';
+import { createRedis, type Redis } from '@runplane/queue';
+import { createTestNamespace, pollUntil, type TestNamespace } from '@runplane/testing';
+import { type KubePlatform, RTX, startKubePlatform } from './kube-platform';
+
+const POOL = 'sched-kube-workers';
+
+describe('worker states from pod status on Kubernetes', () => {
+  let k: KubePlatform;
+  let other: TestNamespace;
+  let redis: Redis;
+  let states: WorkerStateStore;
+  let endpointId: string;
+  const node = `${POOL}-rtx4090-0`;
+
+  beforeAll(async () => {
+    k = await startKubePlatform(POOL, [{ name: 'rtx4090', dataCenterId: 'EU-RO-1', count: 1, cpu: '32', memory: '128Gi', gpu: { type: RTX, count: 1, memoryMiB: 24564 } }]);
+    other = await createTestNamespace('sched-kube-workers-tenant', k.env);
+    redis = createRedis('redis://127.0.0.1:6379', { keyPrefix: k.p.prefix });
+    states = new WorkerStateStore(redis);
+    const template = await k.p.v1('POST', '/templates', { name: 'echo', imageName: 'runplane/echo-worker:dev', isServerless: true, containerDiskInGb: 5 });
+    const endpoint = await k.p.v1('POST', '/endpoints', {
+      name: 'always-on',
+      templateId: (template.body as { id: string }).id,
+      gpuTypeIds: [RTX],
+      gpuCount: 1,
+      workersMin: 1,
+      workersMax: 1,
+    });
+    expect(endpoint.status).toBe(200);
+    endpointId = (endpoint.body as { id: string }).id;
+  }, 240_000);
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await other?.delete();
+    await k?.close();
+  }, 120_000);
+
+  const until = <T>(what: string, check: () => Promise<T | undefined | false>) => pollUntil(check, { timeoutMs: 30_000, intervalMs: 100, description: what });
+  const workerPod = async () => (await k.kube.core.listNamespacedPod({ namespace: k.namespace, labelSelector: `${LABELS.endpointId}=${endpointId}` })).items.find((pod) => !pod.metadata?.deletionTimestamp);
+  const runningWorker = () => until('a running worker pod', async () => {
+    const pod = await workerPod();
+    return pod?.status?.phase === 'Running' && pod;
+  });
+
+  it('a worker pod that cannot be scheduled any more is throttled with the scheduler reason', async () => {
+    const pod = await runningWorker();
+    await until('the worker to be published initializing', async () => (await states.read(endpointId)).counts.initializing === 1);
+    // Another tenant's pod lands on the node directly; then the worker's pod is lost and must be created again.
+    await k.kube.core.createNamespacedPod({
+      namespace: other.name,
+      body: {
+        metadata: { name: 'squatter' },
+        spec: {
+          // As important as Runplane's on-demand workloads, so kube-scheduler does not preempt it for the worker.
+          priorityClassName: PRIORITY_CLASS_NAMES.onDemand,
+          nodeName: node,
+          tolerations: [{ key: GPU_RESOURCE, operator: 'Exists', effect: 'NoSchedule' }],
+          containers: [{ name: 'main', image: 'runpod/base:0.6.2', resources: { limits: { [GPU_RESOURCE]: '1' } } }],
+        },
+      },
+    });
+    await k.kube.core.deleteNamespacedPod({ name: pod.metadata?.name ?? '', namespace: k.namespace, gracePeriodSeconds: 0 });
+    const throttled = await until('the worker to be throttled', async () => (await states.read(endpointId)).workers.find((entry) => entry.state === 'throttled'));
+    expect(throttled).toMatchObject({ workerId: pod.metadata?.labels?.[LABELS.podId], reason: expect.stringMatching(/^Unschedulable: .*Insufficient nvidia\.com\/gpu/) });
+    expect((await workerPod())?.status?.phase).toBe('Pending');
+  });
+
+  it('a crash-looping worker pod is unhealthy and replaced', async () => {
+    await k.kube.core.deleteNamespacedPod({ name: 'squatter', namespace: other.name, gracePeriodSeconds: 0 });
+    const pod = await runningWorker();
+    const workerId = pod.metadata?.labels?.[LABELS.podId] ?? '';
+    await until('the worker to be initializing again', async () => (await states.read(endpointId)).counts.throttled === 0);
+    // What kubelet reports for a container that keeps exiting.
+    await k.kube.core.patchNamespacedPodStatus(
+      {
+        name: pod.metadata?.name ?? '',
+        namespace: k.namespace,
+        body: {
+          status: {
+            containerStatuses: [
+              {
+                name: 'workload',
+                image: 'runplane/echo-worker:dev',
+                imageID: '',
+                ready: false,
+                restartCount: 3,
+                state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container' } },
+                lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+              },
+            ],
+          },
+        },
+      },
+      strategicMergePatchOptions(),
+    );
+    const unhealthy = await until('the worker to be unhealthy', async () => (await states.read(endpointId)).workers.find((entry) => entry.state === 'unhealthy'));
+    expect(unhealthy).toMatchObject({ workerId, reason: 'CrashLoopBackOff after 3 restarts (exit code 1)' });
+    const replacement = await runningWorker();
+    expect(replacement.metadata?.labels?.[LABELS.podId]).not.toBe(workerId);
+    expect(await k.p.db.pod.count({ where: { id: workerId } })).toBe(0);
+  });
+});
