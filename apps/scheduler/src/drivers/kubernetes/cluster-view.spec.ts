@@ -106,6 +106,6 @@ describe('workloadStatusOf', () => {
     const pending = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient nvidia.com/gpu.' }] };
     const pod = workload(pending);
     pod.spec = { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: undefined };
-    expect(workloadStatusOf(pod, { node: undefined, portService: undefined })).toMatchObject({ phase: 'CREATING', machineName: 'gpu-0', reason: '0/3 nodes are available: 3 Insufficient nvidia.com/gpu.' });
+    expect(workloadStatusOf(pod, { node: undefined, portService: undefined })).toMatchObject({ phase: 'CREATING', machineName: 'gpu-0', reason: 'Unschedulable: 0/3 nodes are available: 3 Insufficient nvidia.com/gpu.' });
   });
 });
