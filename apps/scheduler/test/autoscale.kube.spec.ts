@@ -2,6 +2,7 @@
 // test speaks the worker protocol (libs/worker-sdk) for every worker pod that runs, with the environment and token
 // the pod was given. A burst scales the endpoint 0 -> workersMax, idle workers go after idleTimeout, a busy worker
 // stays, and lowPriority jobs alone never scale up.
+import { createHash } from 'node:crypto';
 import { LABELS, type V1Pod } from '@runplane/kube';
 import { pollUntil } from '@runplane/testing';
 import { runWorker } from '@runplane/worker-sdk';
@@ -159,6 +160,13 @@ describe('autoscaling worker pods on Kubernetes (kwok)', () => {
     );
     const podIds = pods.map((pod) => pod.metadata?.labels?.[LABELS.podId]);
     for (const result of results) expect(podIds).toContain(result.output?.workerId);
+    // Each worker pod holds the one live token of its worker (it was never rotated under the running pod).
+    for (const pod of pods) {
+      const secret = await k.kube.core.readNamespacedSecret({ name: `${pod.metadata?.name}-env`, namespace: k.namespace });
+      const token = Buffer.from(secret.data?.['runpod-ai-api-key'] ?? '', 'base64').toString('utf8');
+      const live = await k.p.db.workerToken.findMany({ where: { workerId: pod.metadata?.labels?.[LABELS.podId], revokedAt: null } });
+      expect(live.map((row) => row.hash)).toEqual([createHash('sha256').update(token).digest('hex')]);
+    }
     expect(await k.p.db.pod.count({ where: { endpointId } })).toBeLessThanOrEqual(2);
   }, 90_000);
 

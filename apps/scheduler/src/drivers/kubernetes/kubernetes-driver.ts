@@ -66,8 +66,12 @@ export class KubernetesDriver implements ComputeDriver {
   private readonly listeners: ChangeListener[] = [];
   /** Workloads that were preempted and are gone from the cluster: their status until they are replaced or deleted. */
   private readonly tombstones = new Map<string, WorkloadStatus>();
-  /** Creations in flight (generation per Pod id): the reconciler does not wait for the apiserver, pods are created concurrently. */
-  private readonly creating = new Map<string, number>();
+  /**
+   * Workloads being created, until the informer shows their pod. The reconciler does not wait for the apiserver (pods
+   * are created concurrently), and must never see such a workload as missing: it would start it again, with a new
+   * worker token that revokes the one the pod got.
+   */
+  private readonly pending = new Map<string, WorkloadStatus>();
   private readonly inFlight = new Set<Promise<void>>();
   private starting: Promise<ClusterCache> | null = null;
   private cache: ClusterCache | null = null;
@@ -91,7 +95,8 @@ export class KubernetesDriver implements ComputeDriver {
     if (existing) return this.replaceIfStale(existing, spec);
     const node = cache.nodes.get(spec.machineName);
     if (!node || !machineOf(node, 0).ready) return syntheticStatus(spec, 'FAILED', `Machine ${spec.machineName} is not available`);
-    if (this.creating.get(spec.podId) === spec.generation) return syntheticStatus(spec, 'CREATING', null);
+    const pending = this.pending.get(spec.podId);
+    if (pending?.generation === spec.generation) return pending;
     let objects: WorkloadObjects;
     try {
       objects = buildWorkloadObjects(spec, await this.options.extras(spec.podId), this.settings);
@@ -120,6 +125,7 @@ export class KubernetesDriver implements ComputeDriver {
   async delete(podId: string): Promise<void> {
     const cache = await this.ready();
     this.tombstones.delete(podId);
+    this.pending.delete(podId);
     const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
     if (pod && (!pod.metadata?.deletionTimestamp || this.lost(pod))) {
       await this.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
@@ -136,6 +142,8 @@ export class KubernetesDriver implements ComputeDriver {
     const cache = await this.ready();
     const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
     if (pod) return this.statusOf(pod);
+    const pending = this.pending.get(podId);
+    if (pending) return pending;
     const tombstone = this.tombstones.get(podId);
     if (tombstone) return tombstone;
     const leftover = [cache.services, cache.claims, cache.secrets].some((watch) => watch.list(this.namespace).some((o) => o.metadata?.labels?.[LABELS.podId] === podId));
@@ -145,7 +153,7 @@ export class KubernetesDriver implements ComputeDriver {
 
   async list(): Promise<WorkloadStatus[]> {
     const cache = await this.ready();
-    const ids = new Set<string>(this.tombstones.keys());
+    const ids = new Set<string>([...this.tombstones.keys(), ...this.pending.keys()]);
     for (const watch of [cache.pods, cache.services, cache.claims, cache.secrets]) {
       for (const object of watch.list(this.namespace)) {
         const podId = object.metadata?.labels?.[LABELS.podId];
@@ -214,6 +222,7 @@ export class KubernetesDriver implements ComputeDriver {
   private changed(change: ClusterChange): void {
     if (change.kind === 'workload') {
       const pod = this.cache?.pods.get(ownNames.pod(change.podId), this.namespace);
+      if (pod && this.pending.get(change.podId)?.generation === this.statusOf(pod).generation) this.pending.delete(change.podId);
       const status = pod ? this.statusOf(pod) : undefined;
       // A preempted pod is deleted by kube-scheduler; remember why, so the Pod shows it after the pod is gone.
       if (status?.preempted) this.tombstones.set(change.podId, status);
@@ -259,17 +268,24 @@ export class KubernetesDriver implements ComputeDriver {
    * until the next attempt); a transient failure is only logged: the next pass finds no pod and tries again.
    */
   private create(spec: WorkloadSpec, objects: WorkloadObjects): void {
-    this.creating.set(spec.podId, spec.generation);
+    const pending = syntheticStatus(spec, 'CREATING', null);
+    this.pending.set(spec.podId, pending);
+    const settle = (): void => {
+      if (this.pending.get(spec.podId) === pending) this.pending.delete(spec.podId);
+    };
     const work = Promise.all([this.createSupporting(objects), this.createPod(objects.pod)])
       .then(
-        () => undefined,
+        () => {
+          // Usually the informer has shown the pod by now; otherwise `changed` settles it when it does.
+          if (this.cache?.pods.get(ownNames.pod(spec.podId), this.namespace)) settle();
+        },
         (error: unknown) => {
+          settle();
           if (isRefused(error)) this.tombstones.set(spec.podId, syntheticStatus(spec, 'FAILED', `The cluster refused the workload: ${kubeErrorMessage(error)}`));
           else this.options.log(`creating the workload of Pod ${spec.podId} failed; retrying on the next pass`, error);
         },
       )
       .finally(() => {
-        if (this.creating.get(spec.podId) === spec.generation) this.creating.delete(spec.podId);
         this.inFlight.delete(work);
         this.emit({ kind: 'workload', podId: spec.podId });
       });
