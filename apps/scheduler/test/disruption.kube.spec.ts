@@ -1,6 +1,6 @@
 // Disruptions on a real control plane: an on-demand workload preempts an interruptible Runplane Pod (kube-scheduler's
 // DefaultPreemption), and a node is lost. Both show on the Runplane Pod, with the usage stop event.
-import { GPU_RESOURCE, PRIORITY_CLASS_NAMES } from '@runplane/kube';
+import { GPU_RESOURCE, PRIORITY_CLASS_NAMES, strategicMergePatchOptions } from '@runplane/kube';
 import { createTestNamespace, GPU_PRODUCT_LABEL, NODE_POOL_LABEL, pollUntil, type TestNamespace } from '@runplane/testing';
 import { H100, type KubePlatform, RTX, startKubePlatform } from './kube-platform';
 
@@ -15,7 +15,7 @@ describe('preemption and node loss on Kubernetes', () => {
   beforeAll(async () => {
     k = await startKubePlatform(POOL, [
       { name: 'h100', dataCenterId: 'EU-RO-1', count: 1, cpu: '224', memory: '2Ti', gpu: { type: H100, count: 2, memoryMiB: 81559 } },
-      { name: 'rtx4090', dataCenterId: 'EU-RO-1', count: 1, cpu: '32', memory: '128Gi', gpu: { type: RTX, count: 1, memoryMiB: 24564 } },
+      { name: 'rtx4090', dataCenterId: 'EU-RO-1', count: 2, cpu: '32', memory: '128Gi', gpu: { type: RTX, count: 1, memoryMiB: 24564 } },
     ]);
     other = await createTestNamespace('sched-kube-other-tenant', k.env);
   }, 240_000);
@@ -69,18 +69,33 @@ describe('preemption and node loss on Kubernetes', () => {
     await until('the H100 machine to offer no GPUs', async () => (await k.p.db.machine.findUniqueOrThrow({ where: { id: `${POOL}-h100-0` } })).gpuCount === 0);
   });
 
-  it('a lost node fails its Pods, stops their usage and takes the machine out of placement', async () => {
+  it('a deleted node fails its Pods, stops their usage and takes the machine out of placement', async () => {
     const id = await create({ gpuTypeIds: [RTX] });
-    await k.kube.core.deleteNode({ name: `${POOL}-rtx4090-0` });
+    const node = (await row(id)).machineId ?? '';
+    await k.kube.core.deleteNode({ name: node });
     const failed = await until('the Pod to fail', async () => {
       const pod = await row(id);
       return pod.observedPhase === 'FAILED' && pod;
     });
-    expect(failed.statusMessage).toMatch(new RegExp(`Machine ${POOL}-rtx4090-0 is (gone|not available)`));
+    expect(failed.statusMessage).toMatch(new RegExp(`Machine ${node} is (gone|not available)`));
     expect(failed.desiredStatus).toBe('RUNNING');
     await until('usage stopped', async () => (await events(id)).includes(`${id}:stopped:1`));
     await until('the orphaned Kubernetes pod to be removed', async () => (await k.pod(id)) === undefined);
-    await until('the machine to leave placement', async () => (await k.p.db.machine.findUniqueOrThrow({ where: { id: `${POOL}-rtx4090-0` } })).ready === false);
+    await until('the machine to leave placement', async () => (await k.p.db.machine.findUniqueOrThrow({ where: { id: node } })).ready === false);
+  });
+
+  it('a node that turns NotReady fails its Pods and leaves placement; nothing fits any more', async () => {
+    const id = await create({ gpuTypeIds: [RTX] });
+    const node = (await row(id)).machineId ?? '';
+    // kwok's chaos stage flips the node's Ready condition to False, as a kubelet that stopped reporting would.
+    await k.kube.core.patchNode({ name: node, body: { metadata: { labels: { 'node-not-ready.stage.kwok.x-k8s.io': 'true' } } } }, strategicMergePatchOptions());
+    const failed = await until('the Pod to fail', async () => {
+      const pod = await row(id);
+      return pod.observedPhase === 'FAILED' && pod;
+    });
+    expect(failed.statusMessage).toMatch(new RegExp(`Machine ${node} is (not ready: node failed|not available)`));
+    await until('usage stopped', async () => (await events(id)).includes(`${id}:stopped:1`));
+    await until('the machine to leave placement', async () => (await k.p.db.machine.findUniqueOrThrow({ where: { id: node } })).ready === false);
     const refused = await k.p.v1('POST', '/pods', { name: 'nowhere', imageName: 'runpod/base:0.6.2', gpuTypeIds: [RTX], gpuCount: 1 });
     expect(refused.status).toBe(503);
   });
