@@ -1,4 +1,3 @@
-import { get as httpsGet } from 'node:https';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,10 +13,10 @@ import {
 } from './kube-env-args';
 import { type KubeConnection, KubeTestClient } from './kube-env-client';
 import { caFromSelfSignedChain, kubeconfigYaml, schedulerConfigYaml, writeServiceAccountKeys, writeTokenFile } from './kube-env-config';
-import { recordRunProcess, sweepStaleRuns, writeRunOwner } from './kube-env-runs';
+import { ComponentExited, httpOk, insecureLoopbackOk, type KubeProcessName, RunProcesses } from './kube-env-processes';
+import { sweepStaleRuns, writeRunOwner } from './kube-env-runs';
 import { KUBE_BUILD_HINT, kubeBinaryPaths, type KubeBinaryPaths, type KwokStagesManifest } from './kube-env-versions';
-import { pollUntil } from './poll';
-import { getFreePorts, isProcessAlive, type ProcessGroup, signalProcessGroup, spawnProcessGroup, stopProcessGroup } from './process';
+import { getFreePorts, type ProcessGroup } from './process';
 
 /** A running throw-away control plane: etcd, kube-apiserver, kube-scheduler and the kwok controller. */
 export interface KubeControlPlane {
@@ -32,8 +31,6 @@ export interface KubeControlPlane {
   /** Stops every process (process groups, reverse start order) and removes the run folder. */
   stop(): Promise<void>;
 }
-
-type KubeProcessName = 'etcd' | 'kube-apiserver' | 'kube-scheduler' | 'kwok';
 
 /** Options for {@link startKubeControlPlane}. */
 export interface KubeControlPlaneOptions {
@@ -105,61 +102,52 @@ async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlP
   const binaries = options.binaries ?? kubeBinaryPaths();
   const manifest = requireBuiltEnvironment(binaries);
   const log = options.log ?? ((): void => undefined);
-  const runsDir = options.baseDir ?? defaultKubeRunsDir();
-  mkdirSync(runsDir, { recursive: true });
-  const swept = sweepStaleRuns(runsDir);
-  if (swept.length > 0) log(`removed ${swept.length} control plane(s) left behind by exited runs`);
-
-  const dir = mkdtempSync(path.join(runsDir, 'run-'));
-  writeRunOwner(dir, process.pid);
+  const dir = createRunDir(options.baseDir ?? defaultKubeRunsDir(), log);
   const { files, token } = prepareRunFiles(dir);
   const [etcdClient, etcdPeer, apiserver, scheduler, kwok] = await (options.pickPorts ?? getFreePorts)(5);
   const ports: KubePorts = { etcdClient: etcdClient!, etcdPeer: etcdPeer!, apiserver: apiserver!, scheduler: scheduler!, kwok: kwok! };
-  const started: [KubeProcessName, ProcessGroup][] = [];
-  // If the owner exits without stop() (an uncaught error, process.exit), take the processes along.
-  const killOnExit = (): void => started.forEach(([, group]) => signalProcessGroup(group.pid, 'SIGKILL'));
-  process.once('exit', killOnExit);
+  const processes = new RunProcesses(dir, options.startTimeoutMs ?? 120_000);
   const stop = async (): Promise<void> => {
-    process.off('exit', killOnExit);
-    for (const [, group] of [...started].reverse()) await stopProcessGroup(group, 5000);
+    await processes.stopAll();
     rmSync(dir, { recursive: true, force: true });
   };
-  const spawn = (name: KubeProcessName, binary: string, args: string[]): ProcessGroup => {
-    const group = spawnProcessGroup(binary, args, { cwd: dir, env: { PATH: process.env['PATH'], HOME: dir } });
-    started.push([name, group]);
-    recordRunProcess(dir, group.pid);
-    return group;
-  };
-  const waitHealthy = (name: string, probe: () => Promise<boolean>): Promise<true> =>
-    waitForComponent(name, probe, started, options.startTimeoutMs ?? 120_000);
 
   try {
     log(`starting etcd on 127.0.0.1:${ports.etcdClient}`);
-    spawn('etcd', binaries.etcd, etcdArgs(files, ports));
-    await waitHealthy('etcd', () => httpOk(`http://127.0.0.1:${ports.etcdClient}/health`));
+    processes.spawn('etcd', binaries.etcd, etcdArgs(files, ports));
+    await processes.waitHealthy('etcd', () => httpOk(`http://127.0.0.1:${ports.etcdClient}/health`));
 
     log(`starting kube-apiserver on https://127.0.0.1:${ports.apiserver}`);
-    spawn('kube-apiserver', binaries.kubeApiserver, apiserverArgs(files, ports));
-    const connection = await waitForApiserver(files, { server: `https://127.0.0.1:${ports.apiserver}`, token }, waitHealthy);
+    processes.spawn('kube-apiserver', binaries.kubeApiserver, apiserverArgs(files, ports));
+    const connection = await waitForApiserver(files, { server: `https://127.0.0.1:${ports.apiserver}`, token }, processes);
     const kubeconfig = kubeconfigYaml(connection.server, connection.caPem, connection.token);
     writeFileSync(files.kubeconfig, kubeconfig, { mode: 0o600 });
 
     log('starting kube-scheduler and kwok');
     writeFileSync(files.schedulerConfig, schedulerConfigYaml(files.kubeconfig));
-    spawn('kube-scheduler', binaries.kubeScheduler, schedulerArgs(files, ports));
+    processes.spawn('kube-scheduler', binaries.kubeScheduler, schedulerArgs(files, ports));
     await createStageObjects(new KubeTestClient(connection), manifest.objects);
-    spawn('kwok', binaries.kwok, kwokArgs(files, ports, manifest.stages));
-    await waitHealthy('kube-scheduler', () => insecureLoopbackOk(`https://127.0.0.1:${ports.scheduler}/healthz`));
-    await waitHealthy('kwok', () => httpOk(`http://127.0.0.1:${ports.kwok}/healthz`));
+    processes.spawn('kwok', binaries.kwok, kwokArgs(files, ports, manifest.stages));
+    await processes.waitHealthy('kube-scheduler', () => insecureLoopbackOk(`https://127.0.0.1:${ports.scheduler}/healthz`));
+    await processes.waitHealthy('kwok', () => httpOk(`http://127.0.0.1:${ports.kwok}/healthz`));
 
     const version = (await new KubeTestClient(connection).get<{ gitVersion: string }>('/version')).gitVersion;
     log(`control plane ${version} ready, kubeconfig ${files.kubeconfig}`);
-    const processes = Object.fromEntries(started) as Record<KubeProcessName, ProcessGroup>;
-    return { dir, kubeconfigPath: files.kubeconfig, kubeconfig, connection, version, processes, stop };
+    return { dir, kubeconfigPath: files.kubeconfig, kubeconfig, connection, version, processes: processes.byName(), stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/** Sweeps runs left by dead owners, then creates this run's folder, owned by this process. */
+function createRunDir(runsDir: string, log: (message: string) => void): string {
+  mkdirSync(runsDir, { recursive: true });
+  const swept = sweepStaleRuns(runsDir);
+  if (swept.length > 0) log(`removed ${swept.length} control plane(s) left behind by exited runs`);
+  const dir = mkdtempSync(path.join(runsDir, 'run-'));
+  writeRunOwner(dir, process.pid);
+  return dir;
 }
 
 /** Writes the credentials the apiserver reads at start (admin token, service account keys). */
@@ -180,75 +168,13 @@ function prepareRunFiles(dir: string): { files: KubeRunFiles; token: string } {
  * Waits for /readyz answered over TLS pinned to the CA of the apiserver's self-signed certificate
  * (read afresh on every attempt: the file may still be being written).
  */
-async function waitForApiserver(
-  files: KubeRunFiles,
-  connection: Omit<KubeConnection, 'caPem'>,
-  waitHealthy: (name: string, probe: () => Promise<boolean>) => Promise<true>,
-): Promise<KubeConnection> {
+async function waitForApiserver(files: KubeRunFiles, connection: Omit<KubeConnection, 'caPem'>, processes: RunProcesses): Promise<KubeConnection> {
   let ready: KubeConnection | undefined;
-  await waitHealthy('kube-apiserver', async () => {
+  await processes.waitHealthy('kube-apiserver', async () => {
     const candidate = { ...connection, caPem: caFromSelfSignedChain(readFileSync(apiserverCertFile(files), 'utf8')) };
     if ((await new KubeTestClient(candidate).text('/readyz')) !== 'ok') return false;
     ready = candidate;
     return true;
   });
   return ready!;
-}
-
-/** Polls `probe` until it holds; fails at once, with the process output, when a started process exits. */
-async function waitForComponent(
-  name: string,
-  probe: () => Promise<boolean>,
-  started: readonly [KubeProcessName, ProcessGroup][],
-  timeoutMs: number,
-): Promise<true> {
-  try {
-    return await pollUntil(
-      async () => {
-        const dead = started.find(([, group]) => !isProcessAlive(group.pid));
-        if (dead !== undefined) throw new ComponentExited(dead[0], dead[1]);
-        return (await probe().catch(() => false)) || undefined;
-      },
-      { timeoutMs, intervalMs: 100, description: `${name} to become healthy` },
-    );
-  } catch (err) {
-    if (err instanceof ComponentExited) throw err;
-    const group = started.find(([component]) => component === name)?.[1];
-    throw new Error(`${(err as Error).message}\n--- ${name} output ---\n${tail(group?.output() ?? '')}`, { cause: err });
-  }
-}
-
-class ComponentExited extends Error {
-  /** The component could not bind its port (picked free, then taken by someone else). */
-  readonly portTaken: boolean;
-
-  constructor(
-    readonly component: string,
-    group: ProcessGroup,
-  ) {
-    super(`${component} exited during start (exit code ${group.child.exitCode ?? group.child.signalCode})\n--- ${component} output ---\n${tail(group.output())}`);
-    this.portTaken = /address already in use/i.test(group.output());
-  }
-}
-
-function tail(output: string): string {
-  return output.length > 4000 ? `…${output.slice(-4000)}` : output;
-}
-
-async function httpOk(url: string): Promise<boolean> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-  await res.arrayBuffer();
-  return res.ok;
-}
-
-/** Probes a component's own self-signed health endpoint on loopback (no secrets are sent). */
-function insecureLoopbackOk(url: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = httpsGet(url, { rejectUnauthorized: false, timeout: 2000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on('error', () => resolve(false));
-    req.on('timeout', () => req.destroy());
-  });
 }
