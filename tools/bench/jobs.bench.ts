@@ -142,6 +142,10 @@ async function benchAccept(router: Router, redis: Redis, rawPrefix: string, opti
       body: JSON.stringify({ input: INPUT }),
     }),
   );
+  // The floor of any HTTP answer on this machine: the same router and load generator, a route that does nothing.
+  const floor = await measureCpu(redis, router.pid, () =>
+    autocannon({ url: `${router.base}/healthz`, duration: options.durationSeconds, connections: options.connections }),
+  );
   const result = runplane.result;
   if (result.non2xx > 0) console.warn(`/run answered ${result.non2xx} non-2xx responses`);
   const ratio = result.requests.average / raw.result.perSecond;
@@ -150,6 +154,15 @@ async function benchAccept(router: Router, redis: Redis, rawPrefix: string, opti
     { metric: '/run accept throughput', runplane: result.requests.average, baseline: raw.result.perSecond, unit: 'req/s', target: 'ratio>=0.5', pass: ratio >= 0.5, cpu },
     { metric: '/run accept p50', runplane: result.latency.p50, baseline: raw.result.p50, unit: 'ms', target: '-', pass: true },
     { metric: '/run accept p99', runplane: result.latency.p99, baseline: raw.result.p99, unit: 'ms', target: '-', pass: true },
+    {
+      metric: 'HTTP floor: GET /healthz, same router',
+      runplane: floor.result.requests.average,
+      baseline: raw.result.perSecond,
+      unit: 'req/s',
+      target: '-',
+      pass: true,
+      cpu: { baseline: cpu.baseline, runplane: perOperation(floor.cpu, floor.result.requests.total) },
+    },
   ];
 }
 

@@ -57,10 +57,12 @@ const TEXT_TYPES = ['text/plain', 'application/x-www-form-urlencoded'];
  */
 export function configureJobRouterHttp(fastify: FastifyInstance, limits: BodyLimits): void {
   const parser = jsonWhateverTheType(fastify);
-  for (const type of TEXT_TYPES) {
+  for (const type of [...TEXT_TYPES, 'application/json']) {
     if (fastify.hasContentTypeParser(type)) fastify.removeContentTypeParser(type);
   }
   fastify.addContentTypeParser([...TEXT_TYPES, '*'], { parseAs: 'string' }, parser);
+  // Fastify's own JSON parser, without the wrapper Nest installs for raw bodies (the job API never needs them).
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'));
   const byRoute = new Map<string, { bytes: number; what: string }>();
   fastify.addHook('preParsing', (request, _reply, payload, done) => {
     const route = request.routeOptions.url ?? '';
