@@ -103,7 +103,13 @@ function isCurrentStageManifest(file: string): boolean {
 }
 
 /** Runs `go build` for one binary, passing go's own output (module downloads, errors) through. */
-function goBuild(component: KubeComponent, binary: string, output: string, mode: 'readonly' | 'mod', log: (line: string) => void): Promise<void> {
+/** Progress of one `k8s:build`: where lines go, and how many modules go reported downloading. */
+interface BuildProgress {
+  log: (line: string) => void;
+  downloads: number;
+}
+
+function goBuild(component: KubeComponent, binary: string, output: string, mode: 'readonly' | 'mod', progress: BuildProgress): Promise<void> {
   const args = ['build', '-trimpath', `-ldflags=${ldflags(component)}`, '-o', output, PACKAGES[binary]!];
   return new Promise((resolve, reject) => {
     const child = spawn(goBinary(), args, { cwd: moduleDir(component), env: goEnv(mode), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -111,7 +117,11 @@ function goBuild(component: KubeComponent, binary: string, output: string, mode:
     const onData = (chunk: Buffer): void => {
       const text = chunk.toString('utf8');
       tail = (tail + text).slice(-8000);
-      for (const line of text.split('\n')) if (line.trim() !== '') log(`  go: ${line.replace(/^go: /, '')}`);
+      for (const line of text.split('\n')) {
+        // A cold build downloads hundreds of modules: count them for the progress line instead of listing each.
+        if (line.startsWith('go: downloading ')) progress.downloads += 1;
+        else if (line.trim() !== '') progress.log(`  go: ${line.replace(/^go: /, '')}`);
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -134,14 +144,14 @@ async function writeKwokStageManifest(cacheRoot: string): Promise<void> {
   writeFileSync(kubeBinaryPaths(cacheRoot).kwokStagesManifest, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-async function buildComponent(component: KubeComponent, cacheRoot: string, mode: 'readonly' | 'mod', log: (line: string) => void): Promise<void> {
+async function buildComponent(component: KubeComponent, cacheRoot: string, mode: 'readonly' | 'mod', progress: BuildProgress): Promise<void> {
   const dir = kubeComponentDir(component, cacheRoot);
   const staging = path.join(dir, `bin.building-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   for (const binary of KUBE_COMPONENT_BINARIES[component]) {
-    log(`building ${binary} (${REQUIRED_MODULES[component]} ${KUBE_TEST_VERSIONS[component]})`);
-    await goBuild(component, binary, path.join(staging, binary), mode, log);
+    progress.log(`building ${binary} (${REQUIRED_MODULES[component]} ${KUBE_TEST_VERSIONS[component]})`);
+    await goBuild(component, binary, path.join(staging, binary), mode, progress);
     const reported = await versionOutput(path.join(staging, binary));
     if (!reported.includes(expectedVersionText(component))) {
       throw new Error(`${binary} --version printed "${reported.trim()}", expected "${expectedVersionText(component)}"`);
@@ -177,6 +187,7 @@ export async function ensureKubeBinaries(options: EnsureKubeBinariesOptions = {}
       await writeKwokStageManifest(cacheRoot);
     }
     const built: KubeComponent[] = [];
+    const progress: BuildProgress = { log, downloads: 0 };
     for (const component of stale) {
       if (updateModules) {
         log(`regenerating ${path.relative(process.cwd(), moduleDir(component))}/go.mod for ${KUBE_TEST_VERSIONS[component]}`);
@@ -184,9 +195,12 @@ export async function ensureKubeBinaries(options: EnsureKubeBinariesOptions = {}
       }
       assertModulePinned(component);
       const started = Date.now();
-      const heartbeat = setInterval(() => log(`  … still building ${component} (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+      const heartbeat = setInterval(() => {
+        const fetched = progress.downloads > 0 ? `, ${progress.downloads} Go modules downloaded so far` : '';
+        log(`  … still building ${component} (${Math.round((Date.now() - started) / 1000)} s${fetched})`);
+      }, 30_000);
       try {
-        await buildComponent(component, cacheRoot, updateModules ? 'mod' : 'readonly', log);
+        await buildComponent(component, cacheRoot, updateModules ? 'mod' : 'readonly', progress);
       } finally {
         clearInterval(heartbeat);
       }
