@@ -1,9 +1,10 @@
 // Compatibility proof: the official `openai` npm client, unmodified, with baseURL <router>/v2/<endpoint>/openai/v1,
 // against a job-router on a real port and a vLLM-like protocol worker (@runplane/worker-sdk) behind it.
+import type { Server } from 'node:http';
 import OpenAI from 'openai';
 import { runWorker } from '@runplane/worker-sdk';
 import { type JobRouterHarness, startJobRouter } from './harness';
-import { FakeVllm, MODELS } from './openai-worker';
+import { dropConnections, FakeVllm, MODELS } from './openai-worker';
 
 describe('openai npm client against the OpenAI-compatible route', () => {
   let h: JobRouterHarness;
@@ -37,6 +38,7 @@ describe('openai npm client against the OpenAI-compatible route', () => {
   afterAll(async () => {
     shutdown.abort();
     await worker;
+    if (h) await dropConnections(h.app.getHttpServer() as Server);
     await h?.close();
   });
 

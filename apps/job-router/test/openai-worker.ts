@@ -1,5 +1,6 @@
 // Test workers for the OpenAI-compatible route: one behaves like RunPod's worker-vllm (a generator handler that
 // yields the OpenAI JSON once, or raw SSE text when asked to stream), one is a plain handler returning a dict.
+import type { Server } from 'node:http';
 import type { HandlerContext, JobHandler, WorkerJob } from '@runplane/worker-sdk';
 
 /** What the platform hands a worker for `/openai/v1/<path>`. */
@@ -106,3 +107,15 @@ export const plainHandler: JobHandler = (job) => {
   const input = job.input as unknown as OpenAiJobInput;
   return chatCompletion('plain-1', `plain answer to ${input.openai_route}`);
 };
+
+/**
+ * Stops a listening test server at once: no new connections, and every open one dropped. An aborted fetch can leave
+ * a connection on which no request ever arrives; Node counts it as busy until its headers timeout (60 s), so a plain
+ * close would wait that long.
+ */
+export function dropConnections(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

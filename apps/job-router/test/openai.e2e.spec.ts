@@ -1,10 +1,11 @@
 // The OpenAI-compatible route (/v2/{endpointId}/openai/v1/...) against a job-router on a real port, with real
 // protocol workers (@runplane/worker-sdk) behind it: a vLLM-like generator worker and a plain handler.
 import { createAccountsServices } from '@runplane/accounts';
+import type { Server } from 'node:http';
 import { pollUntil } from '@runplane/testing';
 import { runWorker, type JobHandler } from '@runplane/worker-sdk';
 import { bearer, type JobRouterHarness, startJobRouter } from './harness';
-import { chatCompletion, FakeVllm, MODEL_LIST, MODELS, plainHandler } from './openai-worker';
+import { chatCompletion, dropConnections, FakeVllm, MODEL_LIST, MODELS, plainHandler } from './openai-worker';
 
 /** The JSON payloads of an SSE body's `data:` events, `[DONE]` as the string. */
 function sseData(body: string): unknown[] {
@@ -69,6 +70,7 @@ describe('job-router OpenAI-compatible route', () => {
   afterAll(async () => {
     shutdown.abort();
     await Promise.all(workers);
+    if (h) await dropConnections(h.app.getHttpServer() as Server);
     await h?.close();
   });
 
@@ -158,10 +160,13 @@ describe('job-router OpenAI-compatible route', () => {
     expect(events).not.toContain('[DONE]');
   });
 
-  it('cancels the job of a client that goes away', async () => {
+  it.each([
+    ['stream', true],
+    ['non-stream', false],
+  ])('cancels the job of a %s client that goes away', async (_kind, stream) => {
     const idle = await h.endpoint(accountId);
     const abort = new AbortController();
-    const pending = call(idle, 'chat/completions', { body: chat(MODELS.echo, 'nobody serves this', true), signal: abort.signal });
+    const pending = call(idle, 'chat/completions', { body: chat(MODELS.echo, 'nobody serves this', stream), signal: abort.signal });
     pending.catch(() => undefined);
     const [job] = await pollUntil(async () => {
       const recent = await h.engine().recent(idle, 10);
