@@ -62,6 +62,7 @@ export class RedisJobEngine implements JobEngine {
   private readonly outbox: WebhookOutbox;
   private readonly sweeper: Sweeper;
   private readonly onError: (error: Error) => void;
+  private readonly waking = new Set<Promise<void>>();
 
   constructor(private readonly options: RedisJobEngineOptions) {
     this.redis = options.redis;
@@ -73,7 +74,7 @@ export class RedisJobEngine implements JobEngine {
     this.queues = new EndpointQueues(connection, {
       ...options.queues,
       onError: this.onError,
-      onReturned: (endpointId) => void this.wakeTakers(endpointId).catch(this.onError),
+      onReturned: (endpointId) => this.wakeInBackground(endpointId),
     });
     this.webhooks = createQueue(jobEventsCatalog, WEBHOOKS_QUEUE, connection);
     const batch = options.sweepBatch ?? 1_000;
@@ -262,6 +263,7 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async close(): Promise<void> {
+    await Promise.all(this.waking);
     await Promise.all([this.wakeups.close(), this.queues.close(), this.webhooks.close()]);
   }
 
@@ -307,7 +309,14 @@ export class RedisJobEngine implements JobEngine {
    */
   private async enqueue(endpointId: string, jobId: string): Promise<void> {
     await this.queues.add(endpointId, jobId);
-    void this.wakeTakers(endpointId).catch(this.onError);
+    this.wakeInBackground(endpointId);
+  }
+
+  /** Wakes takers without holding up the caller; close() waits for wakes still on their way. */
+  private wakeInBackground(endpointId: string): void {
+    const wake = this.wakeTakers(endpointId).catch(this.onError);
+    this.waking.add(wake);
+    void wake.finally(() => this.waking.delete(wake));
   }
 
   private async wakeTakers(endpointId: string): Promise<void> {
