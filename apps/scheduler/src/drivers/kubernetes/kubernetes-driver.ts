@@ -1,23 +1,11 @@
-import {
-  applyObject,
-  buildPriorityClasses,
-  isConflict,
-  isNotFound,
-  type KubeClients,
-  kubeErrorMessage,
-  kubeStatusOf,
-  LABELS,
-  type V1Pod,
-} from '@runplane/kube';
+import { applyObject, buildPriorityClasses, type KubeClients, kubeErrorMessage, kubeStatusOf, LABELS, type V1Pod } from '@runplane/kube';
 import type { LeaderElection } from '../../leader/leader-election';
 import type { ChangeListener, ComputeDriver, DriverMachine, WorkloadPhase, WorkloadSpec, WorkloadStatus } from '../compute-driver';
 import { type ClusterChange, ClusterCache } from './cluster-cache';
 import { foreignGpuUse, isTerminal, machineOf, workloadStatusOf } from './cluster-view';
 import { LeaseLeaderElection } from './lease-leader-election';
 import { buildWorkloadObjects, type ObjectSettings, ownNames, type WorkloadExtras, type WorkloadObjects } from './workload-objects';
-
-/** Field manager of Runplane's server-side applies. */
-const FIELD_MANAGER = 'runplane-scheduler';
+import { FIELD_MANAGER, WorkloadWriter } from './workload-writer';
 
 /** Settings of the kubernetes driver. */
 export interface KubernetesDriverOptions {
@@ -77,10 +65,12 @@ export class KubernetesDriver implements ComputeDriver {
   private cache: ClusterCache | null = null;
   private readonly settings: ObjectSettings;
   private readonly namespace: string;
+  private readonly writer: WorkloadWriter;
 
   constructor(private readonly options: KubernetesDriverOptions) {
     this.settings = { ...options.objects, terminationGracePeriodSeconds: Math.ceil(options.stopGraceMs / 1000) };
     this.namespace = options.objects.namespace;
+    this.writer = new WorkloadWriter(options.clients, this.namespace);
   }
 
   async machines(): Promise<DriverMachine[]> {
@@ -112,8 +102,8 @@ export class KubernetesDriver implements ComputeDriver {
     const cache = await this.ready();
     this.tombstones.delete(podId);
     const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
-    if (pod && !pod.metadata?.deletionTimestamp) await this.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
-    await this.deleteServices(podId);
+    if (pod && !pod.metadata?.deletionTimestamp) await this.writer.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
+    await this.writer.deleteServices(cache, podId);
     // The reconciler reads the status right after stop: wait until the informer has seen the deletion.
     await this.waitForCache(() => {
       const seen = cache.pods.get(ownNames.pod(podId), this.namespace);
@@ -128,14 +118,11 @@ export class KubernetesDriver implements ComputeDriver {
     this.pending.delete(podId);
     const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
     if (pod && (!pod.metadata?.deletionTimestamp || this.lost(pod))) {
-      await this.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
+      await this.writer.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
     }
-    await this.deleteServices(podId);
-    await this.deleteIfCached(cache.secrets, ownNames.envSecret(podId), (name) => this.options.clients.core.deleteNamespacedSecret({ name, namespace: this.namespace }));
-    await this.deleteIfCached(cache.claims, ownNames.podVolume(podId), (name) =>
-      this.options.clients.core.deleteNamespacedPersistentVolumeClaim({ name, namespace: this.namespace }),
-    );
-    await this.deleteUnusedPullSecrets(pod, podId);
+    await this.writer.deleteServices(cache, podId);
+    await this.writer.deleteOwned(cache, podId);
+    await this.writer.deleteUnusedPullSecrets(cache, pod, podId);
   }
 
   async status(podId: string): Promise<WorkloadStatus | null> {
@@ -257,7 +244,7 @@ export class KubernetesDriver implements ComputeDriver {
     const deleting = Boolean(pod.metadata?.deletionTimestamp);
     const stale = current.generation !== spec.generation || isTerminal(pod) || current.preempted || lost;
     if (!deleting && !stale) return current;
-    if (lost || !deleting) await this.deletePod(spec.podId, lost ? 0 : this.settings.terminationGracePeriodSeconds);
+    if (lost || !deleting) await this.writer.deletePod(spec.podId, lost ? 0 : this.settings.terminationGracePeriodSeconds);
     if (lost) return current;
     // The new pod takes the same name: it is created on a later pass, once the old one is gone.
     return syntheticStatus(spec, 'CREATING', 'Replacing the previous container');
@@ -273,7 +260,8 @@ export class KubernetesDriver implements ComputeDriver {
     const settle = (): void => {
       if (this.pending.get(spec.podId) === pending) this.pending.delete(spec.podId);
     };
-    const work = Promise.all([this.createSupporting(objects), this.createPod(objects.pod)])
+    const work = this.writer
+      .createAll(objects)
       .then(
         () => {
           // Usually the informer has shown the pod by now; otherwise `changed` settles it when it does.
@@ -290,74 +278,6 @@ export class KubernetesDriver implements ComputeDriver {
         this.emit({ kind: 'workload', podId: spec.podId });
       });
     this.inFlight.add(work);
-  }
-
-  /** Claim, pull secret, token secret and Services; all idempotent (existing ones are kept or updated). */
-  private async createSupporting(objects: WorkloadObjects): Promise<void> {
-    const core = this.options.clients.core;
-    const namespace = this.namespace;
-    const keep = async (create: () => Promise<unknown>): Promise<void> => {
-      try {
-        await create();
-      } catch (error) {
-        if (!isConflict(error)) throw error;
-      }
-    };
-    const apply = (object: NonNullable<WorkloadObjects['envSecret']>) => applyObject(this.options.clients.objects, object, FIELD_MANAGER);
-    await Promise.all([
-      objects.claim && keep(() => core.createNamespacedPersistentVolumeClaim({ namespace, body: objects.claim as NonNullable<WorkloadObjects['claim']> })),
-      objects.pullSecret && apply(objects.pullSecret),
-      objects.envSecret && apply(objects.envSecret),
-      objects.portService && keep(() => core.createNamespacedService({ namespace, body: objects.portService as NonNullable<WorkloadObjects['portService']> })),
-      objects.httpService && keep(() => core.createNamespacedService({ namespace, body: objects.httpService as NonNullable<WorkloadObjects['httpService']> })),
-    ]);
-  }
-
-  /** Creates the pod; one that already exists (created before a restart, not yet in the cache) is read instead. */
-  private async createPod(body: V1Pod): Promise<V1Pod> {
-    const core = this.options.clients.core;
-    try {
-      return await core.createNamespacedPod({ namespace: this.namespace, body });
-    } catch (error) {
-      if (!isConflict(error)) throw error;
-      return core.readNamespacedPod({ name: body.metadata?.name as string, namespace: this.namespace });
-    }
-  }
-
-  private async deletePod(podId: string, gracePeriodSeconds: number): Promise<void> {
-    await this.ignoreMissing(() => this.options.clients.core.deleteNamespacedPod({ name: ownNames.pod(podId), namespace: this.namespace, gracePeriodSeconds }));
-  }
-
-  private async deleteServices(podId: string): Promise<void> {
-    const cache = await this.ready();
-    const remove = (name: string) => this.options.clients.core.deleteNamespacedService({ name, namespace: this.namespace });
-    await this.deleteIfCached(cache.services, ownNames.portService(podId), remove);
-    await this.deleteIfCached(cache.services, ownNames.httpService(podId), remove);
-  }
-
-  /** Pull secrets are shared by the Pods of one registry auth: the last user's delete removes it. */
-  private async deleteUnusedPullSecrets(pod: V1Pod | undefined, podId: string): Promise<void> {
-    const cache = await this.ready();
-    for (const { name } of pod?.spec?.imagePullSecrets ?? []) {
-      if (!name) continue;
-      const users = cache.pods
-        .list(this.namespace)
-        .filter((other) => other.metadata?.labels?.[LABELS.podId] !== podId && other.spec?.imagePullSecrets?.some((ref) => ref.name === name));
-      if (users.length === 0) await this.deleteIfCached(cache.secrets, name, (secret) => this.options.clients.core.deleteNamespacedSecret({ name: secret, namespace: this.namespace }));
-    }
-  }
-
-  private async deleteIfCached(watch: { get(name: string, namespace?: string): unknown }, name: string, remove: (name: string) => Promise<unknown>): Promise<void> {
-    if (watch.get(name, this.namespace) === undefined) return;
-    await this.ignoreMissing(() => remove(name));
-  }
-
-  private async ignoreMissing(call: () => Promise<unknown>): Promise<void> {
-    try {
-      await call();
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
   }
 
   private async waitForCache(done: () => boolean, timeoutMs = 5_000): Promise<void> {
