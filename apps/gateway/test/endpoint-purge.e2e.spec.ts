@@ -64,7 +64,7 @@ describe('DELETE /v1/endpoints/{id} purges the endpoint jobs', () => {
   /** Members of the engine's shared indexes that name the endpoint. */
   async function indexEntriesOf(endpointId: string): Promise<string[]> {
     const base = `${prefix}jobs:`;
-    const members = await Promise.all(['deadlines', 'expiry', 'workers'].map((index) => redis.zrange(`${base}${index}`, '0', '-1')));
+    const members = await Promise.all(['deadlines', 'expiry', 'workers', 'outbox'].map((index) => redis.zrange(`${base}${index}`, '0', '-1')));
     const listed = (await redis.sismember(`${base}endpoints`, endpointId)) === 1 ? [endpointId] : [];
     return [...members.flat().filter((member) => member.startsWith(`${endpointId}/`)), ...listed];
   }

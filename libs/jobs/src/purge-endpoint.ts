@@ -1,7 +1,9 @@
 /**
  * Removes everything the job engine keeps in Redis for one endpoint, once the endpoint itself is deleted: its
  * BullMQ queue, job hashes, stream chunks, idempotency keys, counters and worker sets, and its entries in the
- * engine's shared indexes (deadlines, expiry, workers, endpoints), so the sweeper never visits its jobs again.
+ * engine's shared indexes (deadlines, expiry, workers, webhook outbox, endpoints), so the sweeper never visits its
+ * jobs again. Webhook deliveries already queued still go out (they carry the job record); an outbox entry not yet
+ * relayed would find its job gone and send nothing anyway.
  *
  * Workers still holding one of its jobs are not told: their job-done and job-stream calls answer 404 (the job is
  * gone), which ends the job on their side. A job-router that found the endpoint within its endpoint cache window
@@ -39,7 +41,7 @@ export async function purgeEndpointJobs(redis: Redis, endpointId: string): Promi
   // Its queue first, so no worker is handed one of its jobs while the rest goes (BullMQ keys: "<prefix>bull:<queue>:").
   await unlinkKeysStartingWith(redis, `bull:${EndpointQueues.queueName(endpointId)}:`);
   const member = `${endpointId}/`;
-  for (const index of ['deadlines', 'expiry', 'workers']) await removeMembersStartingWith(redis, `${keys.base}${index}`, member);
+  for (const index of ['deadlines', 'expiry', 'workers', 'outbox']) await removeMembersStartingWith(redis, `${keys.base}${index}`, member);
   await unlinkKeysStartingWith(redis, keys.endpoint(endpointId, ''));
   await redis.srem(`${keys.base}endpoints`, endpointId);
 }
