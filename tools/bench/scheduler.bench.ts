@@ -1,7 +1,7 @@
 // Scheduler on Kubernetes: Runplane's end-to-end placement of worker pods on kwok GPU nodes against kube-scheduler's
 // own bind rate for the same pods created directly, and the autoscaler's reaction time (queue over the threshold ->
 // worker pod created). One control plane (kube-apiserver, kube-scheduler, kwok) for the whole suite.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createAccountsServices } from '@runplane/accounts';
 import { seedCatalog } from '@runplane/catalog';
@@ -17,6 +17,7 @@ import {
   NODE_POOL_LABEL,
   pollUntil,
   prepareTestDatabases,
+  type KubeControlPlane,
   registerNodePools,
   startKubeControlPlane,
 } from '@runplane/testing';
@@ -49,6 +50,54 @@ const POOL = 'bench-scheduler';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const log = (line: string): void => void process.stderr.write(`[bench:scheduler] ${line}\n`);
 const seconds = (start: number): number => (performance.now() - start) / 1000;
+
+/** utime + stime of a process in ms (Linux /proc; 0 elsewhere). */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of every postgres process on this machine (the server is shared; other databases add noise). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += processCpuMs(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** CPU by party, to show where a phase's time goes on a machine whose cores all of them share. */
+type CpuByParty = Record<'runplane' | 'kube-apiserver' | 'etcd' | 'kube-scheduler' | 'kwok' | 'postgres', number>;
+
+function cpuSnapshot(plane: KubeControlPlane): CpuByParty {
+  const own = process.cpuUsage();
+  return {
+    runplane: (own.user + own.system) / 1000,
+    'kube-apiserver': processCpuMs(plane.processes['kube-apiserver'].pid),
+    etcd: processCpuMs(plane.processes.etcd.pid),
+    'kube-scheduler': processCpuMs(plane.processes['kube-scheduler'].pid),
+    kwok: processCpuMs(plane.processes.kwok.pid),
+    postgres: postgresCpuMs(),
+  };
+}
+
+async function withCpu<T>(plane: KubeControlPlane, pods: number, phase: () => Promise<T>): Promise<{ result: T; cpuMsPerPod: CpuByParty }> {
+  const before = cpuSnapshot(plane);
+  const result = await phase();
+  const after = cpuSnapshot(plane);
+  const perPod = Object.fromEntries(Object.entries(after).map(([party, ms]) => [party, Number(((ms - before[party as keyof CpuByParty]) / pods).toFixed(2))]));
+  return { result, cpuMsPerPod: perPod as CpuByParty };
+}
 
 /** Watches a namespace's pods and resolves when `count` of them are bound to a node. */
 async function timeToBind(kube: KubeClients, namespace: string, count: number, start: () => Promise<void>): Promise<number> {
@@ -219,9 +268,11 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<Ro
     const context: BenchContext = { db, runtime, kube, namespace: ns.name, endpointId: endpoint.id, accountId: account.id, engine };
 
     log(`kube-scheduler alone: ${options.pods} pods`);
-    const baseline = await baselineBindRate(kube, plane.kubeconfigPath, options.pods);
+    const direct = await withCpu(plane, options.pods, () => baselineBindRate(kube, plane.kubeconfigPath, options.pods));
+    const baseline = direct.result;
     log(`Runplane end to end: ${options.pods} worker pods`);
-    const placed = await runplanePlacement(context, options.pods);
+    const runplane = await withCpu(plane, options.pods, () => runplanePlacement(context, options.pods));
+    const placed = runplane.result;
     log(`autoscaler reaction: ${options.reactions} samples`);
     await db.endpoint.update({ where: { id: endpoint.id }, data: { workersMin: 0, workersMax: 1 } });
     const reactions = await autoscalerReaction(context, options.reactions);
@@ -233,9 +284,12 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<Ro
       { metric: 'autoscaler reaction max', runplane: reactions.at(-1) ?? 0, unit: 'ms', target: '-', pass: true },
     ];
     printRows(rows);
+    const cpu = { direct: direct.cpuMsPerPod, runplane: runplane.cpuMsPerPod };
+    console.log(`CPU ms per pod, kube-scheduler alone: ${JSON.stringify(cpu.direct)}`);
+    console.log(`CPU ms per pod, Runplane end to end (incl. removing them): ${JSON.stringify(cpu.runplane)}`);
     const file = path.join(__dirname, '../../bench/results/scheduler.json');
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), options, rows }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), options, rows, cpuMsPerPod: cpu }, null, 2)}\n`);
     console.log(`written: ${path.relative(process.cwd(), file)}`);
     await engine.close();
     return rows;

@@ -1,4 +1,4 @@
-import { applyObject, isConflict, isNotFound, type KubeClients, LABELS, type V1Pod } from '@runplane/kube';
+import { applyObject, isConflict, isNotFound, type KubeClients, LABELS, type V1Pod, type V1Secret } from '@runplane/kube';
 import type { ClusterCache } from './cluster-cache';
 import { ownNames, type WorkloadObjects } from './workload-objects';
 
@@ -20,16 +20,26 @@ export class WorkloadWriter {
   async createAll(objects: WorkloadObjects): Promise<void> {
     const core = this.clients.core;
     const namespace = this.namespace;
-    const apply = (secret: NonNullable<WorkloadObjects['envSecret']>) => applyObject(this.clients.objects, secret, FIELD_MANAGER);
     const { claim, pullSecret, envSecret, portService, httpService } = objects;
     await Promise.all([
       claim && this.keep(() => core.createNamespacedPersistentVolumeClaim({ namespace, body: claim })),
-      pullSecret && apply(pullSecret),
-      envSecret && apply(envSecret),
+      pullSecret && applyObject(this.clients.objects, pullSecret, FIELD_MANAGER),
+      envSecret && this.createOrReplace(envSecret),
       portService && this.keep(() => core.createNamespacedService({ namespace, body: portService })),
       httpService && this.keep(() => core.createNamespacedService({ namespace, body: httpService })),
       this.keep(() => core.createNamespacedPod({ namespace, body: objects.pod })),
     ]);
+  }
+
+  /** The token Secret is rewritten with every new generation (a new token): create it, or replace the old one. */
+  private async createOrReplace(secret: V1Secret): Promise<void> {
+    const core = this.clients.core;
+    try {
+      await core.createNamespacedSecret({ namespace: this.namespace, body: secret });
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      await core.replaceNamespacedSecret({ name: secret.metadata?.name as string, namespace: this.namespace, body: secret });
+    }
   }
 
   async deletePod(podId: string, gracePeriodSeconds: number): Promise<void> {
