@@ -46,13 +46,27 @@ export class DispatcherWorkers implements OnApplicationBootstrap, BeforeApplicat
     this.workers = [intake, attempts];
   }
 
+  /**
+   * Lets running attempts finish (up to one attempt's timeout) before the connections close. BullMQ's graceful
+   * close waits for Redis, so without Redis, or past the grace time, the workers are closed by force: an attempt cut
+   * off here is run again by another dispatcher once its lock lapses (at-least-once).
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.close()));
-    await this.attempts.close();
+    const force = this.redis.status !== 'ready';
+    const closing = Promise.allSettled([...this.workers.map((typed) => typed.worker.close(force)), this.attempts.close()]);
+    const deadline = setTimeout(() => this.disconnectWorkers(), this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS + 1_000);
+    if (force) this.disconnectWorkers();
+    await closing;
+    clearTimeout(deadline);
   }
 
   onApplicationShutdown(): void {
     this.redis.disconnect();
+  }
+
+  private disconnectWorkers(): void {
+    this.redis.disconnect();
+    for (const typed of this.workers) void typed.worker.disconnect().catch(() => undefined);
   }
 
   private async accept(data: Parameters<WebhookDispatcher['accept']>[0], sourceKey: string): Promise<void> {

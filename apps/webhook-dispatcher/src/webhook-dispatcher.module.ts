@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DbClient } from '@runplane/db';
 import { DB_CLIENT, HealthController } from '@runplane/http';
 import { createQueue, createRedis, type Redis } from '@runplane/queue';
@@ -26,6 +26,9 @@ export interface DispatcherOverrides {
   resolveHost?: HostResolver;
   sender?: WebhookSender;
 }
+
+const logger = new Logger('WebhookDispatcher');
+const logQueueError = (error: Error): void => logger.warn(`attempt queue: ${error.message}`);
 
 function createDispatcher(config: WebhookDispatcherConfig, db: DbClient, queue: WebhookAttemptsQueue, overrides: DispatcherOverrides): WebhookDispatcher {
   return new WebhookDispatcher({
@@ -58,7 +61,8 @@ export class WebhookDispatcherModule {
         {
           provide: ATTEMPTS_QUEUE,
           inject: [QUEUE_REDIS],
-          useFactory: (redis: Redis) => createQueue(webhookAttemptsCatalog, WEBHOOK_ATTEMPTS_QUEUE, { redis, prefix: config.REDIS_PREFIX }),
+          useFactory: (redis: Redis) =>
+            createQueue(webhookAttemptsCatalog, WEBHOOK_ATTEMPTS_QUEUE, { redis, prefix: config.REDIS_PREFIX }, { onError: logQueueError }),
         },
         {
           provide: WEBHOOK_DISPATCHER,

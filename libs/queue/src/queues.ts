@@ -70,12 +70,16 @@ export function createQueue<C extends JobCatalog, Q extends QueueNameOf<C>>(
   catalog: C,
   queueName: Q,
   connection: QueueConnection,
+  /** Connection errors BullMQ re-emits on the queue (Redis down); a process warning when omitted. */
+  options: { onError?: (error: Error) => void } = {},
 ): TypedQueue<C, Q> {
   assertQueueConnection(connection);
   if (jobNamesIn(catalog, queueName).length === 0) {
     throw new JobCatalogError(`Queue "${queueName}" has no jobs in the catalog`);
   }
   const queue = new Queue(queueName, { connection: connection.redis, prefix: bullPrefix(connection.prefix) });
+  // Without a listener BullMQ prints every connection error it re-emits on the queue.
+  queue.on('error', options.onError ?? ((error: Error) => process.emitWarning(error)));
   return {
     name: queueName,
     async add(name, payload, opts = {}) {
