@@ -83,8 +83,10 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     ]);
   });
 
-  it('refuses a request whose endpoint is gone', async () => {
+  it('takes the account from the request, else from the endpoint; refuses a request with neither', async () => {
     const { instance } = dispatcher(new ScriptedSender([]));
+    const named = await instance.accept({ ...request(), endpointId: 'deleted', accountId }, 'source-named');
+    expect(named).toMatchObject({ accountId, endpointId: 'deleted' });
     await expect(instance.accept({ ...request(), endpointId: 'deleted' }, 'source-orphan')).rejects.toThrow(OrphanedWebhookError);
   });
 

@@ -29,9 +29,6 @@ export interface WebhookDispatcherDeps {
   now?: () => Date;
 }
 
-/** A `webhook.deliver` payload, which may name the account itself. */
-type DeliverRequest = WebhookDeliverPayload & { accountId?: string };
-
 /**
  * Delivers job webhooks. `accept` turns a `webhook.deliver` request into a delivery row and its first attempt;
  * `attempt` makes one POST, records it and schedules the next one when the policy says so. State lives in Postgres
@@ -45,8 +42,11 @@ export class WebhookDispatcher {
     this.now = deps.now ?? (() => new Date());
   }
 
-  /** Records the delivery for `sourceKey` (the request's queue id) once, and makes sure its next attempt is queued. */
-  async accept(request: DeliverRequest, sourceKey: string): Promise<WebhookDelivery> {
+  /**
+   * Records the delivery for `sourceKey` (the request's queue id) once, and makes sure its next attempt is queued.
+   * The account is the payload's, or (requests queued before payloads named it) the endpoint's owner.
+   */
+  async accept(request: WebhookDeliverPayload, sourceKey: string): Promise<WebhookDelivery> {
     const accountId = request.accountId ?? (await this.deps.deliveries.accountOfEndpoint(request.endpointId));
     if (!accountId) throw new OrphanedWebhookError(request.endpointId);
     const delivery = await this.deps.deliveries.createOnce({
