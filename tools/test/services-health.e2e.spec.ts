@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DEFAULT_STORAGE_PRICES } from '@runplane/catalog';
 import { ensureDatabaseExists } from '@runplane/db';
 import { buildService, type ErrorStyle, type ServiceConfig } from '@runplane/http';
 import { createTestDatabase, getFreePort, pollUntil, testRedisPrefix, type TestDatabase } from '@runplane/testing';
@@ -64,10 +65,12 @@ const SERVICES: ServiceUnderTest[] = [
   {
     name: 'billing-aggregator',
     errorStyle: 'v1',
-    build: (env) => ({
-      config: billingAggregatorEnvSchema.parse(env),
-      module: (infra) => BillingAggregatorModule.forRoot(infra),
-    }),
+    build: (env) => {
+      const config = billingAggregatorEnvSchema.parse(env);
+      const settings = { redisPrefix: config.REDIS_PREFIX, concurrency: 1, rollUpIntervalMs: 0 };
+      const options = { redisUrl: config.REDIS_URL, prices: DEFAULT_STORAGE_PRICES, settings };
+      return { config, module: (infra) => BillingAggregatorModule.forRoot(infra, options) };
+    },
   },
 ];
 

@@ -48,9 +48,14 @@ export class UsageIntake implements OnApplicationBootstrap, BeforeApplicationShu
 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    await this.consumer?.close();
+    // With Redis gone, queued commands would wait for it forever: drop the socket first so closing fails fast.
+    const redisUp = this.redis.status === 'ready';
+    if (!redisUp) this.redis.disconnect();
+    // Without Redis, running jobs cannot be completed anyway: close without waiting for them.
+    const closing = redisUp ? this.consumer?.close() : this.consumer?.worker.close(true);
+    await closing?.catch((error: unknown) => this.logger.warn(`closing the usage consumer: ${String(error)}`));
     await this.rolling;
-    await (this.redis.status === 'ready' ? this.redis.quit() : Promise.resolve(this.redis.disconnect()));
+    if (redisUp) await this.redis.quit();
   }
 
   private report(failure: UsageFailure): void {
