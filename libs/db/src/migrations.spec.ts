@@ -4,9 +4,10 @@ import { createTestDatabase, type TestDatabase } from '@runplane/testing';
 import { applyMigrations, createPrismaClient, databaseNameOf, ensureDatabaseExists, repositoryRoot, withDatabaseAdmin, withDatabaseName } from '.';
 
 const EXPECTED_TABLES = [
-  '_prisma_migrations', 'accounts', 'api_keys', 'billing_records', 'container_registry_auths', 'cpu_flavors',
-  'data_centers', 'endpoints', 'gpu_types', 'machines', 'network_volumes', 'pods', 'savings_plans', 'templates',
-  'usage_events', 'usage_intervals', 'webhook_attempts', 'webhook_deliveries', 'webhook_signing_secrets', 'worker_tokens',
+  '_prisma_migrations', 'accounts', 'api_keys', 'billing_records', 'capacity_reservations', 'container_registry_auths',
+  'cpu_flavors', 'data_centers', 'endpoints', 'gpu_types', 'machines', 'network_volumes', 'pods', 'savings_plans',
+  'templates', 'usage_events', 'usage_intervals', 'usage_ledger', 'webhook_attempts', 'webhook_deliveries',
+  'webhook_signing_secrets', 'worker_tokens',
 ];
 
 async function tablesOf(url: string): Promise<string[]> {
