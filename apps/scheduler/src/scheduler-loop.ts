@@ -9,6 +9,19 @@ import type { PlacementService } from './placement/placement.service';
 import type { PodReconciler } from './reconciler/pod-reconciler';
 import type { UsageRecorder } from './usage/usage-recorder';
 
+/** Shutdown never waits longer than this on one step (a pass or a release against a store that is gone). */
+export const SHUTDOWN_STEP_MS = 5_000;
+
+/** Waits for `promise` (its failure ignored) at most `ms`: shutdown must not hang on an unreachable store. */
+export async function bounded(promise: Promise<unknown>, ms = SHUTDOWN_STEP_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([promise.then(() => undefined, () => undefined), elapsed]);
+  clearTimeout(timer);
+}
+
 /** What one pass of the loop runs. */
 export interface LoopParts {
   leader: LeaderElection;
@@ -84,8 +97,8 @@ export class SchedulerLoop {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.idle();
-    await this.parts.leader.release();
+    await bounded(this.idle());
+    await bounded(this.parts.leader.release());
   }
 
   private async pass(): Promise<void> {

@@ -18,7 +18,7 @@ import { PlacementService } from './placement/placement.service';
 import { PodReconciler } from './reconciler/pod-reconciler';
 import { PodsStateRepository } from './reconciler/pods-state.repository';
 import { WorkloadSpecs } from './reconciler/workload-specs';
-import { SchedulerLoop } from './scheduler-loop';
+import { bounded, SchedulerLoop } from './scheduler-loop';
 import { UsageLedgerRepository } from './usage/usage-ledger.repository';
 import { UsageRecorder } from './usage/usage-recorder';
 
@@ -34,6 +34,7 @@ export class SchedulerRuntime {
   private readonly eventsRedis: Redis;
   private readonly usageQueue;
   private readonly follower: JobEventsFollower;
+  private stopped = false;
 
   constructor(
     config: SchedulerConfig,
@@ -88,10 +89,14 @@ export class SchedulerRuntime {
   }
 
   async stop(): Promise<void> {
-    await this.follower.stop();
+    if (this.stopped) return;
+    this.stopped = true;
+    this.follower.stop();
     await this.loop.stop();
-    await this.driver.close();
-    await this.usageQueue.close();
-    await this.queueRedis.quit().catch(() => this.queueRedis.disconnect());
+    await bounded(this.driver.close());
+    await bounded(this.usageQueue.close());
+    // QUIT would wait for a Redis that is gone: drop the socket then.
+    if (this.queueRedis.status === 'ready') await bounded(this.queueRedis.quit());
+    this.queueRedis.disconnect();
   }
 }

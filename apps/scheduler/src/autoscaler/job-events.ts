@@ -20,7 +20,6 @@ function toEvent(fields: string[]): JobEvent {
  */
 export class JobEventsFollower {
   private running = false;
-  private loop: Promise<void> | undefined;
 
   constructor(
     /** A dedicated client WITHOUT keyPrefix. */
@@ -32,13 +31,13 @@ export class JobEventsFollower {
 
   start(): void {
     this.running = true;
-    this.loop = this.follow();
+    void this.follow();
   }
 
-  async stop(): Promise<void> {
+  /** Ends the follow loop; a blocked XREAD on a Redis that is gone is abandoned, not awaited. */
+  stop(): void {
     this.running = false;
     this.redis.disconnect();
-    await this.loop;
   }
 
   private async follow(): Promise<void> {

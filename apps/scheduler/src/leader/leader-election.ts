@@ -44,6 +44,8 @@ export class RedisLeaderElection implements LeaderElection {
   async release(): Promise<void> {
     if (!this.leader) return;
     this.leader = false;
+    // Without Redis there is nothing to release: the lease expires on its own.
+    if (this.redis.status !== 'ready') return;
     await this.redis.eval(RELEASE, 1, this.key, this.token);
   }
 }
