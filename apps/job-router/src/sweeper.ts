@@ -34,10 +34,14 @@ export class EngineSweeper implements OnApplicationBootstrap, BeforeApplicationS
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    // With Redis gone, commands wait for a reconnect that may never come: dropping the socket fails them at once, so
+    // a sweep or a wake-up in flight ends instead of holding the shutdown.
+    const gone = this.redis.status !== 'ready';
+    if (gone) this.redis.disconnect();
     await this.running;
     await this.engine.close();
-    // QUIT would wait forever for a Redis that is gone: drop the socket then.
-    await (this.redis.status === 'ready' ? this.redis.quit() : Promise.resolve(this.redis.disconnect()));
+    // QUIT would wait forever for a Redis that is gone.
+    if (!gone) await this.redis.quit();
   }
 
   private tick(): void {
