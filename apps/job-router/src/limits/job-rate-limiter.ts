@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { DomainError } from '@runplane/contracts';
-import { LuaScript, type Redis } from '@runplane/queue';
+import type { Redis } from '@runplane/queue';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { DEFAULT_LIMITS, type LimitedOperation, type OperationLimit } from './limit-table';
 
 /** A request over an endpoint's rate or concurrency limit (429); `retryAfterSeconds` goes into `Retry-After`. */
@@ -29,49 +29,31 @@ export interface JobRateLimitOptions {
   keyPrefix?: string;
 }
 
-/**
- * One step for both counters of a request. KEYS: the window's request counter, the endpoint's held slots (a sorted
- * set of slot tokens by acquire time, so each slot of a crashed replica expires on its own after `holdMs`).
- * ARGV: windowMs, holdMs, token, count requests (0|1), concurrent limit (0 = none).
- * Returns {requests in this window, ms until the window ends, 1 when a slot was taken | 0 none needed | -1 all busy}.
- */
-const ACQUIRE = new LuaScript(`
-local counted, resetMs = 0, 0
-if ARGV[4] == '1' then
-  counted = redis.call('INCR', KEYS[1])
-  if counted == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-  resetMs = redis.call('PTTL', KEYS[1])
-end
-local limit = tonumber(ARGV[5])
-if limit == 0 then return { counted, resetMs, 0 } end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[2]))
-if redis.call('ZCARD', KEYS[2]) >= limit then return { counted, resetMs, -1 } end
-redis.call('ZADD', KEYS[2], now, ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
-return { counted, resetMs, 1 }
-`);
+/** Counting is ours (the effective limit changes with the worker count), so the library never rejects. */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 const NOTHING_TO_RELEASE = async (): Promise<void> => undefined;
 
 /**
- * Per-endpoint, per-operation limits on Redis, shared by every job-router replica: requests per fixed window against
- * max(base, running workers × per-worker value), and concurrent requests. One script call per request; a taken
+ * Per-endpoint, per-operation limits on Redis through rate-limiter-flexible, shared by every job-router replica:
+ * requests per fixed window against max(base, running workers × per-worker value), and concurrent requests (a
+ * counter of held slots whose key lapses after `maxHoldMs`, so a crashed replica's slots are forgotten). A taken
  * concurrency slot is given back by the returned release.
  */
 export class JobRateLimiter {
-  private readonly keyPrefix: string;
-  // Slot tokens: unique per replica (random) and per request (counter).
-  private readonly instance = randomBytes(6).toString('hex');
-  private sequence = 0;
+  private readonly rate: RateLimiterRedis;
+  private readonly concurrency: RateLimiterRedis;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly options: JobRateLimitOptions,
     private readonly workers: RunningWorkerCount,
   ) {
-    this.keyPrefix = `${options.keyPrefix ?? ''}limits:`;
+    const prefix = `${options.keyPrefix ?? ''}limits`;
+    const windowSeconds = Math.max(1, Math.ceil(options.windowMs / 1000));
+    this.rate = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rate`, points: UNBOUNDED, duration: windowSeconds });
+    const holdSeconds = Math.max(1, Math.ceil(options.maxHoldMs / 1000));
+    this.concurrency = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:busy`, points: UNBOUNDED, duration: holdSeconds });
   }
 
   /** The base limits of an operation after configuration overrides. */
@@ -83,33 +65,35 @@ export class JobRateLimiter {
   async acquire(endpointId: string, operation: LimitedOperation): Promise<() => Promise<void>> {
     const limit = this.limitOf(operation);
     if (limit.requests === 0 && limit.concurrent === 0) return NOTHING_TO_RELEASE;
-    const key = `${this.keyPrefix}${endpointId}:${operation}`;
-    const busyKey = `${key}:busy`;
-    const token = `${this.instance}:${(this.sequence += 1)}`;
-    const [counted, resetMs, slot] = await ACQUIRE.runWithKeys<[number, number, number]>(
-      this.redis,
-      [`${key}:rate`, busyKey],
-      [this.options.windowMs, this.options.maxHoldMs, token, limit.requests > 0 ? 1 : 0, limit.concurrent],
-    );
-    const release = slot === 1 ? this.releaseOf(busyKey, token) : NOTHING_TO_RELEASE;
+    const key = `${endpointId}:${operation}`;
+    // Both counters at once (one pipelined round trip): a request refused by one gives back its slot of the other.
+    const [counting, holding] = await Promise.allSettled([
+      limit.requests > 0 ? this.rate.consume(key, 1) : undefined,
+      limit.concurrent > 0 ? this.concurrency.consume(key, 1) : undefined,
+    ]);
+    const held = holding.status === 'fulfilled' ? holding.value : undefined;
+    const release = held ? this.releaseOf(key) : NOTHING_TO_RELEASE;
     try {
-      if (limit.requests > 0) await this.checkRate(endpointId, operation, limit.requests, counted, resetMs);
+      if (holding.status === 'rejected') throw holding.reason;
+      if (counting.status === 'rejected') throw counting.reason;
+      const counted = counting.value;
+      if (counted) await this.checkRate(endpointId, operation, limit.requests, counted.consumedPoints, counted.msBeforeNext);
+      if (held && held.consumedPoints > limit.concurrent) {
+        throw new RateLimitedError(`Too many concurrent ${operation} requests for this endpoint (limit ${limit.concurrent})`, 1);
+      }
     } catch (error) {
       await release();
       throw error;
     }
-    if (slot === -1) {
-      throw new RateLimitedError(`Too many concurrent ${operation} requests for this endpoint (limit ${limit.concurrent})`, 1);
-    }
     return release;
   }
 
-  private releaseOf(busyKey: string, token: string): () => Promise<void> {
+  private releaseOf(key: string): () => Promise<void> {
     let released = false;
     return async () => {
       if (released) return;
       released = true;
-      await this.redis.zrem(busyKey, token);
+      await this.concurrency.reward(key, 1);
     };
   }
 
