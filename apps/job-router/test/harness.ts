@@ -93,6 +93,10 @@ export async function startJobRouter(label: string, env: Record<string, string> 
       return (await workerTokens.issue(endpointId, workerId)).token;
     },
     async close() {
+      // An aborted client fetch can leave a connection with no request on it, which Node counts as busy until its
+      // headers timeout (60 s): drop every open connection so closing the server does not wait for it.
+      const server = app.getHttpServer();
+      if (server.listening) server.closeAllConnections();
       await app.close();
       await cleanupRedisPrefix(redis, prefix);
       redis.disconnect();

@@ -80,9 +80,17 @@ describe('runpod-sdk (RunPod npm client) against job-router and protocol workers
   });
 
   afterAll(async () => {
-    for (const release of held.values()) release();
     shutdown.abort();
-    await Promise.all(workers);
+    // A worker finishes the jobs it holds before it stops, and a take already on its way may still hand it a `hold`
+    // job: keep releasing held jobs until every worker has stopped.
+    const release = (): void => held.forEach((resolve) => resolve());
+    release();
+    const releasing = setInterval(release, 50);
+    try {
+      await Promise.all(workers);
+    } finally {
+      clearInterval(releasing);
+    }
     await h?.close();
   });
 
