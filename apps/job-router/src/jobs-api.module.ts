@@ -1,7 +1,7 @@
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DbClient } from '@runplane/db';
-import { EndpointsRepository } from '@runplane/endpoints';
-import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, DB_CLIENT } from '@runplane/http';
+import { EndpointsRepository, WorkerStateStore } from '@runplane/endpoints';
+import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
 import { createAccountsServices } from '@runplane/accounts';
 import { createRedis, normalizePrefix, type Redis } from '@runplane/queue';
 import { ClientRoutes } from './client/client-routes';
@@ -55,8 +55,17 @@ export class JobsApiModule {
         { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },
         {
           provide: JobApiService,
-          inject: [JOB_ENGINE, EndpointDirectory],
-          useFactory: (engine: JobRouterEngine, endpoints: EndpointDirectory) => new JobApiService(engine, endpoints),
+          inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT],
+          useFactory: (engine: JobRouterEngine, endpoints: EndpointDirectory, redis: Redis) => {
+            const states = new WorkerStateStore(redis);
+            const schedulerStates = {
+              async counts(endpointId: string) {
+                const { counts } = await states.read(endpointId);
+                return { initializing: counts.initializing, throttled: counts.throttled, unhealthy: counts.unhealthy };
+              },
+            };
+            return new JobApiService(engine, endpoints, schedulerStates);
+          },
         },
         {
           provide: JobRateLimiter,

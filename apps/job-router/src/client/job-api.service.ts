@@ -10,9 +10,17 @@ import {
 } from '@runplane/jobs';
 import type { EndpointDirectory } from './endpoint-directory';
 
-/** Idle and running workers of an endpoint (heartbeats); the scheduler's states are added when it exists. */
+/** Idle and running workers of an endpoint, from their heartbeats. */
 export interface WorkerStats {
   workers(endpointId: string): Promise<{ idle: number; running: number }>;
+}
+
+/**
+ * Workers the scheduler knows but that are not taking jobs: starting (initializing), held back because there is no
+ * capacity (throttled) or crash-looping (unhealthy). Published by the scheduler's autoscaler.
+ */
+export interface SchedulerWorkerStates {
+  counts(endpointId: string): Promise<{ initializing: number; throttled: number; unhealthy: number }>;
 }
 
 /** The engine job-router serves: the JobEngine contract plus heartbeat-based worker counts. */
@@ -47,6 +55,7 @@ export class JobApiService {
   constructor(
     private readonly engine: JobRouterEngine,
     private readonly endpoints: EndpointDirectory,
+    private readonly schedulerStates: SchedulerWorkerStates,
   ) {}
 
   /** Submits a job; /run answers `{id, status}`. */
@@ -111,8 +120,13 @@ export class JobApiService {
 
   async health(principal: Principal, endpointId: string): Promise<EndpointHealth> {
     await this.endpoints.require(principal, endpointId);
-    const [jobs, workers] = await Promise.all([this.engine.counts(endpointId), this.engine.workers(endpointId)]);
-    return { jobs, workers: { idle: workers.idle, running: workers.running, initializing: 0, throttled: 0, unhealthy: 0 } };
+    const [jobs, workers, scheduled] = await Promise.all([
+      this.engine.counts(endpointId),
+      this.engine.workers(endpointId),
+      this.schedulerStates.counts(endpointId),
+    ]);
+    // idle / running: what workers report by heartbeat; the rest: what the scheduler sees of workers not serving yet.
+    return { jobs, workers: { idle: workers.idle, running: workers.running, ...scheduled } };
   }
 
   async requests(principal: Principal, endpointId: string, limit: number): Promise<JobRecord[]> {
