@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { createWorkerTokensService } from '@runplane/accounts';
-import { USAGE_QUEUE, usageCatalog } from '@runplane/billing';
+import { USAGE_QUEUE, usageCatalog, usageJobId } from '@runplane/billing';
 import type { DbClient } from '@runplane/db';
 import { WorkerStateStore } from '@runplane/endpoints';
 import { JobScalingReader } from '@runplane/jobs';
@@ -50,7 +50,7 @@ export class SchedulerRuntime {
     this.placement = new PlacementService(db, new CapacityRepository());
     const ledger = new UsageLedgerRepository(db);
     const usage = new UsageRecorder(ledger, async (event) => {
-      await this.usageQueue.add('usage.record', event, { jobId: event.eventId });
+      await this.usageQueue.add('usage.record', event, { jobId: usageJobId(event.eventId) });
     });
     const tokens = createWorkerTokensService(db);
     const inventory = new InventoryService(driver, machines);

@@ -6,7 +6,7 @@ export const USAGE_QUEUE = 'usage';
 
 /**
  * `usage.record`: one billable transition (a Pod or worker started or stopped, a network volume created,
- * resized or deleted). Producers add it with `jobId` = the event's `eventId`, so BullMQ itself drops a
+ * resized or deleted). Producers add it with `jobId` = {@link usageJobId} of the event, so BullMQ itself drops a
  * duplicate publish while the first is still kept; the aggregator is idempotent on `eventId` for the rest.
  */
 export const usageCatalog = defineJobCatalog({
@@ -18,3 +18,8 @@ export const usageCatalog = defineJobCatalog({
     timeoutMs: 30_000,
   },
 });
+
+/** The BullMQ job id of a usage event: its `eventId` with `:` (which BullMQ reserves in job ids) replaced by `.`. */
+export function usageJobId(eventId: string): string {
+  return eventId.replaceAll(':', '.');
+}
