@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type Clock, type StoragePrices, UsageAggregator } from '@runplane/billing';
+import { type Clock, UsageAggregator } from '@runplane/billing';
+import type { StoragePrices } from '@runplane/contracts';
 import type { DatabaseClient } from '@runplane/db';
 import { DB_CLIENT, HealthController } from '@runplane/http';
 import { createRedis } from '@runplane/queue';

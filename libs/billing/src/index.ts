@@ -26,5 +26,5 @@ export {
 } from './aggregation/usage-aggregator';
 export { startUsageConsumer, type UsageConsumerOptions, type UsageFailure } from './aggregation/usage-consumer';
 export { type Charge, computeCharges, type PlanWindow } from './metering/charges';
-export { deriveIntervals, type DerivedInterval, type StoragePrices, volumeCostPerMonth } from './metering/intervals';
+export { deriveIntervals, type DerivedInterval, volumeCostPerMonth } from './metering/intervals';
 export { HOURS_PER_MONTH } from './metering/money';

@@ -1,4 +1,4 @@
-import type { StoragePrices } from './storage-prices';
+import type { StoragePrices } from '@runplane/contracts';
 
 /** A GPU model as the catalog describes it; prices are USD per GPU-hour, null when not offered. */
 export interface GpuTypeEntry {

@@ -9,6 +9,6 @@ export {
   parseCatalogOverrides,
   type CatalogOverrides,
 } from './overrides';
-export { DEFAULT_STORAGE_PRICES, type StoragePrices } from './storage-prices';
+export { DEFAULT_STORAGE_PRICES } from './storage-prices';
 export { seedCatalog, type SeedResult } from './seed';
 export { CatalogRepository } from './catalog.repository';

@@ -1,23 +1,11 @@
+import type { StoragePrices } from '@runplane/contracts';
+
 /**
  * Storage prices, USD per GB-month, as RunPod publishes them: a Pod's container disk and volume cost
  * $0.10/GB-month while it runs and $0.20/GB-month while it is stopped; a network volume costs $0.07/GB-month
  * up to 1 TB (1,000 GB) and $0.05/GB-month for the GB above. Billing counts a month as 730 hours
  * (365 x 24 / 12) and meters storage to the millisecond.
  */
-export interface StoragePrices {
-  /** A running Pod's container disk plus volume. */
-  podDiskRunningPerGbMonth: number;
-  /** A stopped Pod's container disk plus volume (kept while the Pod is not terminated). */
-  podDiskStoppedPerGbMonth: number;
-  /** A network volume, for its first `networkVolumeTierGb` GB. */
-  networkVolumePerGbMonth: number;
-  /** A network volume, for every GB above `networkVolumeTierGb`. */
-  networkVolumeOverTierPerGbMonth: number;
-  /** Size at which network volume storage gets the lower price. */
-  networkVolumeTierGb: number;
-}
-
-/** RunPod's published storage prices. */
 export const DEFAULT_STORAGE_PRICES: StoragePrices = {
   podDiskRunningPerGbMonth: 0.1,
   podDiskStoppedPerGbMonth: 0.2,

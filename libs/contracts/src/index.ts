@@ -13,3 +13,4 @@ export * from './v2/jobs';
 export * from './v2/events';
 export * from './usage';
 export * from './placement';
+export * from './storage-prices';

@@ -1,7 +1,7 @@
-import type { UsageEvent } from '@runplane/contracts';
+import type { StoragePrices, UsageEvent } from '@runplane/contracts';
 import { type DatabaseClient, isForeignKeyViolation, type Prisma, withTransaction } from '@runplane/db';
 import { computeCharges } from '../metering/charges';
-import { deriveIntervals, diffIntervals, type StoragePrices } from '../metering/intervals';
+import { deriveIntervals, diffIntervals } from '../metering/intervals';
 import { hourOf } from '../metering/money';
 import { resourceOf, type ResourceRef } from '../metering/resource';
 import { ChargesRepository, type ChargeWrites } from './charges.repository';

@@ -1,18 +1,6 @@
-import type { UsageEvent, VolumeUsageEvent } from '@runplane/contracts';
+import type { StoragePrices, UsageEvent, VolumeUsageEvent } from '@runplane/contracts';
 import { Money, RATE_DECIMALS } from './money';
 import { resourceOf, type ResourceKind } from './resource';
-
-/**
- * Storage prices in USD per GB-month (the catalog's `storagePrices`, passed in by the app): a Pod's disk while
- * running and while stopped, and network volumes with a lower price above a size tier.
- */
-export interface StoragePrices {
-  podDiskRunningPerGbMonth: number;
-  podDiskStoppedPerGbMonth: number;
-  networkVolumePerGbMonth: number;
-  networkVolumeOverTierPerGbMonth: number;
-  networkVolumeTierGb: number;
-}
 
 /** What an interval bills: compute (and a Pod's disk), a stopped Pod's disk, or a network volume. */
 export type UsagePhase = 'RUNNING' | 'STOPPED' | 'STORED';

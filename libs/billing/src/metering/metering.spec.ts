@@ -1,6 +1,6 @@
-import type { PodUsageEvent, UsageEvent, VolumeUsageEvent } from '@runplane/contracts';
+import type { PodUsageEvent, StoragePrices, UsageEvent, VolumeUsageEvent } from '@runplane/contracts';
 import { computeCharges } from './charges';
-import { deriveIntervals, diffIntervals, type StoragePrices, volumeCostPerMonth } from './intervals';
+import { deriveIntervals, diffIntervals, volumeCostPerMonth } from './intervals';
 
 const prices: StoragePrices = {
   podDiskRunningPerGbMonth: 0.1, podDiskStoppedPerGbMonth: 0.2, networkVolumePerGbMonth: 0.07, networkVolumeOverTierPerGbMonth: 0.05, networkVolumeTierGb: 1000,
