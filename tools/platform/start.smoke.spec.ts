@@ -1,4 +1,5 @@
 import type { ApiKeyDto } from '@runplane/contracts';
+import runpodSdk from 'runpod-sdk';
 import { createRedis } from '@runplane/queue';
 import {
   cleanupRedisPrefix,
@@ -90,6 +91,72 @@ describe('npm start (smoke)', () => {
     expect(open).toEqual(ports.map(() => false));
   }
 
+  /**
+   * The local driver end to end: a template whose start command runs the example worker, an endpoint with
+   * workersMin 0, jobs submitted with RunPod's npm client. The scheduler starts a worker process for the queued
+   * jobs, and ends it once it has been idle for the endpoint's idleTimeout.
+   */
+  async function runJobsOnLocalWorkers(gatewayPort: number, jobApiPort: number, secret: string): Promise<void> {
+    const v1 = async (path: string, body: unknown): Promise<{ id: string }> => {
+      const response = await fetch(`http://127.0.0.1:${gatewayPort}/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`POST /v1${path} answered ${response.status}: ${text}`);
+      return JSON.parse(text) as { id: string };
+    };
+    const template = await v1('/templates', {
+      name: 'echo-worker',
+      imageName: 'runplane/echo-worker:dev',
+      isServerless: true,
+      containerDiskInGb: 5,
+      dockerEntrypoint: ['node'],
+      dockerStartCmd: ['-r', '@swc-node/register', 'examples/echo-worker/worker.ts'],
+    });
+    const endpoint = await v1('/endpoints', {
+      name: 'echo',
+      templateId: template.id,
+      gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
+      gpuCount: 1,
+      workersMin: 0,
+      workersMax: 1,
+      idleTimeout: 2,
+      scalerType: 'QUEUE_DELAY',
+      scalerValue: 1,
+    });
+    const sdk = runpodSdk(secret, { baseUrl: `http://127.0.0.1:${jobApiPort}/v2` }).endpoint(endpoint.id);
+    if (!sdk) throw new Error('runpod-sdk returned no endpoint');
+
+    const accepted = await Promise.all(['one', 'two', 'three'].map((text) => sdk.run({ input: { text } })));
+    const results = await Promise.all(
+      accepted.map(({ id }) =>
+        pollUntil(
+          async () => {
+            const status = (await sdk.status(id)) as unknown as { status: string; output?: unknown; workerId?: string };
+            return status.status === 'IN_QUEUE' || status.status === 'IN_PROGRESS' ? undefined : status;
+          },
+          { timeoutMs: 120_000, intervalMs: 250, description: `job ${id} to finish on a local worker` },
+        ),
+      ),
+    );
+    expect(results.map((result) => result.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
+    expect(results.map((result) => (result.output as { echo: { text: string } }).echo.text)).toEqual(['one', 'two', 'three']);
+    const workerId = results[0]?.workerId;
+    expect(typeof workerId).toBe('string');
+    expect(results.every((result) => result.workerId === workerId)).toBe(true);
+
+    // Idle past idleTimeout: the scheduler ends the worker process, and /health counts no worker.
+    await pollUntil(
+      async () => {
+        const health = (await sdk.health()) as unknown as { workers: Record<string, number> };
+        return Object.values(health.workers).every((count) => count === 0) || undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, description: 'the idle worker to be scaled down' },
+    );
+  }
+
   it('starts the platform, serves the admin key, and leaves nothing behind on Ctrl-C', async () => {
     const ports = await getFreePorts(5);
     const group = await startRunner(ports);
@@ -116,6 +183,8 @@ describe('npm start (smoke)', () => {
       ['billing-aggregator', 'gateway', 'job-router', 'scheduler', 'webhook-dispatcher'],
     );
     expect(pids.all.every(isProcessAlive)).toBe(true);
+
+    await runJobsOnLocalWorkers(gatewayPort, ports[1] ?? 0, secret);
 
     // Like Ctrl-C in a terminal: the whole foreground group (npm, the runner, the apps) gets SIGINT.
     signalProcessGroup(group.pid, 'SIGINT');
