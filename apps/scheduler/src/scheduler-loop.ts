@@ -109,7 +109,7 @@ export class SchedulerLoop {
       await parts.autoscaler.scaleAll();
       await parts.reconciler.reconcile();
       await parts.usage.observeVolumes(await parts.volumes(), parts.clock());
-      for (const machine of await parts.placement.inventory()) await parts.machines.setAvailable(machine.id, Math.max(0, machine.gpuFree));
+      await parts.machines.setAvailable((await parts.placement.inventory()).map((machine) => ({ id: machine.id, gpuAvailable: Math.max(0, machine.gpuFree) })));
     } catch (error) {
       parts.log('scheduler pass failed', error);
     }

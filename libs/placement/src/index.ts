@@ -1,6 +1,8 @@
 export {
   noCapacityMessage,
+  placeMany,
   placePod,
+  type BatchPlacement,
   type InventoryMachine,
   type NoCapacityReason,
   type PlacementCloudType,

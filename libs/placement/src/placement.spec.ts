@@ -1,4 +1,4 @@
-import { type InventoryMachine, noCapacityMessage, placePod, type PlacementRequest } from './placement';
+import { type InventoryMachine, noCapacityMessage, placeMany, placePod, type PlacementRequest } from './placement';
 
 const H100 = 'NVIDIA H100 80GB HBM3';
 const RTX = 'NVIDIA GeForce RTX 4090';
@@ -142,5 +142,29 @@ describe('placePod: CPU Pods', () => {
       placed: false,
       reasons: [{ kind: 'insufficient-cpu', candidate: 'cpu3c', requestedVcpu: 4, requestedMemoryGb: 8 }],
     });
+  });
+});
+
+describe('placeMany', () => {
+  it('places each Pod where placePod would, given what the earlier ones took', () => {
+    const inventory = [machine('h1', H100, 2), machine('h2', H100, 1), machine('r1', RTX, 8)];
+    const batch = placeMany(gpuRequest(), inventory, 5);
+    expect(batch.placed.map((p) => p.machineId)).toEqual(['h2', 'h1', 'h1', 'r1', 'r1']);
+    expect(batch.reasons).toEqual([]);
+    expect(inventory[0]?.gpuFree).toBe(2);
+  });
+
+  it('stops at the first Pod that does not fit, with its reasons', () => {
+    const batch = placeMany(gpuRequest({ gpuTypeIds: [H100], gpuCount: 2 }), [machine('h1', H100, 5)], 4);
+    expect(batch.placed).toHaveLength(2);
+    expect(batch.reasons).toEqual([{ kind: 'insufficient-gpus', candidate: H100, requested: 2, mostFree: 1 }]);
+  });
+
+  it('takes vCPUs and memory on CPU machines', () => {
+    const cpu = machine('c1', null, 0, { gpuCount: 0, cpuFree: 8, memoryFreeGb: 32 });
+    const request = gpuRequest({ computeType: 'CPU', gpuTypeIds: [], gpuCount: 0, cpuFlavorIds: ['cpu3c'], vcpuCount: 4, memoryInGb: 16 });
+    const batch = placeMany(request, [cpu], 3);
+    expect(batch.placed).toHaveLength(2);
+    expect(batch.reasons[0]?.kind).toBe('insufficient-cpu');
   });
 });

@@ -150,6 +150,33 @@ export function placePod(request: PlacementRequest, inventory: readonly Inventor
   return request.computeType === 'GPU' ? placeGpu(request, machines, allowed) : placeCpu(request, machines, allowed);
 }
 
+/** Several identical Pods placed one after another on the same inventory: where each went, and why the rest did not fit. */
+export interface BatchPlacement {
+  placed: Extract<PlacementResult, { placed: true }>[];
+  /** Why the next Pod found no room; empty when all of them were placed. */
+  reasons: NoCapacityReason[];
+}
+
+/**
+ * Places up to `count` identical Pods as {@link placePod} would place them one at a time, each seeing the capacity the
+ * earlier ones took (the inventory passed in is not changed). Stops at the first Pod that does not fit.
+ */
+export function placeMany(request: PlacementRequest, inventory: readonly InventoryMachine[], count: number): BatchPlacement {
+  const machines = inventory.map((machine) => ({ ...machine }));
+  const byId = new Map(machines.map((machine) => [machine.id, machine]));
+  const placed: BatchPlacement['placed'] = [];
+  for (let index = 0; index < count; index += 1) {
+    const result = placePod(request, machines);
+    if (!result.placed) return { placed, reasons: result.reasons };
+    const machine = byId.get(result.machineId) as InventoryMachine;
+    machine.gpuFree -= request.gpuCount;
+    machine.cpuFree -= request.vcpuCount;
+    machine.memoryFreeGb -= request.memoryInGb;
+    placed.push(result);
+  }
+  return { placed, reasons: [] };
+}
+
 function describeReason(reason: NoCapacityReason): string {
   switch (reason.kind) {
     case 'not-in-inventory':

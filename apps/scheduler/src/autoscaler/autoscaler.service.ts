@@ -89,10 +89,9 @@ export class AutoscalerService {
     const throttled: WorkerStateEntry[] = rows
       .filter((row) => row.observedPhase === 'CREATING' && row.statusMessage?.startsWith('Unschedulable: '))
       .map((row) => ({ workerId: row.id, state: 'throttled', reason: row.statusMessage ?? undefined }));
-    for (let index = 0; index < plan.add; index += 1) {
-      const refusal = await this.addWorker(endpoint, prices, now);
-      if (refusal) throttled.push({ workerId: `throttled-${index + 1}`, state: 'throttled', reason: refusal });
-      if (refusal) break;
+    if (plan.add > 0) {
+      const { added, refusal } = await this.addWorkers(endpoint, plan.add, prices, now);
+      if (refusal) throttled.push({ workerId: `throttled-${added + 1}`, state: 'throttled', reason: refusal });
     }
     for (const id of plan.remove) {
       const row = rows.find((worker) => worker.id === id);
@@ -115,13 +114,16 @@ export class AutoscalerService {
     return { id: row.id, initializing: !this.seen.has(row.id), busy, idleForMs: Math.max(0, now - since) };
   }
 
-  /** Places and writes one worker; returns why not when there is no capacity or a crash backoff is running. */
-  private async addWorker(endpoint: ScalableEndpoint, prices: Prices, now: number): Promise<string | null> {
+  /**
+   * Places and writes up to `count` workers at once; says how many, and why not all when there is no capacity or a
+   * crash backoff is running.
+   */
+  private async addWorkers(endpoint: ScalableEndpoint, count: number, prices: Prices, now: number): Promise<{ added: number; refusal: string | null }> {
     const failures = this.failures.get(endpoint.id);
     if (failures && now - failures.lastAt < replacementBackoffMs(failures.count)) {
-      return `Waiting to replace a crashed worker (${failures.count} in a row): ${failures.reason}`;
+      return { added: 0, refusal: `Waiting to replace a crashed worker (${failures.count} in a row): ${failures.reason}` };
     }
-    const result = await this.placement.placeAndCreate(
+    const batch = await this.placement.placeManyAndCreate(
       {
         accountId: endpoint.accountId,
         computeType: endpoint.computeType,
@@ -135,12 +137,14 @@ export class AutoscalerService {
         vcpuCount: endpoint.vcpuCount,
         memoryInGb: 0,
       },
-      async (tx, placed) => {
-        const costPerHr = this.price(endpoint, placed.gpuTypeId, placed.cpuFlavorId, prices);
-        await this.repository.createWorker(tx, endpoint, { ...placed, costPerHr }, new Date(now));
+      count,
+      async (tx, placements) => {
+        const priced = placements.map((placed) => ({ ...placed, costPerHr: this.price(endpoint, placed.gpuTypeId, placed.cpuFlavorId, prices) }));
+        await this.repository.createWorkers(tx, endpoint, priced, new Date(now));
       },
     );
-    return result.placed ? null : noCapacityMessage(result.reasons);
+    const added = batch.placed.length;
+    return { added, refusal: added < count ? noCapacityMessage(batch.reasons) : null };
   }
 
   private price(endpoint: ScalableEndpoint, gpuTypeId: string | null, cpuFlavorId: string | null, prices: Prices): number {

@@ -17,6 +17,49 @@ function stringEnv(value: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
+/** Worker rows per insert statement. */
+const CREATE_CHUNK = 500;
+
+/** The Pod row of a new worker: the endpoint's template, where it was placed and its price. */
+function workerRow(endpoint: ScalableEndpoint, placed: WorkerPlacement, now: Date): Prisma.PodCreateManyInput & { id: string } {
+  const template = endpoint.template;
+  return {
+    id: newId(),
+    accountId: endpoint.accountId,
+    name: `${endpoint.name}-worker`,
+    image: template.imageName,
+    templateId: template.id,
+    endpointId: endpoint.id,
+    slsVersion: endpoint.version,
+    computeType: endpoint.computeType,
+    gpuTypeIds: endpoint.gpuTypeIds,
+    gpuTypePriority: 'custom',
+    cpuFlavorIds: endpoint.cpuFlavorIds,
+    dataCenterIds: endpoint.dataCenterIds,
+    gpuTypeId: placed.gpuTypeId,
+    gpuCount: endpoint.computeType === 'GPU' ? endpoint.gpuCount : 0,
+    cpuFlavorId: placed.cpuFlavorId,
+    vcpuCount: endpoint.vcpuCount,
+    memoryInGb: 0,
+    dataCenterId: placed.dataCenterId,
+    machineId: placed.machineId,
+    costPerHr: placed.costPerHr,
+    adjustedCostPerHr: placed.costPerHr,
+    containerDiskInGb: template.containerDiskInGb,
+    volumeInGb: 0,
+    volumeMountPath: template.volumeMountPath,
+    networkVolumeId: endpoint.networkVolumeId,
+    containerRegistryAuthId: template.containerRegistryAuthId,
+    ports: template.ports,
+    env: { ...stringEnv(template.env), ...stringEnv(endpoint.env) },
+    dockerEntrypoint: template.dockerEntrypoint,
+    dockerStartCmd: template.dockerStartCmd,
+    lastStartedAt: now,
+    lastStatusChange: `Rented by Serverless: ${now.toUTCString()}`,
+    lastStatusChangeAt: now,
+  };
+}
+
 /** Endpoints and their worker Pods, as the autoscaler reads and writes them. */
 export class ScalingRepository {
   constructor(private readonly db: DbClient) {}
@@ -39,48 +82,12 @@ export class ScalingRepository {
     };
   }
 
-  /** Writes a worker Pod row (inside the placement transaction, so its capacity is booked with it). */
-  async createWorker(tx: Prisma.TransactionClient, endpoint: ScalableEndpoint, placed: WorkerPlacement, now: Date): Promise<string> {
-    const template = endpoint.template;
-    const id = newId();
-    await tx.pod.create({
-      data: {
-        id,
-        accountId: endpoint.accountId,
-        name: `${endpoint.name}-worker`,
-        image: template.imageName,
-        templateId: template.id,
-        endpointId: endpoint.id,
-        slsVersion: endpoint.version,
-        computeType: endpoint.computeType,
-        gpuTypeIds: endpoint.gpuTypeIds,
-        gpuTypePriority: 'custom',
-        cpuFlavorIds: endpoint.cpuFlavorIds,
-        dataCenterIds: endpoint.dataCenterIds,
-        gpuTypeId: placed.gpuTypeId,
-        gpuCount: endpoint.computeType === 'GPU' ? endpoint.gpuCount : 0,
-        cpuFlavorId: placed.cpuFlavorId,
-        vcpuCount: endpoint.vcpuCount,
-        memoryInGb: 0,
-        dataCenterId: placed.dataCenterId,
-        machineId: placed.machineId,
-        costPerHr: placed.costPerHr,
-        adjustedCostPerHr: placed.costPerHr,
-        containerDiskInGb: template.containerDiskInGb,
-        volumeInGb: 0,
-        volumeMountPath: template.volumeMountPath,
-        networkVolumeId: endpoint.networkVolumeId,
-        containerRegistryAuthId: template.containerRegistryAuthId,
-        ports: template.ports,
-        env: { ...stringEnv(template.env), ...stringEnv(endpoint.env) },
-        dockerEntrypoint: template.dockerEntrypoint,
-        dockerStartCmd: template.dockerStartCmd,
-        lastStartedAt: now,
-        lastStatusChange: `Rented by Serverless: ${now.toUTCString()}`,
-        lastStatusChangeAt: now,
-      },
-    });
-    return id;
+  /** Writes worker Pod rows (inside the placement transaction, so their capacity is booked with them); returns their ids. */
+  async createWorkers(tx: Prisma.TransactionClient, endpoint: ScalableEndpoint, placements: WorkerPlacement[], now: Date): Promise<string[]> {
+    const rows = placements.map((placed) => workerRow(endpoint, placed, now));
+    // Bounded statements: every row is ~40 bind parameters and Postgres takes at most 65,535 per statement.
+    for (let start = 0; start < rows.length; start += CREATE_CHUNK) await tx.pod.createMany({ data: rows.slice(start, start + CREATE_CHUNK) });
+    return rows.map((row) => row.id);
   }
 
   async deleteWorker(id: string): Promise<void> {

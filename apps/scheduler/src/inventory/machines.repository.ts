@@ -34,8 +34,13 @@ export class MachinesRepository {
     await this.db.machine.updateMany({ where: { id: { notIn: presentIds }, ready: true }, data: { ready: false, schedulable: false } });
   }
 
-  async setAvailable(id: string, gpuAvailable: number): Promise<void> {
-    await this.db.machine.updateMany({ where: { id, gpuAvailable: { not: gpuAvailable } }, data: { gpuAvailable } });
+  /** Sets each machine's free GPUs, in one statement that touches only the rows whose value changed. */
+  async setAvailable(available: { id: string; gpuAvailable: number }[]): Promise<void> {
+    if (available.length === 0) return;
+    await this.db.$executeRaw`
+      UPDATE "machines" AS m SET "gpuAvailable" = v."gpuAvailable", "updatedAt" = ${new Date()}
+      FROM jsonb_to_recordset(${JSON.stringify(available)}::jsonb) AS v("id" text, "gpuAvailable" integer)
+      WHERE m."id" = v."id" AND m."gpuAvailable" <> v."gpuAvailable"`;
   }
 
   list(): Promise<Machine[]> {

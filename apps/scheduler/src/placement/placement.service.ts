@@ -1,6 +1,6 @@
 import { type DbClient, type Prisma, withTransaction } from '@runplane/db';
 import type { PlacementRpcReply, PlacementRpcRequest } from '@runplane/contracts';
-import { type InventoryMachine, noCapacityMessage, placePod, type PlacementResult } from '@runplane/placement';
+import { type BatchPlacement, type InventoryMachine, noCapacityMessage, placeMany, placePod, type PlacementResult } from '@runplane/placement';
 import type { CapacityRepository } from './capacity.repository';
 
 /** How long a reservation waits for its Pod row (the gateway writes it right after the reply). */
@@ -48,6 +48,23 @@ export class PlacementService {
       const result = placePod(request, await this.capacity.inventory(tx, this.clock()));
       if (result.placed) await create(tx, result);
       return result;
+    });
+  }
+
+  /**
+   * For the autoscaler: places up to `count` identical workers and writes their Pod rows in one locked transaction
+   * (a scale-up of hundreds of workers is one lock, one inventory read and one insert, not one of each per worker).
+   */
+  placeManyAndCreate(
+    request: Omit<PlacementRpcRequest, 'podId'>,
+    count: number,
+    create: (tx: Prisma.TransactionClient, placed: Placed[]) => Promise<void>,
+  ): Promise<BatchPlacement> {
+    return withTransaction(this.db, async (tx) => {
+      await this.capacity.lock(tx);
+      const batch = placeMany(request, await this.capacity.inventory(tx, this.clock()), count);
+      if (batch.placed.length > 0) await create(tx, batch.placed);
+      return batch;
     });
   }
 

@@ -2,9 +2,13 @@ import type { Pod } from '@runplane/db';
 import { replacementBackoffMs } from '@runplane/placement';
 import type { ComputeDriver, WorkloadStatus } from '../drivers/compute-driver';
 import type { PodUsageShape, UsageRecorder } from '../usage/usage-recorder';
-import type { UsageLedgerRepository } from '../usage/usage-ledger.repository';
+import { forEachLimited, MicroBatch } from '../batching/micro-batch';
+import type { LedgerEntry, UsageLedgerRepository } from '../usage/usage-ledger.repository';
 import type { ObservedFields, PodsStateRepository } from './pods-state.repository';
 import type { WorkloadSpecs } from './workload-specs';
+
+/** Pods a pass works on at once. */
+const PASS_CONCURRENCY = 32;
 
 /** Told when a worker's process died while it should run (the autoscaler replaces it, with backoff). */
 export type WorkerFailedHandler = (row: Pod, reason: string) => Promise<void>;
@@ -60,6 +64,11 @@ export class PodReconciler {
   private readonly crashes = new Map<string, number>();
   /** Generation last run per Pod and whether that run was a reset (for wiping the container disk). */
   private readonly lastGeneration = new Map<string, number>();
+  /** Observed fields written during a pass, one statement per turn of the event loop. */
+  private readonly observedWrites = new MicroBatch<{ id: string; fields: ObservedFields }, void>(async (writes) => {
+    await this.pods.writeObservedMany(writes, this.clock());
+    return writes.map(() => undefined);
+  });
 
   constructor(
     private readonly driver: ComputeDriver,
@@ -69,28 +78,30 @@ export class PodReconciler {
     private readonly ledger: UsageLedgerRepository,
     private readonly workerFailed: WorkerFailedHandler,
     private readonly clock: () => Date = () => new Date(),
+    /** Pods worked on at once (each waits on the driver and on batched queries, not on the CPU). */
+    private readonly concurrency = PASS_CONCURRENCY,
   ) {}
 
   /** One full pass over every Pod and workload. */
   async reconcile(): Promise<void> {
-    const [rows, workloads] = await Promise.all([this.pods.placed(), this.driver.list()]);
+    const [rows, workloads, entries] = await Promise.all([this.pods.placed(), this.driver.list(), this.ledger.listKind(['pod', 'worker'])]);
     const byPod = new Map(workloads.map((status) => [status.podId, status]));
-    for (const row of rows) {
-      await this.reconcilePod(row, byPod.get(row.id) ?? null);
-      byPod.delete(row.id);
-    }
+    const ledger = new Map(entries.map((entry) => [entry.resourceId, entry]));
+    await forEachLimited(rows, this.concurrency, (row) => this.reconcilePod(row, byPod.get(row.id) ?? null, ledger.get(row.id) ?? null));
+    for (const row of rows) byPod.delete(row.id);
     // Workloads without a Pod row: the Pod was deleted (or its endpoint was). Remove them.
-    for (const orphan of byPod.values()) await this.driver.delete(orphan.podId);
+    await forEachLimited([...byPod.values()], this.concurrency, (orphan) => this.driver.delete(orphan.podId));
     await this.settleGone();
   }
 
-  private async reconcilePod(row: Pod, status: WorkloadStatus | null): Promise<void> {
+  private async reconcilePod(row: Pod, status: WorkloadStatus | null, entry: LedgerEntry | null): Promise<void> {
     const now = this.clock();
     let current: WorkloadStatus | null = status;
     if (row.desiredStatus === 'TERMINATED') {
       if (current) await this.driver.delete(row.id);
-      await this.pods.writeObserved(row.id, { ...observed(null, 'EXITED'), observedPhase: 'TERMINATED' }, now);
-      await this.usage.observePod(usageShape(row), false, now);
+      const fields: ObservedFields = { ...observed(null, 'EXITED'), observedPhase: 'TERMINATED' };
+      if (!sameObserved(row, fields)) await this.observedWrites.load({ id: row.id, fields });
+      await this.usage.observePod(usageShape(row), false, now, entry);
       return;
     }
     if (row.desiredStatus === 'EXITED') {
@@ -102,18 +113,18 @@ export class PodReconciler {
       // An interruptible Pod whose GPUs were reclaimed stops, as a spot Pod does; its user may start it again.
       await this.pods.markInterrupted(row.id, now);
     } else {
-      const kept = await this.keepRunning(row, current, now);
+      const kept = await this.keepRunning(row, current, now, entry);
       if (kept === undefined) return;
       current = kept;
     }
     const fields = observed(current, row.desiredStatus);
-    if (!sameObserved(row, fields)) await this.pods.writeObserved(row.id, fields, now);
+    if (!sameObserved(row, fields)) await this.observedWrites.load({ id: row.id, fields });
     const running = current?.phase === 'RUNNING';
-    await this.usage.observePod(usageShape(row), running, running ? (current?.startedAt ?? now) : (current?.finishedAt ?? now));
+    await this.usage.observePod(usageShape(row), running, running ? (current?.startedAt ?? now) : (current?.finishedAt ?? now), entry);
   }
 
   /** Starts, restarts (new generation) or crash-restarts the workload; undefined when the row was handed off. */
-  private async keepRunning(row: Pod, status: WorkloadStatus | null, now: Date): Promise<WorkloadStatus | null | undefined> {
+  private async keepRunning(row: Pod, status: WorkloadStatus | null, now: Date, entry: LedgerEntry | null): Promise<WorkloadStatus | null | undefined> {
     const sameGeneration = status !== null && status.generation === row.generation;
     if (sameGeneration && (status.phase === 'RUNNING' || status.phase === 'CREATING')) {
       if (status.phase === 'RUNNING') this.crashes.delete(row.id);
@@ -122,7 +133,7 @@ export class PodReconciler {
     if (sameGeneration && status.phase === 'FAILED') {
       if (row.endpointId !== null) {
         // A worker that died: record it stopped, then the autoscaler replaces it (crash loops back off there).
-        await this.usage.observePod(usageShape(row), false, status.finishedAt ?? now);
+        await this.usage.observePod(usageShape(row), false, status.finishedAt ?? now, entry);
         await this.workerFailed(row, status.reason ?? 'exited');
         return undefined;
       }

@@ -23,16 +23,28 @@ export class PodsStateRepository {
   }
 
   /**
-   * Writes observed fields with plain SQL so `updatedAt` (the optimistic-lock stamp of user changes) is left alone:
-   * the reconciler's bookkeeping must never make a user's stop or restart fail with a conflict.
+   * Writes the observed fields of many Pods in one statement, with plain SQL so `updatedAt` (the optimistic-lock stamp
+   * of user changes) is left alone: the reconciler's bookkeeping must never make a user's stop or restart fail with a
+   * conflict.
    */
-  async writeObserved(id: string, fields: ObservedFields, now: Date): Promise<void> {
-    const mappings = fields.portMappings === null ? null : JSON.stringify(fields.portMappings);
+  async writeObservedMany(writes: { id: string; fields: ObservedFields }[], now: Date): Promise<void> {
+    if (writes.length === 0) return;
+    const values = writes.map(({ id, fields }) => ({
+      id,
+      phase: fields.observedPhase,
+      message: fields.statusMessage,
+      ip: fields.publicIp,
+      mappings: fields.portMappings,
+      started: fields.lastStartedAt?.toISOString() ?? null,
+    }));
+    // Timestamps are stored without zone, in UTC (as Prisma writes them).
     await this.db.$executeRaw`
-      UPDATE "pods" SET "observedPhase" = ${fields.observedPhase}::"PodPhase", "observedAt" = ${now},
-        "statusMessage" = ${fields.statusMessage}, "publicIp" = ${fields.publicIp}, "portMappings" = ${mappings}::jsonb,
-        "lastStartedAt" = COALESCE(${fields.lastStartedAt}, "lastStartedAt")
-      WHERE "id" = ${id}`;
+      UPDATE "pods" AS p SET "observedPhase" = v."phase"::"PodPhase", "observedAt" = ${now},
+        "statusMessage" = v."message", "publicIp" = v."ip", "portMappings" = v."mappings",
+        "lastStartedAt" = COALESCE((v."started" AT TIME ZONE 'UTC')::timestamp(3), p."lastStartedAt")
+      FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+        AS v("id" text, "phase" text, "message" text, "ip" text, "mappings" jsonb, "started" timestamptz)
+      WHERE p."id" = v."id"`;
   }
 
   /** A preempted Pod is stopped by the platform (desiredStatus EXITED), unless its user changed it meanwhile. */

@@ -1,6 +1,7 @@
 import type { Pod } from '@runplane/db';
 import type { WorkerTokensService } from '@runplane/accounts';
 import { workerEnv } from '../autoscaler/worker-env';
+import { MicroBatch } from '../batching/micro-batch';
 import type { WorkloadSpec } from '../drivers/compute-driver';
 
 /** Settings the workload specs need. */
@@ -22,6 +23,9 @@ function stringEnv(value: unknown): Record<string, string> {
  * earlier tokens are revoked first, so one live token per worker.
  */
 export class WorkloadSpecs {
+  /** Workers started in one pass get their tokens in one revoke and one insert per endpoint. */
+  private readonly issuing = new MicroBatch<{ endpointId: string; workerId: string }, string | Error>((workers) => this.reissue(workers));
+
   constructor(
     private readonly tokens: WorkerTokensService,
     private readonly options: WorkloadSpecOptions,
@@ -37,9 +41,8 @@ export class WorkloadSpecs {
     };
     let env: Record<string, string> = { ...stringEnv(row.env), ...base };
     if (row.endpointId !== null) {
-      const identity = { accountId: row.accountId, endpointId: row.endpointId, workerId: row.id };
-      await this.tokens.revoke(identity);
-      const { token } = await this.tokens.issue(row.endpointId, row.id);
+      const token = await this.issuing.load({ endpointId: row.endpointId, workerId: row.id });
+      if (token instanceof Error) throw token;
       const protocol = workerEnv({
         jobApiUrl: this.options.jobApiUrl,
         endpointId: row.endpointId,
@@ -66,5 +69,25 @@ export class WorkloadSpecs {
       ports: row.ports,
       wipeContainerDisk,
     };
+  }
+
+  /** Fresh tokens for workers (their earlier ones revoked), in the order asked; an endpoint's failure is its workers' alone. */
+  private async reissue(workers: { endpointId: string; workerId: string }[]): Promise<(string | Error)[]> {
+    const byEndpoint = new Map<string, Set<string>>();
+    for (const { endpointId, workerId } of workers) {
+      const ids = byEndpoint.get(endpointId) ?? new Set<string>();
+      // A worker asked twice in one batch gets one token (a second one would revoke the first).
+      ids.add(workerId);
+      byEndpoint.set(endpointId, ids);
+    }
+    const tokens = new Map<string, string | Error>();
+    for (const [endpointId, workerIds] of byEndpoint) {
+      try {
+        for (const { token, identity } of await this.tokens.reissueMany(endpointId, [...workerIds])) tokens.set(`${endpointId}/${identity.workerId}`, token);
+      } catch (error) {
+        for (const workerId of workerIds) tokens.set(`${endpointId}/${workerId}`, error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    return workers.map(({ endpointId, workerId }) => tokens.get(`${endpointId}/${workerId}`) as string | Error);
   }
 }

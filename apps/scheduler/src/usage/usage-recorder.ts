@@ -58,11 +58,13 @@ export class UsageRecorder {
 
   /**
    * A Pod or worker observed running (`at` = when its process started) or not running (`at` = when it ended). A
-   * running Pod with a new start time was restarted in between: it stopped, then started again.
+   * running Pod with a new start time was restarted in between: it stopped, then started again. `known` is the
+   * Pod's ledger entry as the caller just read it (null: none), to spare the lookup.
    */
-  async observePod(shape: PodUsageShape, running: boolean, at: Date): Promise<void> {
+  async observePod(shape: PodUsageShape, running: boolean, at: Date, known?: LedgerEntry | null): Promise<void> {
     const kind = shape.endpointId === null ? 'pod' : 'worker';
-    let entry = (await this.ledger.find(shape.podId)) ?? { resourceId: shape.podId, kind, accountId: shape.accountId, seq: 0, running: false, snapshot: {} };
+    const found = known === undefined ? await this.ledger.find(shape.podId) : known;
+    let entry = found ?? { resourceId: shape.podId, kind, accountId: shape.accountId, seq: 0, running: false, snapshot: {} };
     const startedAt = at.toISOString();
     if (running && entry.running && entry.snapshot['startedAt'] !== startedAt) {
       await this.publish(this.podEvent(shape, 'stopped', `${shape.podId}:stopped:${entry.seq}`, at));

@@ -21,6 +21,11 @@ export class WorkerTokenCache extends CredentialCache<WorkerIdentity> {
   forget(worker: WorkerIdentity): void {
     this.forgetWhere((identity) => sameWorker(identity, worker));
   }
+
+  /** Forgets every cached token of several workers of one endpoint (one sweep of the cache). */
+  forgetWorkers(accountId: string, endpointId: string, workerIds: ReadonlySet<string>): void {
+    this.forgetWhere((identity) => identity.accountId === accountId && identity.endpointId === endpointId && workerIds.has(identity.workerId));
+  }
 }
 
 /** One cache per process, shared by every WorkerTokensService in it, so a revocation anywhere in it applies at once. */

@@ -19,6 +19,11 @@ export class WorkerTokensRepository {
     return this.db.workerToken.create({ data });
   }
 
+  /** Stores several tokens in one statement. */
+  async createMany(data: Omit<WorkerTokenRow, 'createdAt' | 'revokedAt'>[]): Promise<void> {
+    await this.db.workerToken.createMany({ data });
+  }
+
   /** Authentication looks a token up by its hash alone: the hash is the credential. */
   findByHash(hash: string): Promise<WorkerTokenRow | null> {
     return this.db.workerToken.findUnique({ where: { hash } });
@@ -43,6 +48,15 @@ export class WorkerTokensRepository {
   async revokeWorker(accountId: string, endpointId: string, workerId: string, at: Date): Promise<number> {
     const { count } = await this.db.workerToken.updateMany({
       where: { accountId, endpointId, workerId, revokedAt: null },
+      data: { revokedAt: at },
+    });
+    return count;
+  }
+
+  /** Revokes every live token of several workers of one endpoint; returns how many. */
+  async revokeWorkers(accountId: string, endpointId: string, workerIds: string[], at: Date): Promise<number> {
+    const { count } = await this.db.workerToken.updateMany({
+      where: { accountId, endpointId, workerId: { in: workerIds }, revokedAt: null },
       data: { revokedAt: at },
     });
     return count;
