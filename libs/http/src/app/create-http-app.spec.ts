@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import { createLogger, createMetricsRegistry } from '@runplane/observability';
 import { Writable } from 'node:stream';
+import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { ZodPipe } from '../validation/zod.pipe';
 import type { ErrorStyle } from '../errors/error-body';
@@ -10,8 +11,19 @@ import { createHttpApp } from './create-http-app';
 
 const thingInput = z.strictObject({ name: z.string(), size: z.number().int().min(1).max(10).optional() });
 
+/** Holds GET /things/slow until released (an answer in flight during shutdown). */
+const slow = { release: (): void => undefined, entered: (): void => undefined };
+
 @Controller('things')
 class ThingsController {
+  @Get('slow')
+  async slowOne(): Promise<{ done: boolean }> {
+    await new Promise<void>((resolve) => {
+      slow.release = resolve;
+      slow.entered();
+    });
+    return { done: true };
+  }
   @Post()
   create(@Body(new ZodPipe(thingInput)) input: z.infer<typeof thingInput>): { name: string } {
     return { name: input.name };
@@ -177,6 +189,35 @@ describe('createHttpApp error shapes (job API style)', () => {
       expect(bad.json()).toMatchObject({ error: 'Request body is not valid JSON' });
     } finally {
       await ctx.app.close();
+    }
+  });
+});
+
+describe('createHttpApp shutdown', () => {
+  it('closes a kept-alive connection whose answer was still in flight when close began', async () => {
+    const { app } = await start('v1');
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.getHttpAdapter().getInstance().server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    // A client that keeps its connections open for a minute, as the worker SDK and load balancers do.
+    const client = new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 });
+    try {
+      const entered = new Promise<void>((resolve) => (slow.entered = resolve));
+      const inFlight = request(`${base}/things/slow`, { dispatcher: client });
+      await entered;
+      const closing = app.close();
+      const server = app.getHttpAdapter().getInstance().server;
+      // The answer goes out only once the server has stopped listening, so its connection was busy when close began.
+      while (server.listening) await new Promise((resolve) => setImmediate(resolve));
+      slow.release();
+      const answer = await inFlight;
+      expect(answer.statusCode).toBe(200);
+      expect(await answer.body.json()).toEqual({ done: true });
+      // Without the idle sweep this waits for the client's keep-alive to lapse (a minute).
+      await closing;
+      expect(server.listening).toBe(false);
+    } finally {
+      await client.close();
     }
   });
 });

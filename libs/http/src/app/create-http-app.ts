@@ -35,10 +35,36 @@ function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegis
     });
 }
 
+/** Longest a shutdown waits for answers in flight before it closes their connections anyway. */
+const CLOSE_GRACE_MS = 10_000;
+const IDLE_SWEEP_MS = 50;
+
+/**
+ * Closes keep-alive connections as they go idle once the server is closing. Node closes the connections idle when
+ * close() starts, but one still answering then (a long-poll the shutdown just ended) would stay open for its client's
+ * next request and hold the close until the client hangs up: a shutdown must not wait on a client. Answers in flight
+ * finish; after CLOSE_GRACE_MS the rest are cut.
+ */
+function closeConnectionsWhenIdle(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('preClose', (done) => {
+    const { server } = fastify;
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const deadline = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    sweep.unref();
+    deadline.unref();
+    server.once('close', () => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+    });
+    done();
+  });
+}
+
 /**
  * Builds a Nest app on Fastify with Runplane's conventions: pino JSON logs, `x-request-id` accepted and echoed,
  * one error shape per API (Nest routes Fastify's own errors, e.g. malformed JSON, through the same filter),
- * request metrics, shutdown hooks.
+ * request metrics, shutdown hooks that never wait on a kept-alive client.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
   const { logger, errorStyle } = options;
@@ -64,6 +90,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     done();
   });
   if (options.metrics) recordRequestMetrics(app, options.metrics);
+  closeConnectionsWhenIdle(app);
   app.enableShutdownHooks();
   return app;
 }
