@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { request } from 'undici';
 import { z } from 'zod';
 import { createAccountsServices } from '@runplane/accounts';
 import { applyMigrations, createPrismaClient, ensureDatabaseExists, newId, withDatabaseAdmin, withDatabaseName } from '@runplane/db';
@@ -47,6 +48,15 @@ const catalog = defineJobCatalog({
 const INPUT = { prompt: 'benchmark', n: 1 };
 const E2E_WORKERS = 50;
 const LOOSE_LIMITS = 'run=100000000/1000000,runsync=100000000/1000000,status=100000000/1000000';
+
+/**
+ * One HTTP request of the benchmark's clients (submitters, /runsync callers, the dispatch taker), through undici's
+ * `request` like the worker SDK: the client shares the machine's cores with the router, so it should cost little.
+ */
+async function call(url: string, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; text: string }> {
+  const response = await request(url, init);
+  return { status: response.statusCode, text: await response.body.text() };
+}
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
@@ -213,8 +223,8 @@ async function runplaneEndToEnd(router: Router, total: number): Promise<number> 
   const body = JSON.stringify({ input: INPUT });
   const start = process.hrtime.bigint();
   await submitAll(total, E2E_WORKERS, async () => {
-    const response = await fetch(`${router.base}/v2/${endpointId}/run`, { method: 'POST', headers, body });
-    if (response.status !== 200) throw new Error(`/run answered ${response.status}: ${await response.text()}`);
+    const response = await call(`${router.base}/v2/${endpointId}/run`, { method: 'POST', headers, body });
+    if (response.status !== 200) throw new Error(`/run answered ${response.status}: ${response.text}`);
   });
   while ((await router.engine.counts(endpointId)).completed < total) await new Promise((resolve) => setTimeout(resolve, 5));
   const perSecond = (total * 1000) / ms(start);
@@ -240,15 +250,15 @@ async function benchDispatch(router: Router, samples: number): Promise<Row[]> {
   const policy = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false };
   const latencies: number[] = [];
   for (let i = 0; i < samples; i += 1) {
-    const take = fetch(`${worker}/job-take/${workerId}?job_in_progress=0`, { headers });
+    const take = call(`${worker}/job-take/${workerId}?job_in_progress=0`, { headers });
     // Give the take time to park in the engine, so the figure is the wake-up path, not a queued hand-out.
     await new Promise((resolve) => setTimeout(resolve, 10));
     const start = process.hrtime.bigint();
     await router.engine.submit({ endpointId, accountId: router.accountId, input: INPUT, extra: {}, policy, sync: false });
     const response = await take;
     latencies.push(ms(start));
-    const job = (await response.json()) as { id: string };
-    await fetch(`${worker}/job-done/${workerId}/${job.id}`, { method: 'POST', headers, body: JSON.stringify({ output: 1 }) });
+    const job = JSON.parse(response.text) as { id: string };
+    await call(`${worker}/job-done/${workerId}/${job.id}`, { method: 'POST', headers, body: JSON.stringify({ output: 1 }) });
   }
   latencies.sort((a, b) => a - b);
   const p50 = percentile(latencies, 0.5);
@@ -268,11 +278,11 @@ async function benchRunsync(router: Router, samples: number): Promise<Row[]> {
   const floor: number[] = [];
   for (let i = 0; i < samples; i += 1) {
     let start = process.hrtime.bigint();
-    await (await fetch(`${router.base}/healthz`)).arrayBuffer();
+    await call(`${router.base}/healthz`);
     floor.push(ms(start));
     start = process.hrtime.bigint();
-    const response = await fetch(`${router.base}/v2/${endpointId}/runsync?wait=10000`, { method: 'POST', headers, body });
-    const record = (await response.json()) as { status?: string };
+    const response = await call(`${router.base}/v2/${endpointId}/runsync?wait=10000`, { method: 'POST', headers, body });
+    const record = JSON.parse(response.text) as { status?: string };
     if (record.status !== 'COMPLETED') throw new Error(`/runsync answered ${response.status} ${JSON.stringify(record)}`);
     latencies.push(ms(start));
   }

@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import type { ProtocolUrls, WorkerJob } from './types';
 import { fillJob, fillWorker, swapRoute, withQuery } from './urls';
 
@@ -32,7 +33,15 @@ function isJob(value: unknown): value is WorkerJob {
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The worker side of the protocol over Node's fetch, with RunPod's headers, retries and response handling. */
+/** A response header as one string ('' when absent). */
+function headerText(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? value.join(', ') : (value ?? '');
+}
+
+/**
+ * The worker side of the protocol over undici's `request` (kept-alive connections, no WHATWG stream layer: a worker
+ * makes two requests per job, so the client's own cost matters), with RunPod's headers, retries and response handling.
+ */
 export class ProtocolTransport {
   private readonly headers: Record<string, string>;
   private readonly takeUrl: string;
@@ -114,12 +123,10 @@ export class ProtocolTransport {
 
   private async get(url: string, signal: AbortSignal): Promise<{ status: number; contentType: string; body: string } | undefined> {
     try {
-      const response = await fetch(url, {
-        headers: this.headers,
-        signal: AbortSignal.any([signal, AbortSignal.timeout(this.config.pollTimeoutMs)]),
-      });
-      const body = await response.text();
-      return { status: response.status, contentType: response.headers.get('content-type') ?? '', body };
+      const timeout = this.config.pollTimeoutMs;
+      const response = await request(url, { headers: this.headers, signal, headersTimeout: timeout, bodyTimeout: timeout });
+      const body = await response.body.text();
+      return { status: response.statusCode, contentType: headerText(response.headers['content-type']), body };
     } catch (error) {
       if (!signal.aborted) this.config.log(`GET ${url} failed: ${(error as Error).message}`);
       return undefined;
@@ -134,19 +141,20 @@ export class ProtocolTransport {
   private async post(url: string, jobId: string, body: object, what: string): Promise<boolean> {
     // RunPod's SDK sends JSON text labelled as a form, and the job id as X-Request-ID; the platform must cope.
     const init = {
-      method: 'POST',
+      method: 'POST' as const,
       headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': jobId },
       body: JSON.stringify(body),
     };
     for (let attempt = 0; ; attempt += 1) {
       let failure: string;
       try {
-        const response = await fetch(url, init);
-        await response.arrayBuffer();
-        if (response.ok) return true;
-        failure = `HTTP ${response.status}`;
+        const response = await request(url, init);
+        await response.body.dump();
+        const status = response.statusCode;
+        if (status >= 200 && status < 300) return true;
+        failure = `HTTP ${status}`;
         // 4xx is final, as in RunPod's SDK: the platform refused this result (too large, job gone).
-        if (response.status < 500) return this.lost(what, jobId, failure);
+        if (status < 500) return this.lost(what, jobId, failure);
       } catch (error) {
         failure = (error as Error).message;
       }
