@@ -2,6 +2,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger, MetricsRegistry } from '@runplane/observability';
+import type { Socket } from 'node:net';
 import { LogController } from 'fastify';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import type { ErrorStyle } from '../errors/error-body';
@@ -37,26 +38,44 @@ function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegis
 
 /** Longest a shutdown waits for answers in flight before it closes their connections anyway. */
 const CLOSE_GRACE_MS = 10_000;
-const IDLE_SWEEP_MS = 50;
 
 /**
- * Closes keep-alive connections as they go idle once the server is closing. Node closes the connections idle when
- * close() starts, but one still answering then (a long-poll the shutdown just ended) would stay open for its client's
- * next request and hold the close until the client hangs up: a shutdown must not wait on a client. Answers in flight
- * finish; after CLOSE_GRACE_MS the rest are cut.
+ * Closes every client connection once the server is closing: idle ones at once, busy ones right after their answer
+ * goes out, the rest after CLOSE_GRACE_MS. Node's own close() leaves a kept-alive connection open until its client
+ * hangs up, so a worker SDK or load balancer holding connections would stall a shutdown until the grace period
+ * ended in SIGKILL. Connections are tracked here (not through Node's idle list), with their requests in flight.
  */
-function closeConnectionsWhenIdle(app: NestFastifyApplication): void {
+function closeConnectionsOnShutdown(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
+  const busy = new Map<Socket, number>();
+  let closing = false;
+  fastify.server.on('connection', (socket: Socket) => {
+    busy.set(socket, 0);
+    socket.once('close', () => busy.delete(socket));
+  });
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    // Only connections the server accepted are tracked (inject() requests have none).
+    const requests = busy.get(request.raw.socket);
+    if (requests !== undefined) busy.set(request.raw.socket, requests + 1);
+    done();
+  });
+  fastify.addHook('onResponse', (request, _reply, done) => {
+    const { socket } = request.raw;
+    const requests = busy.get(socket);
+    if (requests !== undefined) {
+      busy.set(socket, requests - 1);
+      if (closing && requests <= 1) socket.destroy();
+    }
+    done();
+  });
   fastify.addHook('preClose', (done) => {
-    const { server } = fastify;
-    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-    const deadline = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-    sweep.unref();
+    closing = true;
+    for (const [socket, requests] of busy) if (requests <= 0) socket.destroy();
+    const deadline = setTimeout(() => {
+      for (const socket of busy.keys()) socket.destroy();
+    }, CLOSE_GRACE_MS);
     deadline.unref();
-    server.once('close', () => {
-      clearInterval(sweep);
-      clearTimeout(deadline);
-    });
+    fastify.server.once('close', () => clearTimeout(deadline));
     done();
   });
 }
@@ -90,7 +109,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     done();
   });
   if (options.metrics) recordRequestMetrics(app, options.metrics);
-  closeConnectionsWhenIdle(app);
+  closeConnectionsOnShutdown(app);
   app.enableShutdownHooks();
   return app;
 }
