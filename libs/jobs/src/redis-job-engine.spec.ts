@@ -1,4 +1,5 @@
 import { NotFoundError, ValidationError } from '@runplane/contracts';
+import { normalizePrefix } from '@runplane/queue';
 import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 
 describe('RedisJobEngine: client and worker operations', () => {
@@ -153,5 +154,23 @@ describe('RedisJobEngine: client and worker operations', () => {
     f.clock.advance(24 * 3_600_000);
     const later = await f.engine.submit(submission(ep, { idempotencyKey: 'k1' }));
     expect(later.id).not.toBe(first.id);
+  });
+
+  it('writes a take heartbeat at most once per tenth of the ping interval; pings always write', async () => {
+    const ep = endpoint();
+    const member = `${ep}/w1`;
+    const lastSeen = async () => Number(await f.redis.zscore(`${normalizePrefix(f.prefix)}jobs:workers`, member));
+    const start = f.clock.now();
+    await f.engine.take(ep, 'w1', 1, 0);
+    expect(await lastSeen()).toBe(start);
+    f.clock.advance(999);
+    await f.engine.take(ep, 'w1', 1, 0);
+    expect(await lastSeen()).toBe(start);
+    f.clock.advance(1);
+    await f.engine.take(ep, 'w1', 1, 0);
+    expect(await lastSeen()).toBe(start + 1000);
+    f.clock.advance(10);
+    await f.engine.heartbeat(ep, 'w1', []);
+    expect(await lastSeen()).toBe(start + 1010);
   });
 });

@@ -42,6 +42,9 @@ export interface RedisJobEngineOptions {
 }
 
 
+/** Workers whose take heartbeats are remembered; past this the memory starts over (each writes one beat more). */
+const TAKE_BEATS_KEPT = 10_000;
+
 function isTerminal(status: string): boolean {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
 }
@@ -63,6 +66,8 @@ export class RedisJobEngine implements JobEngine {
   private readonly sweeper: Sweeper;
   private readonly onError: (error: Error) => void;
   private readonly waking = new Set<Promise<void>>();
+  /** When each worker's last heartbeat was written by a take on this replica (engine clock). */
+  private readonly takeBeats = new Map<string, number>();
 
   constructor(private readonly options: RedisJobEngineOptions) {
     this.redis = options.redis;
@@ -192,8 +197,23 @@ export class RedisJobEngine implements JobEngine {
 
   async take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
     // The heartbeat goes out with the first attempt (one round trip), not before it.
-    const [, jobs] = await Promise.all([this.heartbeat(endpointId, workerId), this.parkForJobs(endpointId, workerId, count, waitMs, signal)]);
+    const [, jobs] = await Promise.all([this.heartbeatIfDue(endpointId, workerId), this.parkForJobs(endpointId, workerId, count, waitMs, signal)]);
     return jobs;
+  }
+
+  /**
+   * A take counts as a heartbeat, but a worker taking jobs back to back need not write one per job: a beat younger
+   * than a tenth of the interval is left as it is (lost-worker detection waits 3 intervals). Pings always write.
+   */
+  private heartbeatIfDue(endpointId: string, workerId: string): Promise<void> {
+    const now = this.clock.now();
+    const key = `${endpointId}|${workerId}`;
+    const last = this.takeBeats.get(key);
+    const refreshMs = this.sweeper.heartbeatIntervalMs / 10;
+    if (last !== undefined && now >= last && now - last < refreshMs) return Promise.resolve();
+    if (this.takeBeats.size >= TAKE_BEATS_KEPT) this.takeBeats.clear();
+    this.takeBeats.set(key, now);
+    return this.heartbeat(endpointId, workerId);
   }
 
   private async parkForJobs(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
@@ -223,6 +243,8 @@ export class RedisJobEngine implements JobEngine {
       result.stopPod === true ? '1' : '0',
     ]); // prettier-ignore
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
+    // The script published the change; callers parked here (a /runsync, a status-sync) need not wait for it.
+    if (outcome === 'done' || outcome === 'webhook') this.wakeups.notify(`j|${endpointId}|${jobId}`);
     if (outcome === 'webhook') await this.afterFinish(endpointId, jobId);
   }
 
@@ -320,7 +342,8 @@ export class RedisJobEngine implements JobEngine {
   }
 
   private async wakeTakers(endpointId: string): Promise<void> {
-    await this.redis.publish(this.keys.wakeChannel, `t|${endpointId}`);
+    this.wakeups.notify(`t|${endpointId}`);
+    await this.redis.publish(this.keys.wakeChannel, this.wakeups.queuedMessage(endpointId));
   }
 
   /** A job left the queue without being taken: its queue entry goes (a taker holding it drops it at claim). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from '@runplane/queue';
 
 interface Waiter {
@@ -18,8 +19,15 @@ export interface ParkOptions<T> {
 /**
  * Long-poll wake-ups over Redis pub/sub, so every job-router replica hears them. Messages (published by the Lua
  * scripts and the engine): `t|<ep>` a job was queued, `j|<ep>|<id>` a job changed, `s|<ep>|<workerId>` a stop request.
+ *
+ * The replica that caused a change also wakes its own callers at once ({@link notify}), without waiting for the
+ * message's round trip through Redis. A queued-job wake it publishes carries its origin (`t|<ep>|<origin>`) so its
+ * own copy is not delivered twice (each replica wakes one taker per queued job); other messages that come back are
+ * delivered again, which costs a parked caller one more look at the job at most.
  */
 export class Wakeups {
+  /** Tags this replica's queued-job wakes (see {@link queuedMessage}). */
+  readonly origin = randomUUID();
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly subscriber: Redis;
   private readonly ready: Promise<unknown>;
@@ -28,7 +36,7 @@ export class Wakeups {
   constructor(redis: Redis, channel: string) {
     this.subscriber = redis.duplicate();
     this.subscriber.on('error', () => undefined);
-    this.subscriber.on('message', (_channel: string, message: string) => this.deliver(message));
+    this.subscriber.on('message', (_channel: string, message: string) => this.received(message));
     // A subscription cut short by close() must not fail the parked calls: they just end.
     this.ready = this.subscriber.subscribe(channel).catch(() => undefined);
   }
@@ -56,6 +64,16 @@ export class Wakeups {
     }
   }
 
+  /** Wakes this replica's callers parked on `message` now (the published copy reaches the other replicas). */
+  notify(message: string): void {
+    this.deliver(message);
+  }
+
+  /** The message that announces a queued job of `endpointId` to the other replicas. */
+  queuedMessage(endpointId: string): string {
+    return `t|${endpointId}|${this.origin}`;
+  }
+
   /** Number of parked callers (for tests and metrics). */
   parked(): number {
     let count = 0;
@@ -68,6 +86,14 @@ export class Wakeups {
     this.closed = true;
     for (const list of this.waiters.values()) for (const waiter of [...list]) waiter.wake();
     this.subscriber.disconnect();
+  }
+
+  private received(message: string): void {
+    if (!message.startsWith('t|')) return this.deliver(message);
+    const origin = message.indexOf('|', 2);
+    if (origin < 0) return this.deliver(message);
+    // Our own queued-job wake was delivered when it was sent.
+    if (message.slice(origin + 1) !== this.origin) this.deliver(message.slice(0, origin));
   }
 
   private deliver(message: string): void {
