@@ -1,7 +1,8 @@
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, pollUntil, testRedisPrefix } from '@runplane/testing';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { JobRateLimiter, RateLimitedError } from '../src/limits/job-rate-limiter';
-import { DEFAULT_LIMITS, parseLimitOverrides } from '../src/limits/limit-table';
+import { DEFAULT_LIMITS, type LimitedOperation, parseLimitOverrides } from '../src/limits/limit-table';
 
 describe('JobRateLimiter (Redis)', () => {
   const prefix = testRedisPrefix('jr-rate');
@@ -16,6 +17,7 @@ describe('JobRateLimiter (Redis)', () => {
     await cleanupRedisPrefix(redis, prefix);
     redis.disconnect();
   });
+  afterEach(() => jest.restoreAllMocks());
 
   const limiter = (perWorker: number) =>
     new JobRateLimiter(redis, { windowMs: 10_000, perWorker, overrides: parseLimitOverrides('run=2/0'), maxHoldMs: 60_000 }, workers);
@@ -77,5 +79,124 @@ describe('JobRateLimiter (Redis)', () => {
     expect(limiter(0).limitOf('run')).toEqual({ requests: 2, concurrent: 0 });
     expect(() => parseLimitOverrides('run=fast')).toThrow('"run=fast": expected <operation>=<requests>/<concurrent>');
     expect(() => parseLimitOverrides('walk=1/1')).toThrow(/unknown operation/);
+  });
+  describe('group commit (acquires and releases of one key in one event-loop turn)', () => {
+    const withLimits = (limits: string, perWorker = 0, count = workers) =>
+      new JobRateLimiter(redis, { windowMs: 10_000, perWorker, overrides: parseLimitOverrides(limits), maxHoldMs: 60_000 }, count);
+    /** `n` acquires issued in the same turn, settled in arrival order. */
+    const burst = (rl: JobRateLimiter, endpointId: string, operation: LimitedOperation, n: number) =>
+      Promise.allSettled(Array.from({ length: n }, () => rl.acquire(endpointId, operation)));
+    const statuses = (outcomes: PromiseSettledResult<unknown>[]) => outcomes.map((outcome) => outcome.status);
+    const reasons = (outcomes: PromiseSettledResult<unknown>[]) =>
+      outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+    const admittedReleases = (outcomes: PromiseSettledResult<() => Promise<void>>[]) =>
+      outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    const times = <T>(n: number, value: T): T[] => Array.from({ length: n }, () => value);
+
+    it('counts a burst with one consume of n points, admits exactly the limit in arrival order and refuses the rest with 429 info', async () => {
+      running = 0;
+      const consume = jest.spyOn(RateLimiterRedis.prototype, 'consume');
+      const rl = withLimits('run=3/0');
+      const outcomes = await burst(rl, 'ep-burst', 'run', 8);
+      expect(statuses(outcomes)).toEqual([...times(3, 'fulfilled'), ...times(5, 'rejected')]);
+      for (const reason of reasons(outcomes)) {
+        expect(reason).toBeInstanceOf(RateLimitedError);
+        expect(reason).toMatchObject({ code: 'RATE_LIMITED', message: 'Rate limit exceeded for run on this endpoint (3 requests per 10 s)' });
+        const { retryAfterSeconds } = reason as RateLimitedError;
+        expect(retryAfterSeconds >= 1 && retryAfterSeconds <= 10).toBe(true);
+      }
+      expect(consume.mock.calls).toEqual([['ep-burst:run', 8]]);
+      expect(await redis.get('limits:rate:ep-burst:run')).toBe('8');
+    });
+
+    it('continues counting across batches as sequential requests would', async () => {
+      running = 0;
+      const rl = withLimits('run=3/0');
+      expect(statuses(await burst(rl, 'ep-batches', 'run', 2))).toEqual(['fulfilled', 'fulfilled']);
+      expect(statuses(await burst(rl, 'ep-batches', 'run', 3))).toEqual(['fulfilled', 'rejected', 'rejected']);
+      // Another key (operation) in the same turn is its own batch with its own budget.
+      const [run, cancel] = await Promise.allSettled([rl.acquire('ep-batches', 'run'), rl.acquire('ep-batches', 'cancel')]);
+      expect([run?.status, cancel?.status]).toEqual(['rejected', 'fulfilled']);
+    });
+
+    it('refuses concurrent holders beyond the limit, gives back their slots at once, and frees all with one reward', async () => {
+      const reward = jest.spyOn(RateLimiterRedis.prototype, 'reward');
+      const rl = withLimits('cancel=0/3');
+      const outcomes = await burst(rl, 'ep-busy', 'cancel', 5);
+      expect(statuses(outcomes)).toEqual([...times(3, 'fulfilled'), ...times(2, 'rejected')]);
+      for (const reason of reasons(outcomes)) {
+        expect(reason).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 1, message: 'Too many concurrent cancel requests for this endpoint (limit 3)' });
+      }
+      // The refused requests' slots were given back (one reward) before they were answered.
+      expect(reward.mock.calls).toEqual([['ep-busy:cancel', 2]]);
+      expect(await redis.get('limits:busy:ep-busy:cancel')).toBe('3');
+      const releases = admittedReleases(outcomes);
+      const first = releases[0];
+      if (!first) throw new Error('no release');
+      // Releases of one turn (one repeated: still idempotent) go out as one reward.
+      await Promise.all([...releases, first].map((release) => release()));
+      expect(reward.mock.calls).toEqual([['ep-busy:cancel', 2], ['ep-busy:cancel', 3]]);
+      expect(await redis.get('limits:busy:ep-busy:cancel')).toBe('0');
+      await first();
+      expect(await redis.get('limits:busy:ep-busy:cancel')).toBe('0');
+      expect(statuses(await burst(rl, 'ep-busy', 'cancel', 4))).toEqual([...times(3, 'fulfilled'), 'rejected']);
+    });
+
+    it('sends a release before the acquires of its turn, even those already waiting for their batch', async () => {
+      const rl = withLimits('cancel=0/1');
+      const held = await rl.acquire('ep-order', 'cancel');
+      const next = rl.acquire('ep-order', 'cancel');
+      void held();
+      const release = await next;
+      expect(await redis.get('limits:busy:ep-order:cancel')).toBe('1');
+      await release();
+      expect(await redis.get('limits:busy:ep-order:cancel')).toBe('0');
+    });
+
+    it('fails the whole batch with the Redis error and gives back the slots it took', async () => {
+      const reward = jest.spyOn(RateLimiterRedis.prototype, 'reward');
+      const rl = withLimits('cancel=5/5');
+      // A key of the wrong type makes Redis fail the rate counter's script (WRONGTYPE); the slot counter works.
+      await redis.hset('limits:rate:ep-broken:cancel', 'x', '1');
+      const outcomes = await burst(rl, 'ep-broken', 'cancel', 4);
+      expect(statuses(outcomes)).toEqual(times(4, 'rejected'));
+      const [error, ...others] = reasons(outcomes);
+      expect(String(error)).toMatch(/WRONGTYPE/);
+      expect(error).not.toBeInstanceOf(RateLimitedError);
+      for (const other of others) expect(other).toBe(error);
+      expect(reward.mock.calls).toEqual([['ep-broken:cancel', 4]]);
+      expect(await redis.get('limits:busy:ep-broken:cancel')).toBe('0');
+    });
+
+    it('gives back nothing when the slot counter itself failed', async () => {
+      const reward = jest.spyOn(RateLimiterRedis.prototype, 'reward');
+      const rl = withLimits('cancel=5/5');
+      await redis.hset('limits:busy:ep-broken-busy:cancel', 'x', '1');
+      const outcomes = await burst(rl, 'ep-broken-busy', 'cancel', 3);
+      expect(statuses(outcomes)).toEqual(times(3, 'rejected'));
+      for (const reason of reasons(outcomes)) expect(String(reason)).toMatch(/WRONGTYPE/);
+      expect(reward).not.toHaveBeenCalled();
+      // As before batching, the requests were still counted against the rate.
+      expect(await redis.get('limits:rate:ep-broken-busy:cancel')).toBe('3');
+    });
+
+    it('applies the per-worker limit in a batch, reading the worker count once and only when over the base', async () => {
+      const count = { runningWorkers: jest.fn(async () => 2) };
+      const rl = withLimits('run=2/0', 3, count);
+      expect(statuses(await burst(rl, 'ep-workers', 'run', 2))).toEqual(times(2, 'fulfilled'));
+      expect(count.runningWorkers).not.toHaveBeenCalled();
+      const outcomes = await burst(rl, 'ep-workers', 'run', 8);
+      expect(statuses(outcomes)).toEqual([...times(4, 'fulfilled'), ...times(4, 'rejected')]);
+      for (const reason of reasons(outcomes)) expect(reason).toMatchObject({ message: 'Rate limit exceeded for run on this endpoint (6 requests per 10 s)' });
+      expect(count.runningWorkers.mock.calls).toEqual([['ep-workers']]);
+    });
+
+    it('fails only the requests over the base when the worker count cannot be read', async () => {
+      const unavailable = new Error('engine unavailable');
+      const rl = withLimits('run=2/0', 3, { runningWorkers: async () => Promise.reject(unavailable) });
+      const outcomes = await burst(rl, 'ep-no-workers', 'run', 4);
+      expect(statuses(outcomes)).toEqual([...times(2, 'fulfilled'), ...times(2, 'rejected')]);
+      for (const reason of reasons(outcomes)) expect(reason).toBe(unavailable);
+    });
   });
 });
