@@ -1,4 +1,4 @@
-import { type DynamicModule, Logger, Module } from '@nestjs/common';
+import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { DbClient } from '@runplane/db';
 import { EndpointsRepository, WorkerStateStore } from '@runplane/endpoints';
 import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
@@ -14,7 +14,7 @@ import { JobRateLimiter } from './limits/job-rate-limiter';
 import { RateLimitInterceptor } from './limits/rate-limit.interceptor';
 import { OpenAiController } from './openai';
 import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
-import { ENGINE_REDIS, JOB_ENGINE } from './tokens';
+import { ENGINE_REDIS, JOB_ENGINE, LIMITER_REDIS } from './tokens';
 import { WorkerAuthenticator } from './worker/worker-auth';
 import { WORKER_POLL_WAIT, WorkerRoutes } from './worker/worker-routes';
 import { createWorkerTokensService, WorkerTokensService } from './worker-tokens';
@@ -38,6 +38,18 @@ function bodyLimitsOf(config: JobRouterConfig): BodyLimits {
   return { run: config.JOB_RUN_MAX_BYTES, runsync: config.JOB_RUNSYNC_MAX_BYTES, other: config.JOB_OTHER_MAX_BYTES };
 }
 
+/** Closes the limiter's Redis connection when the app stops. */
+@Injectable()
+class LimiterRedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(LIMITER_REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    // QUIT would wait forever for a Redis that is gone.
+    if (this.redis.status === 'ready') await this.redis.quit();
+    else this.redis.disconnect();
+  }
+}
+
 /** The serverless job API v2 (clients) and the worker protocol (workers), with auth, limits and the engine sweep. */
 @Module({})
 export class JobsApiModule {
@@ -49,6 +61,8 @@ export class JobsApiModule {
       providers: [
         // Auto-pipelined: the commands of all requests in flight go out as one write per event-loop turn.
         { provide: ENGINE_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
+        { provide: LIMITER_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
+        LimiterRedisCloser,
         { provide: JOB_ENGINE, inject: [ENGINE_REDIS], useFactory: (redis: Redis) => options.engine({ redis, config }) },
         { provide: API_KEY_AUTHENTICATOR, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
         { provide: EndpointDirectory, inject: [DB_CLIENT], useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db)) },
@@ -69,7 +83,7 @@ export class JobsApiModule {
         },
         {
           provide: JobRateLimiter,
-          inject: [ENGINE_REDIS, JOB_ENGINE],
+          inject: [LIMITER_REDIS, JOB_ENGINE],
           useFactory: (redis: Redis, engine: JobRouterEngine) => {
             const workers = { runningWorkers: async (id: string) => (await engine.workers(id)).running };
             const limits = { windowMs: config.JOB_RATE_WINDOW_MS, perWorker: config.JOB_RATE_PER_WORKER, overrides: config.JOB_RATE_LIMITS };
