@@ -38,15 +38,26 @@ export interface LoopParts {
 }
 
 /**
- * The scheduler's control loop: at least every tick, and at once when the driver or the job engine reports a change,
+ * After a pass the loop rests this many times the pass's duration (at most a tick) before the next one: a cluster
+ * changing all the time (hundreds of pods starting) then gets passes that each take in many changes, and the
+ * scheduler leaves most of the CPU to the control plane instead of re-reading every row for each pod event. Passes
+ * of an idle cluster take milliseconds, so reacting to a queued job is not slowed.
+ */
+const REST_PER_PASS = 2;
+
+/**
+ * The scheduler's control loop: at least every tick, and soon after the driver or the job engine reports a change,
  * the leader syncs the inventory, autoscales, reconciles Pods and records volume usage. Passes never overlap; a
- * change during a pass schedules one more.
+ * change during a pass (or during the rest after it) schedules one more.
  */
 export class SchedulerLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** No pass starts before this time (performance.now()): the rest after the last one. */
+  private restUntil = 0;
+  private resting: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly parts: LoopParts,
@@ -80,7 +91,19 @@ export class SchedulerLoop {
       this.again = true;
       return;
     }
+    if (this.resting) return;
+    const rest = this.restUntil - performance.now();
+    if (rest > 0) {
+      this.resting = setTimeout(() => {
+        this.resting = undefined;
+        this.trigger();
+      }, rest);
+      return;
+    }
+    const began = performance.now();
     this.running = this.pass().finally(() => {
+      const ended = performance.now();
+      this.restUntil = ended + Math.min(this.tickMs, (ended - began) * REST_PER_PASS);
       this.running = null;
       if (this.again) {
         this.again = false;
@@ -89,14 +112,20 @@ export class SchedulerLoop {
     });
   }
 
-  /** Resolves after the pass in progress (if any) has finished. */
+  /** Resolves after the pass in progress, and the one waiting out its rest (if any), have finished. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    for (;;) {
+      if (this.running) await this.running;
+      else if (this.resting) await new Promise((resolve) => setTimeout(resolve, Math.max(1, this.restUntil - performance.now())));
+      else return;
+    }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.resting);
+    this.resting = undefined;
     await bounded(this.idle());
     await bounded(this.parts.leader.release());
   }

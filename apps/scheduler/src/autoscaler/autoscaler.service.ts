@@ -1,12 +1,14 @@
 import type { WorkerTokensService } from '@runplane/accounts';
-import type { Pod } from '@runplane/db';
 import type { WorkerStateEntry, WorkerStateStore } from '@runplane/endpoints';
 import type { JobScalingReader, ScalingView } from '@runplane/jobs';
 import { noCapacityMessage, replacementBackoffMs, scalingPlan, type ScalingSettings, type ScalingWorker } from '@runplane/placement';
 import type { PlacementService } from '../placement/placement.service';
-import type { ScalableEndpoint, ScalingRepository } from './scaling.repository';
+import type { ScalableEndpoint, ScalingRepository, WorkerRow } from './scaling.repository';
 
 type Prices = Awaited<ReturnType<ScalingRepository['prices']>>;
+
+/** An unchanged worker state list is written again after this long (the store keeps it 30 s). */
+const REPUBLISH_UNCHANGED_MS = 10_000;
 
 /** Crash bookkeeping per endpoint: consecutive worker failures and when the last one happened. */
 interface Failures {
@@ -37,6 +39,8 @@ export class AutoscalerService {
   private readonly seen = new Set<string>();
   private readonly failures = new Map<string, Failures>();
   private readonly unhealthy = new Map<string, WorkerStateEntry[]>();
+  /** The worker states last published per endpoint, and when. */
+  private readonly published = new Map<string, { signature: string; at: number }>();
 
   constructor(
     private readonly repository: ScalingRepository,
@@ -61,7 +65,7 @@ export class AutoscalerService {
   }
 
   /** The reconciler found a worker's process dead: mark it unhealthy, remove it, back off before replacing it. */
-  async workerFailed(row: Pod, reason: string): Promise<void> {
+  async workerFailed(row: WorkerRow, reason: string): Promise<void> {
     const endpointId = row.endpointId as string;
     const previous = this.failures.get(endpointId);
     this.failures.set(endpointId, { count: (previous?.count ?? 0) + 1, lastAt: this.clock(), reason });
@@ -75,7 +79,7 @@ export class AutoscalerService {
     if (row) await this.remove(row);
   }
 
-  private async scale(endpoint: ScalableEndpoint, rows: Pod[], prices: Prices): Promise<void> {
+  private async scale(endpoint: ScalableEndpoint, rows: WorkerRow[], prices: Prices): Promise<void> {
     const now = this.clock();
     const view = await this.jobs.view(endpoint.id);
     const workers = rows.map((row) => this.scalingWorker(row, view, now));
@@ -105,7 +109,7 @@ export class AutoscalerService {
     await this.publish(endpoint.id, workers.filter((worker) => !plan.remove.includes(worker.id)), throttled);
   }
 
-  private scalingWorker(row: Pod, view: ScalingView, now: number): ScalingWorker {
+  private scalingWorker(row: WorkerRow, view: ScalingView, now: number): ScalingWorker {
     const engine = view.workers.get(row.id);
     if (engine) this.seen.add(row.id);
     const busy = (engine?.jobs ?? 0) > 0;
@@ -155,7 +159,7 @@ export class AutoscalerService {
     return Math.round((prices.cpu.get(cpuFlavorId ?? '') ?? 0) * endpoint.vcpuCount * 1e6) / 1e6;
   }
 
-  private async remove(row: Pod): Promise<void> {
+  private async remove(row: Pick<WorkerRow, 'id' | 'accountId' | 'endpointId'>): Promise<void> {
     await this.repository.deleteWorker(row.id);
     await this.tokens.revoke({ accountId: row.accountId, endpointId: row.endpointId as string, workerId: row.id });
     this.lastBusy.delete(row.id);
@@ -168,6 +172,13 @@ export class AutoscalerService {
       workerId: worker.id,
       state: worker.initializing ? 'initializing' : worker.busy ? 'running' : 'idle',
     }));
-    await this.states.replace(endpointId, [...entries, ...(this.unhealthy.get(endpointId) ?? []), ...throttled]);
+    const states = [...entries, ...(this.unhealthy.get(endpointId) ?? []), ...throttled];
+    // Passes run on every cluster change: rewrite an unchanged list only well within the store's expiry.
+    const signature = JSON.stringify(states);
+    const now = this.clock();
+    const last = this.published.get(endpointId);
+    if (last && last.signature === signature && now - last.at < REPUBLISH_UNCHANGED_MS) return;
+    await this.states.replace(endpointId, states);
+    this.published.set(endpointId, { signature, at: now });
   }
 }

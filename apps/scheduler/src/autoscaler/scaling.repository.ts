@@ -1,4 +1,4 @@
-import { type DbClient, newId, type Pod, type Prisma } from '@runplane/db';
+import { type DbClient, newId, type Prisma } from '@runplane/db';
 
 /** An endpoint with what its workers are made from. */
 export type ScalableEndpoint = Prisma.EndpointGetPayload<{ include: { template: true; networkVolume: true } }>;
@@ -16,6 +16,20 @@ function stringEnv(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
+
+const WORKER_SELECT = {
+  id: true,
+  accountId: true,
+  endpointId: true,
+  desiredStatus: true,
+  observedPhase: true,
+  statusMessage: true,
+  lastStartedAt: true,
+  createdAt: true,
+} satisfies Prisma.PodSelect;
+
+/** A worker Pod as the autoscaler sees it. */
+export type WorkerRow = Prisma.PodGetPayload<{ select: typeof WORKER_SELECT }>;
 
 /** Worker rows per insert statement. */
 const CREATE_CHUNK = 500;
@@ -68,8 +82,9 @@ export class ScalingRepository {
     return this.db.endpoint.findMany({ include: { template: true, networkVolume: true }, orderBy: { createdAt: 'asc' } });
   }
 
-  workers(): Promise<Pod[]> {
-    return this.db.pod.findMany({ where: { endpointId: { not: null } }, orderBy: { createdAt: 'asc' } });
+  /** Every worker, with only what scaling looks at (passes run on every cluster change: full rows cost too much). */
+  workers(): Promise<WorkerRow[]> {
+    return this.db.pod.findMany({ where: { endpointId: { not: null } }, select: WORKER_SELECT, orderBy: { createdAt: 'asc' } });
   }
 
   /** On-demand prices (secure, community) per GPU type and per vCPU-hour per CPU flavor. */

@@ -4,14 +4,14 @@ import type { ComputeDriver, WorkloadStatus } from '../drivers/compute-driver';
 import type { PodUsageShape, UsageRecorder } from '../usage/usage-recorder';
 import { forEachLimited, MicroBatch } from '../batching/micro-batch';
 import type { LedgerEntry, UsageLedgerRepository } from '../usage/usage-ledger.repository';
-import type { ObservedFields, PodsStateRepository } from './pods-state.repository';
+import type { ObservedFields, PodState, PodsStateRepository } from './pods-state.repository';
 import type { WorkloadSpecs } from './workload-specs';
 
 /** Pods a pass works on at once. */
-const PASS_CONCURRENCY = 32;
+const PASS_CONCURRENCY = 128;
 
 /** Told when a worker's process died while it should run (the autoscaler replaces it, with backoff). */
-export type WorkerFailedHandler = (row: Pod, reason: string) => Promise<void>;
+export type WorkerFailedHandler = (row: PodState, reason: string) => Promise<void>;
 
 function usageShape(row: Pod): PodUsageShape {
   return {
@@ -32,7 +32,7 @@ function usageShape(row: Pod): PodUsageShape {
   };
 }
 
-function observed(status: WorkloadStatus | null, desired: Pod['desiredStatus']): ObservedFields {
+function observed(status: WorkloadStatus | null, desired: PodState['desiredStatus']): ObservedFields {
   if (!status) return { observedPhase: desired === 'RUNNING' ? 'PENDING' : 'EXITED', statusMessage: null, publicIp: null, portMappings: null, lastStartedAt: null };
   return {
     observedPhase: status.phase,
@@ -44,7 +44,7 @@ function observed(status: WorkloadStatus | null, desired: Pod['desiredStatus']):
 }
 
 /** True when the row already shows these observed fields (most passes change nothing: no write then). */
-function sameObserved(row: Pod, fields: ObservedFields): boolean {
+function sameObserved(row: PodState, fields: ObservedFields): boolean {
   return (
     row.observedPhase === fields.observedPhase &&
     row.statusMessage === fields.statusMessage &&
@@ -69,6 +69,11 @@ export class PodReconciler {
     await this.pods.writeObservedMany(writes, this.clock());
     return writes.map(() => undefined);
   });
+  /** Whole rows, read together for the Pods of a pass that need them. */
+  private readonly fullRows = new MicroBatch<string, Pod | null>(async (ids) => {
+    const byId = new Map((await this.pods.rows([...new Set(ids)])).map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
 
   constructor(
     private readonly driver: ComputeDriver,
@@ -91,17 +96,19 @@ export class PodReconciler {
     for (const row of rows) byPod.delete(row.id);
     // Workloads without a Pod row: the Pod was deleted (or its endpoint was). Remove them.
     await forEachLimited([...byPod.values()], this.concurrency, (orphan) => this.driver.delete(orphan.podId));
-    await this.settleGone();
+    // This pass did not touch the entries of Pods it did not see, so the ones read above are current.
+    const placed = new Set(rows.map((row) => row.id));
+    await this.settleGone(entries.filter((entry) => !placed.has(entry.resourceId)));
   }
 
-  private async reconcilePod(row: Pod, status: WorkloadStatus | null, entry: LedgerEntry | null): Promise<void> {
+  private async reconcilePod(row: PodState, status: WorkloadStatus | null, entry: LedgerEntry | null): Promise<void> {
     const now = this.clock();
     let current: WorkloadStatus | null = status;
     if (row.desiredStatus === 'TERMINATED') {
       if (current) await this.driver.delete(row.id);
       const fields: ObservedFields = { ...observed(null, 'EXITED'), observedPhase: 'TERMINATED' };
       if (!sameObserved(row, fields)) await this.observedWrites.load({ id: row.id, fields });
-      await this.usage.observePod(usageShape(row), false, now, entry);
+      await this.observeUsage(row.id, entry, false, now);
       return;
     }
     if (row.desiredStatus === 'EXITED') {
@@ -120,11 +127,19 @@ export class PodReconciler {
     const fields = observed(current, row.desiredStatus);
     if (!sameObserved(row, fields)) await this.observedWrites.load({ id: row.id, fields });
     const running = current?.phase === 'RUNNING';
-    await this.usage.observePod(usageShape(row), running, running ? (current?.startedAt ?? now) : (current?.finishedAt ?? now), entry);
+    await this.observeUsage(row.id, entry, running, running ? (current?.startedAt ?? now) : (current?.finishedAt ?? now));
+  }
+
+  /** Reports a usage transition, if this observation is one (reading the whole row only then). */
+  private async observeUsage(podId: string, entry: LedgerEntry | null, running: boolean, at: Date): Promise<void> {
+    if (!this.usage.changes(entry, running, at)) return;
+    // A row deleted meanwhile is settled from its ledger entry on the next pass.
+    const row = await this.fullRows.load(podId);
+    if (row) await this.usage.observePod(usageShape(row), running, at, entry);
   }
 
   /** Starts, restarts (new generation) or crash-restarts the workload; undefined when the row was handed off. */
-  private async keepRunning(row: Pod, status: WorkloadStatus | null, now: Date, entry: LedgerEntry | null): Promise<WorkloadStatus | null | undefined> {
+  private async keepRunning(row: PodState, status: WorkloadStatus | null, now: Date, entry: LedgerEntry | null): Promise<WorkloadStatus | null | undefined> {
     const sameGeneration = status !== null && status.generation === row.generation;
     if (sameGeneration && (status.phase === 'RUNNING' || status.phase === 'CREATING')) {
       if (status.phase === 'RUNNING') this.crashes.delete(row.id);
@@ -133,7 +148,7 @@ export class PodReconciler {
     if (sameGeneration && status.phase === 'FAILED') {
       if (row.endpointId !== null) {
         // A worker that died: record it stopped, then the autoscaler replaces it (crash loops back off there).
-        await this.usage.observePod(usageShape(row), false, status.finishedAt ?? now, entry);
+        await this.observeUsage(row.id, entry, false, status.finishedAt ?? now);
         await this.workerFailed(row, status.reason ?? 'exited');
         return undefined;
       }
@@ -142,18 +157,19 @@ export class PodReconciler {
       if (since < replacementBackoffMs(crashes)) return status;
       this.crashes.set(row.id, crashes);
     }
+    const full = await this.fullRows.load(row.id);
+    if (!full) return undefined;
     const reset = status !== null && status.generation !== row.generation;
     this.lastGeneration.set(row.id, row.generation);
-    return this.driver.ensureRunning(await this.specs.build(row, reset));
+    return this.driver.ensureRunning(await this.specs.build(full, reset));
   }
 
-  /** Ledger entries whose Pod row is gone: their last stop and termination events. */
-  private async settleGone(): Promise<void> {
-    const entries = await this.ledger.listKind(['pod', 'worker']);
-    if (entries.length === 0) return;
-    const ids = await this.pods.ids();
-    for (const entry of entries) {
-      if (ids.has(entry.resourceId)) continue;
+  /** Ledger entries whose Pod row is gone (of those given): their last stop and termination events. */
+  private async settleGone(candidates: LedgerEntry[]): Promise<void> {
+    if (candidates.length === 0) return;
+    const existing = await this.pods.existing(candidates.map((entry) => entry.resourceId));
+    for (const entry of candidates) {
+      if (existing.has(entry.resourceId)) continue;
       await this.usage.podGone(entry, this.clock());
       this.crashes.delete(entry.resourceId);
       this.lastGeneration.delete(entry.resourceId);

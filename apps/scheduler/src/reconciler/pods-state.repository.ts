@@ -1,4 +1,24 @@
-import type { DbClient, Pod } from '@runplane/db';
+import type { DbClient, Pod, Prisma } from '@runplane/db';
+
+const STATE_SELECT = {
+  id: true,
+  accountId: true,
+  endpointId: true,
+  desiredStatus: true,
+  generation: true,
+  observedPhase: true,
+  statusMessage: true,
+  publicIp: true,
+  portMappings: true,
+  lastStartedAt: true,
+  createdAt: true,
+} satisfies Prisma.PodSelect;
+
+/**
+ * A Pod as a reconciler pass sees it: its desired state and what was last observed. Passes run on every cluster
+ * change over every Pod, so they read only these columns; whole rows are read for the few Pods that need them.
+ */
+export type PodState = Prisma.PodGetPayload<{ select: typeof STATE_SELECT }>;
 
 /** What the driver reported, written back to the Pod row. */
 export interface ObservedFields {
@@ -13,13 +33,19 @@ export interface ObservedFields {
 export class PodsStateRepository {
   constructor(private readonly db: DbClient) {}
 
-  /** Pods that exist (terminated ones only until their workload is gone). */
-  placed(): Promise<Pod[]> {
-    return this.db.pod.findMany({ where: { machineId: { not: null } }, orderBy: { createdAt: 'asc' } });
+  /** Pods that exist (terminated ones only until their workload is gone), with what a pass decides on. */
+  placed(): Promise<PodState[]> {
+    return this.db.pod.findMany({ where: { machineId: { not: null } }, select: STATE_SELECT, orderBy: { createdAt: 'asc' } });
   }
 
-  async ids(): Promise<Set<string>> {
-    return new Set((await this.db.pod.findMany({ select: { id: true } })).map((row) => row.id));
+  /** Whole rows of some Pods (those a pass starts, or whose usage it reports); missing ones are left out. */
+  rows(ids: string[]): Promise<Pod[]> {
+    return this.db.pod.findMany({ where: { id: { in: ids } } });
+  }
+
+  /** Which of these Pods still have a row. */
+  async existing(ids: string[]): Promise<Set<string>> {
+    return new Set((await this.db.pod.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((row) => row.id));
   }
 
   /**

@@ -77,6 +77,13 @@ export class UsageRecorder {
     await this.ledger.save({ ...entry, seq, running, snapshot: { ...shape, ...(running ? { startedAt } : { startedAt: entry.snapshot['startedAt'] ?? null }) } });
   }
 
+  /** Whether {@link observePod} with this ledger entry (null: none) would publish anything; callers skip it otherwise. */
+  changes(entry: LedgerEntry | null, running: boolean, at: Date): boolean {
+    if (!entry) return running;
+    if (running && entry.running && entry.snapshot['startedAt'] !== at.toISOString()) return true;
+    return running !== entry.running;
+  }
+
   /** The Pod row is gone: a last stop if it was running, then (Pods only) the termination. */
   async podGone(entry: LedgerEntry, at: Date): Promise<void> {
     const shape = entry.snapshot as unknown as PodUsageShape;

@@ -4,6 +4,7 @@ import {
   type KubernetesObject,
   LABELS,
   type ListQuery,
+  MANAGED_BY,
   MANAGED_SELECTOR,
   type ResourceWatch,
   type V1Node,
@@ -40,7 +41,10 @@ export class ClusterCache {
   readonly services: ResourceWatch<V1Service>;
   readonly claims: ResourceWatch<V1PersistentVolumeClaim>;
   readonly secrets: ResourceWatch<V1Secret>;
+  /** Pods bound to a node in other namespaces. */
   readonly boundPods: ResourceWatch<V1Pod>;
+  /** Pods bound to a node in this namespace that Runplane does not manage. */
+  readonly boundStrangers: ResourceWatch<V1Pod>;
 
   constructor(private readonly options: ClusterCacheOptions) {
     const { clients, namespace } = options;
@@ -70,24 +74,33 @@ export class ClusterCache {
       MANAGED_SELECTOR,
     );
     this.secrets = this.watch<V1Secret>(inNamespace('secrets'), (query) => core.listNamespacedSecret({ namespace, ...query }), () => undefined, MANAGED_SELECTOR);
-    this.boundPods = this.watch<V1Pod>(
-      '/api/v1/pods',
-      (query) => core.listPodForAllNamespaces(query),
-      (pod) => {
-        if (!isOwnWorkload(pod, namespace) && gpuRequestOf(pod) > 0) machines();
-      },
-      undefined,
+    const foreignBound = (pod: V1Pod): void => {
+      if (!isOwnWorkload(pod, namespace) && gpuRequestOf(pod) > 0) machines();
+    };
+    // This namespace is left out of the cluster-wide watch: its own workloads (every one of them changes several times
+    // while it starts) would reach the driver twice. Pods here that Runplane does not manage are watched on their own.
+    this.boundPods = this.watch<V1Pod>('/api/v1/pods', (query) => core.listPodForAllNamespaces(query), foreignBound, undefined, `spec.nodeName!=,metadata.namespace!=${namespace}`);
+    this.boundStrangers = this.watch<V1Pod>(
+      inNamespace('pods'),
+      (query) => core.listNamespacedPod({ namespace, ...query }),
+      foreignBound,
+      `${LABELS.managedBy}!=${MANAGED_BY}`,
       'spec.nodeName!=',
     );
   }
 
+  /** Every pod bound to a node that is not one of this namespace's Runplane workloads (for foreign GPU use). */
+  foreignBoundPods(): V1Pod[] {
+    return [...this.boundPods.list(), ...this.boundStrangers.list()];
+  }
+
   /** Resolves once every informer has delivered its first list. */
   async synced(): Promise<void> {
-    await Promise.all([this.nodes.synced, this.pods.synced, this.services.synced, this.claims.synced, this.secrets.synced, this.boundPods.synced]);
+    await Promise.all([this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods, this.boundStrangers].map((watch) => watch.synced));
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods].map((watch) => watch.stop()));
+    await Promise.all([this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods, this.boundStrangers].map((watch) => watch.stop()));
   }
 
   private readonly workloadChanged = (object: KubernetesObject): void => {

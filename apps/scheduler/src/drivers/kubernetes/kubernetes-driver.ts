@@ -6,6 +6,10 @@ import { foreignGpuUse, isTerminal, machineOf, workloadStatusOf } from './cluste
 import { LeaseLeaderElection } from './lease-leader-election';
 import { buildWorkloadObjects, type ObjectSettings, ownNames, type WorkloadExtras, type WorkloadObjects } from './workload-objects';
 import { FIELD_MANAGER, WorkloadWriter } from './workload-writer';
+import { Slots } from '../../batching/slots';
+
+/** Workloads created concurrently (see {@link Slots}). */
+const CREATES_IN_FLIGHT = 100;
 
 /** Settings of the kubernetes driver. */
 export interface KubernetesDriverOptions {
@@ -61,6 +65,8 @@ export class KubernetesDriver implements ComputeDriver {
    */
   private readonly pending = new Map<string, WorkloadStatus>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Workloads whose objects are being sent to the apiserver at once (two requests each for a worker). */
+  private readonly creating = new Slots(CREATES_IN_FLIGHT);
   private starting: Promise<ClusterCache> | null = null;
   private cache: ClusterCache | null = null;
   private readonly settings: ObjectSettings;
@@ -75,7 +81,7 @@ export class KubernetesDriver implements ComputeDriver {
 
   async machines(): Promise<DriverMachine[]> {
     const cache = await this.ready();
-    const foreign = foreignGpuUse(cache.boundPods.list(), this.namespace);
+    const foreign = foreignGpuUse(cache.foreignBoundPods(), this.namespace);
     return cache.nodes.list().map((node) => machineOf(node, foreign.get(node.metadata?.name ?? '') ?? 0));
   }
 
@@ -260,8 +266,8 @@ export class KubernetesDriver implements ComputeDriver {
     const settle = (): void => {
       if (this.pending.get(spec.podId) === pending) this.pending.delete(spec.podId);
     };
-    const work = this.writer
-      .createAll(objects)
+    const work = this.creating
+      .run(() => this.writer.createAll(objects))
       .then(
         () => {
           // Usually the informer has shown the pod by now; otherwise `changed` settles it when it does.
