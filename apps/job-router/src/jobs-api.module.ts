@@ -14,7 +14,7 @@ import { JobRateLimiter } from './limits/job-rate-limiter';
 import { RateLimitInterceptor } from './limits/rate-limit.interceptor';
 import { OpenAiController } from './openai';
 import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
-import { ENGINE_REDIS, JOB_ENGINE, LIMITER_REDIS } from './tokens';
+import { ENGINE_REDIS, JOB_ENGINE, COMMANDS_REDIS } from './tokens';
 import { WorkerAuthenticator } from './worker/worker-auth';
 import { WORKER_POLL_WAIT, WorkerRoutes } from './worker/worker-routes';
 import { createWorkerTokensService, WorkerTokensService } from './worker-tokens';
@@ -26,7 +26,7 @@ export interface JobsApiOptions {
    * Builds the job engine on a Redis client without key prefix (BullMQ needs its own prefixing), which the module
    * owns and closes after the engine; tests pass an engine on a fake clock.
    */
-  engine: (deps: { redis: Redis; config: JobRouterConfig }) => JobRouterEngine;
+  engine: (deps: { redis: Redis; commands: Redis; config: JobRouterConfig }) => JobRouterEngine;
   onSweepError?: (error: unknown) => void;
 }
 
@@ -38,10 +38,10 @@ function bodyLimitsOf(config: JobRouterConfig): BodyLimits {
   return { run: config.JOB_RUN_MAX_BYTES, runsync: config.JOB_RUNSYNC_MAX_BYTES, other: config.JOB_OTHER_MAX_BYTES };
 }
 
-/** Closes the limiter's Redis connection when the app stops. */
+/** Closes the second Redis connection when the app stops (after the engine, which closes before shutdown). */
 @Injectable()
-class LimiterRedisCloser implements OnApplicationShutdown {
-  constructor(@Inject(LIMITER_REDIS) private readonly redis: Redis) {}
+class CommandsRedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(COMMANDS_REDIS) private readonly redis: Redis) {}
 
   async onApplicationShutdown(): Promise<void> {
     // QUIT would wait forever for a Redis that is gone.
@@ -61,9 +61,13 @@ export class JobsApiModule {
       providers: [
         // Auto-pipelined: the commands of all requests in flight go out as one write per event-loop turn.
         { provide: ENGINE_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
-        { provide: LIMITER_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
-        LimiterRedisCloser,
-        { provide: JOB_ENGINE, inject: [ENGINE_REDIS], useFactory: (redis: Redis) => options.engine({ redis, config }) },
+        { provide: COMMANDS_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
+        CommandsRedisCloser,
+        {
+          provide: JOB_ENGINE,
+          inject: [ENGINE_REDIS, COMMANDS_REDIS],
+          useFactory: (redis: Redis, commands: Redis) => options.engine({ redis, commands, config }),
+        },
         { provide: API_KEY_AUTHENTICATOR, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
         { provide: EndpointDirectory, inject: [DB_CLIENT], useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db)) },
         { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },
@@ -83,7 +87,7 @@ export class JobsApiModule {
         },
         {
           provide: JobRateLimiter,
-          inject: [LIMITER_REDIS, JOB_ENGINE],
+          inject: [COMMANDS_REDIS, JOB_ENGINE],
           useFactory: (redis: Redis, engine: JobRouterEngine) => {
             const workers = { runningWorkers: async (id: string) => (await engine.workers(id)).running };
             const limits = { windowMs: config.JOB_RATE_WINDOW_MS, perWorker: config.JOB_RATE_PER_WORKER, overrides: config.JOB_RATE_LIMITS };

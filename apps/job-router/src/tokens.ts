@@ -3,8 +3,8 @@ export const JOB_ENGINE = Symbol('JOB_ENGINE');
 /** Injection token for the job engine's own Redis client (no key prefix; closed after the engine). */
 export const ENGINE_REDIS = Symbol('ENGINE_REDIS');
 /**
- * Injection token for the job-API limiter's Redis client: its own connection, without the Lua commands BullMQ defines
- * on the engine's client (ioredis copies every defined command into each pipeline it builds, and the limiter builds
- * one per counter update).
+ * Injection token for the job-router's second Redis client: the limits and the engine's commands that need no order
+ * with BullMQ's. It stays free of the Lua commands BullMQ defines on the engine's client, which ioredis copies into
+ * every pipeline it builds (each counter update, each auto-pipelined turn).
  */
-export const LIMITER_REDIS = Symbol('LIMITER_REDIS');
+export const COMMANDS_REDIS = Symbol('COMMANDS_REDIS');

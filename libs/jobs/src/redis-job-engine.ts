@@ -24,6 +24,12 @@ import { WebhookOutbox } from './webhook-outbox';
 export interface RedisJobEngineOptions {
   /** A client WITHOUT keyPrefix (BullMQ shares it); keys go under `prefix`. */
   redis: Redis;
+  /**
+   * A second client (WITHOUT keyPrefix) for the engine's commands that need no order with BullMQ's on one connection:
+   * reads, heartbeats, results, stream chunks, stop requests, wakes. Keep BullMQ off it: ioredis copies every Lua
+   * command defined on a client (BullMQ defines dozens) into each pipeline it builds. Defaults to `redis`.
+   */
+  commands?: Redis;
   prefix: string;
   /** Suffix of job ids (`<uuid>-<region>`), e.g. "u1". */
   region: string;
@@ -57,6 +63,8 @@ function errorText(error: unknown): string {
 export class RedisJobEngine implements JobEngine {
   readonly clock: Clock;
   private readonly redis: Redis;
+  /** See {@link RedisJobEngineOptions.commands}. */
+  private readonly commands: Redis;
   private readonly keys: JobKeys;
   private readonly reader: JobReader;
   private readonly queues: EndpointQueues;
@@ -71,10 +79,11 @@ export class RedisJobEngine implements JobEngine {
 
   constructor(private readonly options: RedisJobEngineOptions) {
     this.redis = options.redis;
+    this.commands = options.commands ?? options.redis;
     this.clock = options.clock ?? { now: () => Date.now() };
     this.onError = options.onError ?? ((error) => process.emitWarning(error));
     this.keys = new JobKeys(`${normalizePrefix(options.prefix)}jobs:`);
-    this.reader = new JobReader(this.redis, this.keys);
+    this.reader = new JobReader(this.commands, this.keys);
     const connection = { redis: this.redis, prefix: options.prefix };
     this.queues = new EndpointQueues(connection, {
       ...options.queues,
@@ -101,11 +110,11 @@ export class RedisJobEngine implements JobEngine {
     const id = newJobId(this.options.region, job.sync);
     if (job.idempotencyKey !== undefined) {
       const key = idempotencyKey(this.keys, job.endpointId, job.idempotencyKey);
-      const firstId = await claimIdempotencyKey(this.redis, key, id, now);
+      const firstId = await claimIdempotencyKey(this.commands, key, id, now);
       const first = firstId === id ? undefined : await this.get(job.endpointId, firstId).catch(() => undefined);
       if (first) return { id: first.id, status: first.status, retries: first.retries };
       // The first job is gone (ttl, retention): this one takes the key over.
-      if (firstId !== id) await this.redis.set(key, `${now} ${id}`, 'PX', IDEMPOTENCY_WINDOW_MS);
+      if (firstId !== id) await this.commands.set(key, `${now} ${id}`, 'PX', IDEMPOTENCY_WINDOW_MS);
     }
     return this.create(job, id, now);
   }
@@ -128,14 +137,14 @@ export class RedisJobEngine implements JobEngine {
 
   async setTtl(endpointId: string, jobId: string, ttlMs: number): Promise<JobRecord> {
     checkTtl(ttlMs);
-    const outcome = await SCRIPTS.setTtl.run<string>(this.redis, [this.keys.base, endpointId, jobId, ttlMs]);
+    const outcome = await SCRIPTS.setTtl.run<string>(this.commands, [this.keys.base, endpointId, jobId, ttlMs]);
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
     return this.get(endpointId, jobId);
   }
 
   async cancel(endpointId: string, jobId: string): Promise<JobRecord> {
     const now = this.clock.now();
-    const was = await SCRIPTS.cancel.run<string>(this.redis, [this.keys.base, endpointId, jobId, now]);
+    const was = await SCRIPTS.cancel.run<string>(this.commands, [this.keys.base, endpointId, jobId, now]);
     if (was === 'missing') throw new NotFoundError(`Job ${jobId}`);
     if (was === 'IN_QUEUE') await this.dropEntry(endpointId, jobId);
     if (!isTerminal(was)) await this.afterFinish(endpointId, jobId);
@@ -143,7 +152,7 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async retry(endpointId: string, jobId: string): Promise<JobRecord> {
-    const outcome = await SCRIPTS.retry.run<string>(this.redis, [this.keys.base, endpointId, jobId, this.clock.now()]);
+    const outcome = await SCRIPTS.retry.run<string>(this.commands, [this.keys.base, endpointId, jobId, this.clock.now()]);
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
     if (outcome !== 'queued') {
       throw new ValidationError(`id: job ${jobId} is ${outcome}; only FAILED or TIMED_OUT jobs can be retried`);
@@ -153,7 +162,7 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async purgeQueue(endpointId: string): Promise<number> {
-    const ids = await SCRIPTS.purge.run<string[]>(this.redis, [this.keys.base, endpointId, this.clock.now()]);
+    const ids = await SCRIPTS.purge.run<string[]>(this.commands, [this.keys.base, endpointId, this.clock.now()]);
     await Promise.all(ids.map((id) => this.dropEntry(endpointId, id)));
     await Promise.all(ids.map((id) => this.afterFinish(endpointId, id)));
     return ids.length;
@@ -179,7 +188,7 @@ export class RedisJobEngine implements JobEngine {
 
   async readStream(endpointId: string, jobId: string, waitMs: number): Promise<StreamRead> {
     const drain = async (): Promise<StreamRead> => {
-      const reply = await SCRIPTS.drain.run<[string, string[]] | null>(this.redis, [this.keys.base, endpointId, jobId]);
+      const reply = await SCRIPTS.drain.run<[string, string[]] | null>(this.commands, [this.keys.base, endpointId, jobId]);
       if (!reply) throw new NotFoundError(`Job ${jobId}`);
       const [status, chunks] = reply;
       return { status: status as StreamRead['status'], stream: chunks.map((chunk) => ({ output: JSON.parse(chunk) })) };
@@ -235,7 +244,7 @@ export class RedisJobEngine implements JobEngine {
     const progress = result.status === 'IN_PROGRESS';
     const hasError = !progress && result.error !== undefined && result.error !== null;
     const hasOutput = result.output !== undefined;
-    const outcome = await SCRIPTS.complete.run<string>(this.redis, [
+    const outcome = await SCRIPTS.complete.run<string>(this.commands, [
       this.keys.base, endpointId, jobId, workerId, this.clock.now(),
       progress ? 'progress' : 'final', hasError ? 'FAILED' : 'COMPLETED',
       hasOutput ? '1' : '0', hasOutput ? JSON.stringify(result.output) : '',
@@ -251,14 +260,14 @@ export class RedisJobEngine implements JobEngine {
   async appendStream(endpointId: string, workerId: string, jobId: string, output: unknown): Promise<void> {
     const chunks = splitStreamOutput(output);
     const args = [this.keys.base, endpointId, jobId, workerId, ...chunks];
-    const outcome = await SCRIPTS.append.run<string>(this.redis, args);
+    const outcome = await SCRIPTS.append.run<string>(this.commands, args);
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
   }
 
   /** Records that the worker is alive; with the jobs it reports holding, takes back those it never received. */
   async heartbeat(endpointId: string, workerId: string, jobIds?: string[]): Promise<void> {
     const now = this.clock.now();
-    await SCRIPTS.heartbeat.run(this.redis, [this.keys.base, endpointId, workerId, now]);
+    await SCRIPTS.heartbeat.run(this.commands, [this.keys.base, endpointId, workerId, now]);
     if (jobIds) await this.sweeper.reconcile(endpointId, workerId, jobIds, now);
   }
 
@@ -268,7 +277,7 @@ export class RedisJobEngine implements JobEngine {
       waitMs,
       signal,
       attempt: async () => {
-        const drained = await SCRIPTS.stops.run<string[]>(this.redis, [this.keys.base, endpointId, workerId]);
+        const drained = await SCRIPTS.stops.run<string[]>(this.commands, [this.keys.base, endpointId, workerId]);
         return drained.length > 0 ? drained : undefined;
       },
     });
@@ -343,7 +352,7 @@ export class RedisJobEngine implements JobEngine {
 
   private async wakeTakers(endpointId: string): Promise<void> {
     this.wakeups.notify(`t|${endpointId}`);
-    await this.redis.publish(this.keys.wakeChannel, this.wakeups.queuedMessage(endpointId));
+    await this.commands.publish(this.keys.wakeChannel, this.wakeups.queuedMessage(endpointId));
   }
 
   /** A job left the queue without being taken: its queue entry goes (a taker holding it drops it at claim). */
