@@ -173,4 +173,17 @@ describe('RedisJobEngine: client and worker operations', () => {
     await f.engine.heartbeat(ep, 'w1', []);
     expect(await lastSeen()).toBe(start + 1010);
   });
+
+  it('answers a caller waiting on this engine with the record its job-done finished', async () => {
+    const ep = endpoint();
+    const run = await f.engine.submit(submission(ep, { sync: true }));
+    await f.engine.take(ep, 'w1', 1, 0);
+    const waiting = f.engine.waitFor(ep, run.id, 60_000);
+    while (f.engine.parked() === 0) await new Promise((resolve) => setImmediate(resolve));
+    f.clock.advance(50);
+    await f.engine.complete(ep, 'w1', run.id, { output: { text: 'done' } });
+    const record = await waiting;
+    expect(record).toEqual(await f.engine.get(ep, run.id));
+    expect(record).toMatchObject({ id: run.id, status: 'COMPLETED', output: { text: 'done' }, executionTime: 50 });
+  });
 });

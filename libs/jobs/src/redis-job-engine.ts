@@ -55,6 +55,10 @@ function isTerminal(status: string): boolean {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
 }
 
+function isFinishedRecord(value: unknown): value is JobRecord {
+  return typeof value === 'object' && value !== null && isTerminal(String((value as { status?: unknown }).status));
+}
+
 function errorText(error: unknown): string {
   return typeof error === 'string' ? error : JSON.stringify(error);
 }
@@ -131,6 +135,8 @@ export class RedisJobEngine implements JobEngine {
         const record = await this.get(endpointId, jobId);
         return isTerminal(record.status) ? record : undefined;
       },
+      // A job-done on this replica hands over the finished record it read (see complete).
+      accept: (news) => (isFinishedRecord(news) ? news : undefined),
     });
     return done ?? this.get(endpointId, jobId);
   }
@@ -244,16 +250,24 @@ export class RedisJobEngine implements JobEngine {
     const progress = result.status === 'IN_PROGRESS';
     const hasError = !progress && result.error !== undefined && result.error !== null;
     const hasOutput = result.output !== undefined;
-    const outcome = await SCRIPTS.complete.run<string>(this.commands, [
+    const channel = `j|${endpointId}|${jobId}`;
+    const completing = SCRIPTS.complete.run<string>(this.commands, [
       this.keys.base, endpointId, jobId, workerId, this.clock.now(),
       progress ? 'progress' : 'final', hasError ? 'FAILED' : 'COMPLETED',
       hasOutput ? '1' : '0', hasOutput ? JSON.stringify(result.output) : '',
       hasError ? '1' : '0', hasError ? errorText(result.error) : '',
       result.stopPod === true ? '1' : '0',
     ]); // prettier-ignore
+    // A caller parked here for this job (a /runsync) gets the finished record read in the same round trip (sent right
+    // after the script on one connection), instead of reading it after the wake.
+    const reading = !progress && this.wakeups.waiting(channel) ? this.reader.hash(endpointId, jobId).catch(() => undefined) : undefined;
+    const outcome = await completing;
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
-    // The script published the change; callers parked here (a /runsync, a status-sync) need not wait for it.
-    if (outcome === 'done' || outcome === 'webhook') this.wakeups.notify(`j|${endpointId}|${jobId}`);
+    if (outcome === 'done' || outcome === 'webhook') {
+      // The script published the change for the other replicas; callers parked here need not wait for it.
+      const hash = reading ? await reading : undefined;
+      this.wakeups.notify(channel, hash ? toJobRecord(hash, this.clock.now()) : undefined);
+    }
     if (outcome === 'webhook') await this.afterFinish(endpointId, jobId);
   }
 

@@ -40,6 +40,20 @@ describe('Wakeups across replicas', () => {
     await expect(waiting).resolves.toBe('woken');
   });
 
+  it('answers a caller with what a local waker passed along, without another attempt', async () => {
+    let attempts = 0;
+    const waiting = a.park({
+      channel: 'j|ep4|job4',
+      waitMs: 60_000,
+      attempt: async () => (++attempts > 1 ? 'read again' : undefined),
+      accept: (news) => (typeof news === 'string' ? `news: ${news}` : undefined),
+    });
+    await parked(a, 1);
+    a.notify('j|ep4|job4', 'finished');
+    await expect(waiting).resolves.toBe('news: finished');
+    expect(attempts).toBe(1);
+  });
+
   it('delivers a queued-job wake once on its own replica and once on each other replica', async () => {
     const [a1, a2] = [parkOn(a, 't|ep2', true), parkOn(a, 't|ep2', true)];
     const b1 = parkOn(b, 't|ep2', true);

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from '@runplane/queue';
 
 interface Waiter {
-  wake: () => void;
+  wake: (news?: unknown) => void;
   woken: boolean;
+  /** What the waker already knows (e.g. the finished job it just read), when it came from this replica. */
+  news?: unknown;
 }
 
 /** How a long-poll waits: `attempt` returns a value to finish, or undefined to park until woken or timed out. */
@@ -14,6 +16,8 @@ export interface ParkOptions<T> {
   signal?: AbortSignal;
   /** Wake only one parked caller per message (takes: one job, one taker) instead of all. */
   single?: boolean;
+  /** Turns what a local waker passed along into the answer, sparing the attempt's round trip; undefined to attempt. */
+  accept?: (news: unknown) => T | undefined;
 }
 
 /**
@@ -57,6 +61,8 @@ export class Wakeups {
         if (remaining <= 0 || options.signal?.aborted) return undefined;
         again = waiter.woken || (await this.sleep(waiter, remaining, options.signal));
         if (!again || this.closed) return undefined;
+        const known = waiter.news !== undefined ? options.accept?.(waiter.news) : undefined;
+        if (known !== undefined) return known;
       } finally {
         // A take woken just as it leaves hands the wake to another parked taker, so no queued job sits unnoticed.
         this.unregister(options.channel, waiter, options.single === true && waiter.woken && !again);
@@ -64,9 +70,17 @@ export class Wakeups {
     }
   }
 
-  /** Wakes this replica's callers parked on `message` now (the published copy reaches the other replicas). */
-  notify(message: string): void {
-    this.deliver(message);
+  /**
+   * Wakes this replica's callers parked on `message` now (the published copy reaches the other replicas). `news` is
+   * handed to each caller's `accept`, e.g. the record of the job that just finished.
+   */
+  notify(message: string, news?: unknown): void {
+    this.deliver(message, news);
+  }
+
+  /** True when a caller of this replica is parked on `message` (worth reading what it waits for along the way). */
+  waiting(message: string): boolean {
+    return this.waiters.has(message);
   }
 
   /** The message that announces a queued job of `endpointId` to the other replicas. */
@@ -96,18 +110,24 @@ export class Wakeups {
     if (message.slice(origin + 1) !== this.origin) this.deliver(message.slice(0, origin));
   }
 
-  private deliver(message: string): void {
+  private deliver(message: string, news?: unknown): void {
     const list = this.waiters.get(message);
     if (!list) return;
     if (message.startsWith('t|')) {
       list.find((waiter) => !waiter.woken)?.wake();
       return;
     }
-    for (const waiter of list) waiter.wake();
+    for (const waiter of list) waiter.wake(news);
   }
 
   private register(channel: string): Waiter {
-    const waiter: Waiter = { woken: false, wake: () => (waiter.woken = true) };
+    const waiter: Waiter = {
+      woken: false,
+      wake: (news) => {
+        waiter.woken = true;
+        waiter.news = news;
+      },
+    };
     const list = this.waiters.get(channel) ?? [];
     list.push(waiter);
     this.waiters.set(channel, list);
@@ -135,8 +155,9 @@ export class Wakeups {
       const onAbort = () => done(false);
       const timer = setTimeout(() => done(false), ms);
       signal?.addEventListener('abort', onAbort, { once: true });
-      waiter.wake = () => {
+      waiter.wake = (news) => {
         waiter.woken = true;
+        waiter.news = news;
         done(true);
       };
     });
