@@ -1,6 +1,7 @@
 // CPU spent by each party of a benchmark phase (this process, the job-router process, Redis): on a shared machine
 // wall-clock throughput is noisy, CPU per operation is not, and it shows where the time goes.
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Redis } from '@runplane/queue';
 
 /** CPU milliseconds of one phase, by party. */
@@ -51,4 +52,17 @@ export async function measureCpu<T>(redis: Redis, routerPid: number | undefined,
 export function perOperation(cpu: CpuSpent, operations: number): string {
   const us = (ms: number) => ((ms * 1000) / Math.max(1, operations)).toFixed(0);
   return `CPU µs/op: bench ${us(cpu.bench)}, router ${us(cpu.router)}, redis ${us(cpu.redis)}`;
+}
+
+/**
+ * The most operations per second this machine's cores could give at the measured CPU per operation: all parties
+ * share the cores, and the job-router's own share runs on one of them (one event loop). A ratio target above
+ * `ceiling / baseline` cannot be met on this machine without spending less CPU per operation.
+ */
+export function cpuCeiling(cpu: CpuSpent, operations: number): number {
+  const perOp = (ms: number) => ms / Math.max(1, operations);
+  const total = perOp(cpu.bench) + perOp(cpu.router) + perOp(cpu.redis);
+  const shared = total > 0 ? (availableParallelism() * 1000) / total : Infinity;
+  const router = cpu.router > 0 ? 1000 / perOp(cpu.router) : Infinity;
+  return Math.min(shared, router);
 }

@@ -1,5 +1,6 @@
 // Job API benchmarks: Runplane's job-router against raw BullMQ (through @runplane/queue) on the same Redis, same run.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
@@ -13,7 +14,7 @@ import { runWorker } from '@runplane/worker-sdk';
 import { jobRouterEnvSchema, type JobRouterConfig } from '../../apps/job-router/src/config';
 import { createJobRouterEngine } from '../../apps/job-router/src/engine';
 import { createWorkerTokensService } from '../../apps/job-router/src/worker-tokens';
-import { measureCpu, perOperation } from './cpu-meter';
+import { cpuCeiling, measureCpu, perOperation } from './cpu-meter';
 import { startRouterProcess } from './router-process';
 
 /** Bench settings, read from the environment by the runner. */
@@ -39,7 +40,7 @@ interface Row {
   target: string;
   pass: boolean;
   /** CPU per operation of each party, baseline and Runplane (diagnostics, printed under the table). */
-  cpu?: { baseline: string; runplane: string };
+  cpu?: { baseline: string; runplane: string; ceiling?: number };
 }
 
 const catalog = defineJobCatalog({
@@ -159,7 +160,11 @@ async function benchAccept(router: Router, redis: Redis, rawPrefix: string, opti
   const result = runplane.result;
   if (result.non2xx > 0) console.warn(`/run answered ${result.non2xx} non-2xx responses`);
   const ratio = result.requests.average / raw.result.perSecond;
-  const cpu = { baseline: perOperation(raw.cpu, raw.result.count), runplane: perOperation(runplane.cpu, result.requests.total) };
+  const cpu = {
+    baseline: perOperation(raw.cpu, raw.result.count),
+    runplane: perOperation(runplane.cpu, result.requests.total),
+    ceiling: cpuCeiling(runplane.cpu, result.requests.total),
+  };
   return [
     { metric: '/run accept throughput', runplane: result.requests.average, baseline: raw.result.perSecond, unit: 'req/s', target: 'ratio>=0.5', pass: ratio >= 0.5, cpu },
     { metric: '/run accept p50', runplane: result.latency.p50, baseline: raw.result.p50, unit: 'ms', target: '-', pass: true },
@@ -237,7 +242,7 @@ async function benchEndToEnd(router: Router, redis: Redis, rawPrefix: string, to
   const raw = await measureCpu(redis, undefined, () => rawEndToEnd(redis, rawPrefix, total));
   const runplane = await measureCpu(redis, router.pid, () => runplaneEndToEnd(router, total));
   const metric = `end to end, ${total} jobs, ${E2E_WORKERS} workers`;
-  const cpu = { baseline: perOperation(raw.cpu, total), runplane: perOperation(runplane.cpu, total) };
+  const cpu = { baseline: perOperation(raw.cpu, total), runplane: perOperation(runplane.cpu, total), ceiling: cpuCeiling(runplane.cpu, total) };
   const pass = runplane.result / raw.result >= 0.3;
   return [{ metric, runplane: runplane.result, baseline: raw.result, unit: 'jobs/s', target: 'ratio>=0.3', pass, cpu }];
 }
@@ -306,7 +311,12 @@ function printRows(rows: Row[]): void {
     console.log(row.metric.padEnd(44), row.runplane.toFixed(2).padStart(10), baseline.padStart(10), ratio.padStart(7), row.unit.padStart(7), row.target.padStart(11), row.pass ? ' yes' : ' NO');
   }
   for (const row of rows) {
-    if (row.cpu) console.log(`${row.metric}: baseline ${row.cpu.baseline}; runplane ${row.cpu.runplane}`);
+    if (!row.cpu) continue;
+    console.log(`${row.metric}: baseline ${row.cpu.baseline}; runplane ${row.cpu.runplane}`);
+    if (row.cpu.ceiling !== undefined && row.baseline) {
+      const { ceiling } = row.cpu;
+      console.log(`  CPU ceiling at this CPU per operation on ${availableParallelism()} cores: ${ceiling.toFixed(0)} ${row.unit} (ratio ${(ceiling / row.baseline).toFixed(2)})`);
+    }
   }
 }
 
