@@ -90,4 +90,16 @@ describe('createKubeClients against a real apiserver', () => {
     expect(updated.data).toEqual({ a: '2', b: '3' });
     expect(updated.metadata?.managedFields?.some((f) => f.manager === 'runplane-test' && f.operation === 'Apply')).toBe(true);
   });
+
+  it('creates through the lean JSON create: the object exists, a second create is a 409 with the apiserver message, and it takes limiter tokens', async () => {
+    const path = `/api/v1/namespaces/${namespace.name}/configmaps`;
+    const granted = clients.limiter.granted;
+    await clients.createJson(path, configMap(namespace.name, 'lean', { a: '1' }));
+    const read = await clients.core.readNamespacedConfigMap({ name: 'lean', namespace: namespace.name });
+    expect(read.data).toEqual({ a: '1' });
+    const again = await clients.createJson(path, configMap(namespace.name, 'lean', { a: '2' })).catch((error: unknown) => error);
+    expect(isConflict(again)).toBe(true);
+    expect(kubeErrorMessage(again)).toContain('already exists');
+    expect(clients.limiter.granted - granted).toBe(3);
+  });
 });

@@ -27,7 +27,7 @@ export class WorkloadWriter {
       envSecret && this.createOrReplace(envSecret),
       portService && this.keep(() => core.createNamespacedService({ namespace, body: portService })),
       httpService && this.keep(() => core.createNamespacedService({ namespace, body: httpService })),
-      this.keep(() => core.createNamespacedPod({ namespace, body: objects.pod })),
+      this.keep(() => this.clients.createJson(`/api/v1/namespaces/${namespace}/pods`, objects.pod)),
     ]);
   }
 
@@ -35,7 +35,7 @@ export class WorkloadWriter {
   private async createOrReplace(secret: V1Secret): Promise<void> {
     const core = this.clients.core;
     try {
-      await core.createNamespacedSecret({ namespace: this.namespace, body: secret });
+      await this.clients.createJson(`/api/v1/namespaces/${this.namespace}/secrets`, secret);
     } catch (error) {
       if (!isConflict(error)) throw error;
       await core.replaceNamespacedSecret({ name: secret.metadata?.name as string, namespace: this.namespace, body: secret });
