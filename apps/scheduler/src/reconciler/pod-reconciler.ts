@@ -8,7 +8,7 @@ import type { ObservedFields, PodState, PodsStateRepository } from './pods-state
 import type { WorkloadSpecs } from './workload-specs';
 
 /** Pods a pass works on at once. */
-const PASS_CONCURRENCY = 128;
+const PASS_CONCURRENCY = 500;
 
 /** Told when a worker's process died while it should run (the autoscaler replaces it, with backoff). */
 export type WorkerFailedHandler = (row: PodState, reason: string) => Promise<void>;
