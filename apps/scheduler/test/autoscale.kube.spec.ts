@@ -148,7 +148,8 @@ describe('autoscaling worker pods on Kubernetes (kwok)', () => {
       expect(pod.spec?.nodeName).toMatch(new RegExp(`^${POOL}-rtx4090-`));
       expect(pod.metadata?.labels).toMatchObject({ [LABELS.kind]: 'worker', [LABELS.endpointId]: endpointId });
       const env = Object.fromEntries((pod.spec?.containers[0]?.env ?? []).map((v) => [v.name, v.value ?? `secret:${v.valueFrom?.secretKeyRef?.name}`]));
-      expect(env).toMatchObject({ RUNPOD_ENDPOINT_ID: endpointId, RUNPOD_POD_ID: pod.metadata?.labels?.[LABELS.podId], RUNPOD_AI_API_KEY: `secret:${pod.metadata?.name}-env` });
+      expect(env).toMatchObject({ RUNPOD_ENDPOINT_ID: endpointId, RUNPOD_POD_ID: pod.metadata?.labels?.[LABELS.podId] });
+      expect(env['RUNPOD_AI_API_KEY']).toMatch(/^secret:rp-tokens-/);
     }
     const results = await Promise.all(
       ids.map((id) =>
@@ -162,8 +163,9 @@ describe('autoscaling worker pods on Kubernetes (kwok)', () => {
     for (const result of results) expect(podIds).toContain(result.output?.workerId);
     // Each worker pod holds the one live token of its worker (it was never rotated under the running pod).
     for (const pod of pods) {
-      const secret = await k.kube.core.readNamespacedSecret({ name: `${pod.metadata?.name}-env`, namespace: k.namespace });
-      const token = Buffer.from(secret.data?.['runpod-ai-api-key'] ?? '', 'base64').toString('utf8');
+      const ref = pod.spec?.containers[0]?.env?.find((variable) => variable.name === 'RUNPOD_AI_API_KEY')?.valueFrom?.secretKeyRef;
+      const secret = await k.kube.core.readNamespacedSecret({ name: ref?.name ?? '', namespace: k.namespace });
+      const token = Buffer.from(secret.data?.[ref?.key ?? ''] ?? '', 'base64').toString('utf8');
       const live = await k.p.db.workerToken.findMany({ where: { workerId: pod.metadata?.labels?.[LABELS.podId], revokedAt: null } });
       expect(live.map((row) => row.hash)).toEqual([createHash('sha256').update(token).digest('hex')]);
     }

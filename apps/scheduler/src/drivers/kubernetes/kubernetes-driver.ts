@@ -7,6 +7,7 @@ import { LeaseLeaderElection } from './lease-leader-election';
 import { buildWorkloadObjects, type ObjectSettings, ownNames, type WorkloadExtras, type WorkloadObjects } from './workload-objects';
 import { FIELD_MANAGER, WorkloadWriter } from './workload-writer';
 import { Slots } from '../../batching/slots';
+import { TokenSecrets, tokenSecretsOf } from './token-secrets';
 
 /** Workloads created concurrently (see {@link Slots}). */
 const CREATES_IN_FLIGHT = 100;
@@ -67,6 +68,7 @@ export class KubernetesDriver implements ComputeDriver {
   private readonly inFlight = new Set<Promise<void>>();
   /** Workloads whose objects are being sent to the apiserver at once (two requests each for a worker). */
   private readonly creating = new Slots(CREATES_IN_FLIGHT);
+  private readonly tokens: TokenSecrets;
   private starting: Promise<ClusterCache> | null = null;
   private cache: ClusterCache | null = null;
   private readonly settings: ObjectSettings;
@@ -77,6 +79,7 @@ export class KubernetesDriver implements ComputeDriver {
     this.settings = { ...options.objects, terminationGracePeriodSeconds: Math.ceil(options.stopGraceMs / 1000) };
     this.namespace = options.objects.namespace;
     this.writer = new WorkloadWriter(options.clients, this.namespace);
+    this.tokens = new TokenSecrets(this.namespace, (secret) => this.writer.createSecret(secret));
   }
 
   async machines(): Promise<DriverMachine[]> {
@@ -95,7 +98,8 @@ export class KubernetesDriver implements ComputeDriver {
     if (pending?.generation === spec.generation) return pending;
     let objects: WorkloadObjects;
     try {
-      objects = buildWorkloadObjects(spec, await this.options.extras(spec.podId), this.settings);
+      const extras = await this.options.extras(spec.podId);
+      objects = buildWorkloadObjects(spec, extras, this.settings, this.tokens.gather(spec.accountId));
     } catch (error) {
       return syntheticStatus(spec, 'FAILED', `Invalid workload: ${(error as Error).message}`);
     }
@@ -122,6 +126,7 @@ export class KubernetesDriver implements ComputeDriver {
     const cache = await this.ready();
     this.tombstones.delete(podId);
     this.pending.delete(podId);
+    this.tokens.deleted(podId);
     const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
     if (pod && (!pod.metadata?.deletionTimestamp || this.lost(pod))) {
       await this.writer.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
@@ -129,6 +134,8 @@ export class KubernetesDriver implements ComputeDriver {
     await this.writer.deleteServices(cache, podId);
     await this.writer.deleteOwned(cache, podId);
     await this.writer.deleteUnusedPullSecrets(cache, pod, podId);
+    for (const name of this.tokens.unused(pod ? tokenSecretsOf(pod) : [], cache.pods.list(this.namespace), cache.secrets)) await this.writer.deleteSecret(name);
+    if (!pod) this.tokens.gone(podId);
   }
 
   async status(podId: string): Promise<WorkloadStatus | null> {
@@ -146,6 +153,8 @@ export class KubernetesDriver implements ComputeDriver {
 
   async list(): Promise<WorkloadStatus[]> {
     const cache = await this.ready();
+    // Token Secrets left by workloads that are gone (a restart between a pod's delete and its Secret's).
+    this.tokens.sweep(cache.pods.list(this.namespace), cache.secrets, (name) => this.writer.deleteSecret(name), this.options.log);
     const ids = new Set<string>([...this.tombstones.keys(), ...this.pending.keys()]);
     for (const watch of [cache.pods, cache.services, cache.claims, cache.secrets]) {
       for (const object of watch.list(this.namespace)) {
@@ -215,6 +224,7 @@ export class KubernetesDriver implements ComputeDriver {
   private changed(change: ClusterChange): void {
     if (change.kind === 'workload') {
       const pod = this.cache?.pods.get(ownNames.pod(change.podId), this.namespace);
+      if (!pod) this.tokens.gone(change.podId);
       if (pod && this.pending.get(change.podId)?.generation === this.statusOf(pod).generation) this.pending.delete(change.podId);
       const status = pod ? this.statusOf(pod) : undefined;
       // A preempted pod is deleted by kube-scheduler; remember why, so the Pod shows it after the pod is gone.
@@ -266,8 +276,9 @@ export class KubernetesDriver implements ComputeDriver {
     const settle = (): void => {
       if (this.pending.get(spec.podId) === pending) this.pending.delete(spec.podId);
     };
-    const work = this.creating
-      .run(() => this.writer.createAll(objects))
+    const token = objects.tokenSecret;
+    const work = (token ? this.tokens.ready(spec.podId, token.name, token.data) : Promise.resolve())
+      .then(() => this.creating.run(() => this.writer.createAll(objects)))
       .then(
         () => {
           // Usually the informer has shown the pod by now; otherwise `changed` settles it when it does.

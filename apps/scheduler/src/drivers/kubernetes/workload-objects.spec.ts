@@ -1,6 +1,6 @@
 import type { WorkloadSpec } from '../compute-driver';
 import { schedulerEnvSchema } from '../../config';
-import { buildWorkloadObjects, type ObjectSettings, type WorkloadExtras } from './workload-objects';
+import { buildTokenSecret, buildWorkloadObjects, type ObjectSettings, type WorkloadExtras } from './workload-objects';
 
 const spec: WorkloadSpec = {
   podId: 'p1',
@@ -36,7 +36,7 @@ const settings: ObjectSettings = {
 
 describe('buildWorkloadObjects', () => {
   it('pins a Pod to its machine and node pool, with GPU product, region, priority and its own volume', () => {
-    const objects = buildWorkloadObjects(spec, extras, settings);
+    const objects = buildWorkloadObjects(spec, extras, settings, 'rp-tokens-t1');
     const pod = objects.pod;
     expect(pod.metadata).toMatchObject({ name: 'rp-p1', namespace: 'runplane', annotations: { 'runplane.io/generation': '2' } });
     expect(pod.metadata?.labels).toEqual({ 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/account-id': 'a1', 'runplane.io/pod-id': 'p1', 'runplane.io/kind': 'pod' });
@@ -55,7 +55,7 @@ describe('buildWorkloadObjects', () => {
     expect(objects.claim?.metadata?.labels).toMatchObject({ 'runplane.io/pod-id': 'p1' });
     expect(objects.portService?.spec?.ports?.map((p) => p.port)).toEqual([22]);
     expect(objects.httpService?.spec?.ports?.map((p) => p.port)).toEqual([8888]);
-    expect(objects.envSecret).toBeNull();
+    expect(objects.tokenSecret).toBeNull();
     expect(objects.pullSecret).toBeNull();
   });
 
@@ -64,6 +64,7 @@ describe('buildWorkloadObjects', () => {
       spec,
       { ...extras, networkVolume: { id: 'v1', sizeGb: 100 }, registryAuth: { id: 'r1', username: 'bob', password: 'pw' } },
       { ...settings, storageClassName: 'rwx', requestContainerDisk: false },
+      'rp-tokens-t1',
     );
     expect(objects.claim?.metadata?.name).toBe('rp-vol-v1');
     expect(objects.claim?.spec).toMatchObject({ accessModes: ['ReadWriteMany'], storageClassName: 'rwx', resources: { requests: { storage: '100Gi' } } });
@@ -73,18 +74,22 @@ describe('buildWorkloadObjects', () => {
     expect(objects.pod.spec?.containers[0]?.resources?.limits?.['ephemeral-storage']).toBeUndefined();
   });
 
-  it('keeps a worker token out of the pod spec: it lives in a Secret the container reads', () => {
+  it('keeps a worker token out of the pod spec: it lives under its own key of the token Secret the container reads', () => {
     const worker = { ...spec, endpointId: 'e1', ports: [], env: { RUNPOD_AI_API_KEY: 'rpw_secret', RUNPOD_ENDPOINT_ID: 'e1' } };
-    const objects = buildWorkloadObjects(worker, extras, settings);
+    const objects = buildWorkloadObjects(worker, extras, settings, 'rp-tokens-t1');
     expect(objects.pod.metadata?.labels).toMatchObject({ 'runplane.io/kind': 'worker', 'runplane.io/endpoint-id': 'e1' });
     expect(objects.pod.spec?.containers[0]?.env).toEqual([
       { name: 'RUNPOD_ENDPOINT_ID', value: 'e1' },
-      { name: 'RUNPOD_AI_API_KEY', valueFrom: { secretKeyRef: { name: 'rp-p1-env', key: 'runpod-ai-api-key' } } },
+      { name: 'RUNPOD_AI_API_KEY', valueFrom: { secretKeyRef: { name: 'rp-tokens-t1', key: 'p1.runpod-ai-api-key' } } },
     ]);
-    expect(Buffer.from(objects.envSecret?.data?.['runpod-ai-api-key'] ?? '', 'base64').toString()).toBe('rpw_secret');
+    expect(objects.tokenSecret?.name).toBe('rp-tokens-t1');
+    expect(Object.keys(objects.tokenSecret?.data ?? {})).toEqual(['p1.runpod-ai-api-key']);
+    expect(Buffer.from(objects.tokenSecret?.data['p1.runpod-ai-api-key'] ?? '', 'base64').toString()).toBe('rpw_secret');
     expect(JSON.stringify(objects.pod)).not.toContain('rpw_secret');
     // Workers keep nothing between runs: no claim for their volume.
     expect(objects.claim).toBeNull();
+    const secret = buildTokenSecret('rp-tokens-t1', 'runplane', 'a1', objects.tokenSecret?.data ?? {});
+    expect(secret.metadata?.labels).toEqual({ 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/account-id': 'a1', 'runplane.io/token-secret': 'true' });
   });
 });
 

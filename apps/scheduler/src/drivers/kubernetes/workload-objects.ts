@@ -49,7 +49,11 @@ export interface ObjectSettings {
 /** Every object one workload needs; null where it needs none. */
 export interface WorkloadObjects {
   pod: V1Pod;
-  envSecret: V1Secret | null;
+  /**
+   * The hidden variables (base64, by Secret key) the pod reads from the shared token Secret `tokenSecret`; the driver
+   * gathers those of the workloads it creates together into that one Secret.
+   */
+  tokenSecret: { name: string; data: Record<string, string> } | null;
   claim: V1PersistentVolumeClaim | null;
   pullSecret: V1Secret | null;
   portService: V1Service | null;
@@ -59,24 +63,28 @@ export interface WorkloadObjects {
 /** Names of the objects that belong to one Runplane Pod alone (shared claims and pull secrets are not among them). */
 export const ownNames = {
   pod: kubeNames.pod,
+  /** The per-Pod token Secret of earlier versions (still removed with its Pod). */
   envSecret: (podId: string): string => `rp-${podId}-env`,
   podVolume: (podId: string): string => `rp-${podId}-volume`,
   portService: kubeNames.portService,
   httpService: kubeNames.httpService,
 };
 
-function envSecret(spec: WorkloadSpec, namespace: string): { secret: V1Secret | null; refs: SecretEnvVar[] } {
+/** Label of the Secrets holding the worker tokens of workloads created together (value: "true"). */
+export const TOKEN_SECRET_LABEL = 'runplane.io/token-secret';
+
+/** A token Secret of an account: the hidden variables of several workloads, each under keys of its own. */
+export function buildTokenSecret(name: string, namespace: string, accountId: string, data: Record<string, string>): V1Secret {
+  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, namespace, labels: { ...baseLabels(accountId), [TOKEN_SECRET_LABEL]: 'true' } }, data };
+}
+
+function hiddenEnv(spec: WorkloadSpec, secretName: string): { tokenSecret: WorkloadObjects['tokenSecret']; refs: SecretEnvVar[] } {
   const hidden = Object.entries(spec.env).filter(([name]) => SECRET_ENV.has(name));
-  if (hidden.length === 0) return { secret: null, refs: [] };
-  const name = ownNames.envSecret(spec.podId);
-  const secret: V1Secret = {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    type: 'Opaque',
-    metadata: { name, namespace, labels: { ...baseLabels(spec.accountId), [LABELS.podId]: spec.podId } },
-    data: Object.fromEntries(hidden.map(([key, value]) => [ENV_SECRET_KEY(key), Buffer.from(value).toString('base64')])),
-  };
-  return { secret, refs: hidden.map(([key]) => ({ name: key, secretName: name, key: ENV_SECRET_KEY(key) })) };
+  if (hidden.length === 0) return { tokenSecret: null, refs: [] };
+  // Keys carry the Pod id: the Secret is shared, and each container reads only its own.
+  const key = (name: string): string => `${spec.podId}.${ENV_SECRET_KEY(name)}`;
+  const data = Object.fromEntries(hidden.map(([name, value]) => [key(name), Buffer.from(value).toString('base64')]));
+  return { tokenSecret: { name: secretName, data }, refs: hidden.map(([name]) => ({ name, secretName, key: key(name) })) };
 }
 
 function claimOf(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSettings): { claim: V1PersistentVolumeClaim | null; volume: WorkloadVolume | null } {
@@ -97,10 +105,10 @@ function claimOf(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSet
 /**
  * The Kubernetes objects of one workload, built with the libs/kube builders: the pod pinned to the placed machine
  * (hostname label, plus the GPU product, region and operator node selector), its Services for exposed ports, its
- * volume claim, its pull secret and a Secret for the worker token.
+ * volume claim, its pull secret, and its worker token as keys of the token Secret named by the caller.
  */
-export function buildWorkloadObjects(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSettings): WorkloadObjects {
-  const { secret, refs } = envSecret(spec, settings.namespace);
+export function buildWorkloadObjects(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSettings, tokenSecretName: string): WorkloadObjects {
+  const { tokenSecret, refs } = hiddenEnv(spec, tokenSecretName);
   const { claim, volume } = claimOf(spec, extras, settings);
   const pullSecret = extras.registryAuth
     ? buildPullSecret({
@@ -141,7 +149,7 @@ export function buildWorkloadObjects(spec: WorkloadSpec, extras: WorkloadExtras,
   const ports = { namespace: settings.namespace, podId: spec.podId, accountId: spec.accountId, ports: spec.ports };
   return {
     pod,
-    envSecret: secret,
+    tokenSecret,
     claim,
     pullSecret,
     portService: buildPortService({ ...ports, name: ownNames.portService(spec.podId) }),

@@ -20,26 +20,23 @@ export class WorkloadWriter {
   async createAll(objects: WorkloadObjects): Promise<void> {
     const core = this.clients.core;
     const namespace = this.namespace;
-    const { claim, pullSecret, envSecret, portService, httpService } = objects;
+    const { claim, pullSecret, portService, httpService } = objects;
     await Promise.all([
       claim && this.keep(() => core.createNamespacedPersistentVolumeClaim({ namespace, body: claim })),
       pullSecret && applyObject(this.clients.objects, pullSecret, FIELD_MANAGER),
-      envSecret && this.createOrReplace(envSecret),
       portService && this.keep(() => core.createNamespacedService({ namespace, body: portService })),
       httpService && this.keep(() => core.createNamespacedService({ namespace, body: httpService })),
       this.keep(() => this.clients.createJson(`/api/v1/namespaces/${namespace}/pods`, objects.pod)),
     ]);
   }
 
-  /** The token Secret is rewritten with every new generation (a new token): create it, or replace the old one. */
-  private async createOrReplace(secret: V1Secret): Promise<void> {
-    const core = this.clients.core;
-    try {
-      await this.clients.createJson(`/api/v1/namespaces/${this.namespace}/secrets`, secret);
-    } catch (error) {
-      if (!isConflict(error)) throw error;
-      await core.replaceNamespacedSecret({ name: secret.metadata?.name as string, namespace: this.namespace, body: secret });
-    }
+  /** Creates a Secret of this namespace (token Secrets have fresh names: an existing one is an error). */
+  async createSecret(secret: V1Secret): Promise<void> {
+    await this.clients.createJson(`/api/v1/namespaces/${this.namespace}/secrets`, secret);
+  }
+
+  async deleteSecret(name: string): Promise<void> {
+    await this.ignoreMissing(() => this.clients.core.deleteNamespacedSecret({ name, namespace: this.namespace }));
   }
 
   async deletePod(podId: string, gracePeriodSeconds: number): Promise<void> {
