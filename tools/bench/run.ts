@@ -15,7 +15,10 @@ async function main(): Promise<void> {
   if (!only || only.includes('apikeys')) {
     printRatios('v1 API authentication (ratio = req/s against /healthz)', await benchApiKeys(options));
   }
-  await benchJobs({ ...options, e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000), cpuProfileDir: env.BENCH_CPU_PROFILE_DIR, only });
+  const jobSuites = ['accept', 'e2e', 'dispatch', 'runsync'];
+  if (!only || only.some((suite) => jobSuites.includes(suite))) {
+    await benchJobs({ ...options, e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000), cpuProfileDir: env.BENCH_CPU_PROFILE_DIR, only });
+  }
   if (!only || only.includes('scheduler')) {
     await benchScheduler({ pods: Number(env.BENCH_SCHEDULER_PODS ?? 1000), nodes: Number(env.BENCH_SCHEDULER_NODES ?? 200), reactions: Number(env.BENCH_SCHEDULER_REACTIONS ?? 10) });
   }

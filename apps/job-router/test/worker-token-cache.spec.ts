@@ -97,4 +97,19 @@ describe('WorkerTokensService operator methods', () => {
     expect(await router.authenticate(token)).toBeNull();
     await expect(issuer.revokeWorker('no-such-endpoint', 'w-1')).rejects.toThrow('Endpoint not found');
   });
+
+  it('reissues the tokens of many workers at once: old ones stop at once, new ones authenticate, bad input writes nothing', async () => {
+    const { issuer, router, token, identity } = await setup();
+    expect(await router.authenticate(token)).toEqual(identity);
+    const issued = await issuer.reissueMany(identity.endpointId, ['w-1', 'w-2', 'w-3']);
+    expect(issued.map((entry) => entry.identity.workerId)).toEqual(['w-1', 'w-2', 'w-3']);
+    expect(new Set(issued.map((entry) => entry.token)).size).toBe(3);
+    expect(await router.authenticate(token)).toBeNull();
+    for (const entry of issued) expect(await router.authenticate(entry.token)).toEqual({ ...identity, workerId: entry.identity.workerId });
+    const live = await db.workerToken.count({ where: { endpointId: identity.endpointId, revokedAt: null } });
+    expect(live).toBe(3);
+    await expect(issuer.reissueMany(identity.endpointId, ['w-4', 'bad id'])).rejects.toThrow(/^workerId: /);
+    await expect(issuer.reissueMany('no-such-endpoint', ['w-5'])).rejects.toThrow(/Endpoint/);
+    expect(await db.workerToken.count({ where: { endpointId: identity.endpointId } })).toBe(4);
+  });
 });

@@ -11,7 +11,7 @@ import {
   type V1Pod,
   type V1Service,
 } from '@runplane/kube';
-import type { DriverMachine, WorkloadPhase, WorkloadStatus } from '../compute-driver';
+import type { DriverMachine, WorkloadPhase, WorkloadSpec, WorkloadStatus } from '../compute-driver';
 import { HOSTNAME_LABEL } from './workload-objects';
 
 /** Node label an operator sets on community-cloud nodes; every other node counts as secure cloud. */
@@ -148,5 +148,21 @@ export function workloadStatusOf(pod: V1Pod, context: PodContext): WorkloadStatu
     portMappings: published.portMappings ?? {},
     preempted: lost === null && observed.preempted,
     reason: running ? null : reason,
+  };
+}
+
+/** A status the driver knows before (or without) a pod to read it from: just created, refused, or left over. */
+export function syntheticStatus(spec: Pick<WorkloadSpec, 'podId' | 'generation' | 'machineName'>, phase: WorkloadPhase, reason: string | null): WorkloadStatus {
+  return {
+    podId: spec.podId,
+    generation: spec.generation,
+    phase,
+    startedAt: null,
+    finishedAt: phase === 'FAILED' || phase === 'EXITED' ? new Date() : null,
+    machineName: spec.machineName,
+    publicIp: null,
+    portMappings: {},
+    preempted: false,
+    reason,
   };
 }

@@ -1,8 +1,8 @@
 import { applyObject, buildPriorityClasses, type KubeClients, kubeErrorMessage, kubeStatusOf, LABELS, type V1Pod } from '@runplane/kube';
 import type { LeaderElection } from '../../leader/leader-election';
-import type { ChangeListener, ComputeDriver, DriverMachine, WorkloadPhase, WorkloadSpec, WorkloadStatus } from '../compute-driver';
+import type { ChangeListener, ComputeDriver, DriverMachine, WorkloadSpec, WorkloadStatus } from '../compute-driver';
 import { type ClusterChange, ClusterCache } from './cluster-cache';
-import { foreignGpuUse, isTerminal, machineOf, workloadStatusOf } from './cluster-view';
+import { foreignGpuUse, isTerminal, machineOf, syntheticStatus, workloadStatusOf } from './cluster-view';
 import { LeaseLeaderElection } from './lease-leader-election';
 import { buildWorkloadObjects, type ObjectSettings, ownNames, type WorkloadExtras, type WorkloadObjects } from './workload-objects';
 import { FIELD_MANAGER, WorkloadWriter } from './workload-writer';
@@ -24,21 +24,6 @@ export interface KubernetesDriverOptions {
   leaderIdentity: string;
   log: (message: string, error?: unknown) => void;
   resyncMs?: number;
-}
-
-function syntheticStatus(spec: Pick<WorkloadSpec, 'podId' | 'generation' | 'machineName'>, phase: WorkloadPhase, reason: string | null): WorkloadStatus {
-  return {
-    podId: spec.podId,
-    generation: spec.generation,
-    phase,
-    startedAt: null,
-    finishedAt: phase === 'FAILED' || phase === 'EXITED' ? new Date() : null,
-    machineName: spec.machineName,
-    publicIp: null,
-    portMappings: {},
-    preempted: false,
-    reason,
-  };
 }
 
 /** A 4xx other than conflict: the apiserver refused the object itself (retrying the same spec cannot help). */
