@@ -11,6 +11,7 @@ import { createKubeClients, GPU_RESOURCE, type KubeClients, LABELS, PRIORITY_CLA
 import { createRedis, normalizePrefix } from '@runplane/queue';
 import {
   cleanupRedisPrefix,
+  connectionFromKubeconfig,
   createTestDatabase,
   createTestNamespace,
   GPU_PRODUCT_LABEL,
@@ -18,6 +19,7 @@ import {
   pollUntil,
   prepareTestDatabases,
   type KubeControlPlane,
+  KubeTestClient,
   registerNodePools,
   startKubeControlPlane,
 } from '@runplane/testing';
@@ -105,6 +107,34 @@ async function withCpu<T>(plane: KubeControlPlane, pods: number, phase: () => Pr
 interface Bound {
   seconds: number;
   cpuMsPerPod: CpuByParty;
+}
+
+/** kube-apiserver's request counter by `verb resource` (its /metrics), to show what each phase asked of it. */
+async function apiserverRequests(client: KubeTestClient): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const line of (await client.text('/metrics')).split('\n')) {
+    if (!line.startsWith('apiserver_request_total{')) continue;
+    const verb = /verb="([^"]*)"/.exec(line)?.[1] ?? '';
+    const resource = /resource="([^"]*)"/.exec(line)?.[1] ?? '';
+    const subresource = /subresource="([^"]*)"/.exec(line)?.[1];
+    const key = `${verb} ${resource}${subresource ? `/${subresource}` : ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return counts;
+}
+
+/** Runs `phase` and returns the requests kube-apiserver served meanwhile, per pod, busiest first. */
+async function withRequests<T>(client: KubeTestClient, pods: number, phase: () => Promise<T>): Promise<{ result: T; perPod: string }> {
+  const before = await apiserverRequests(client);
+  const result = await phase();
+  const after = await apiserverRequests(client);
+  const perPod = [...after]
+    .map(([key, count]): [string, number] => [key, (count - (before.get(key) ?? 0)) / pods])
+    .filter(([, count]) => count >= 0.01)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, count]) => `${key} ${count.toFixed(2)}`)
+    .join(', ');
+  return { result, perPod };
 }
 
 /** Watches a namespace's pods and resolves when `count` of them are bound to a node. */
@@ -279,10 +309,13 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<Ro
     const context: BenchContext = { plane, db, runtime, kube, namespace: ns.name, endpointId: endpoint.id, accountId: account.id, engine };
 
     log(`kube-scheduler alone: ${options.pods} pods`);
-    const direct = await withCpu(plane, options.pods, () => baselineBindRate(plane, kube, options.pods));
+    const apiserver = new KubeTestClient(connectionFromKubeconfig(readFileSync(plane.kubeconfigPath, 'utf8')));
+    const directRequests = await withRequests(apiserver, options.pods, () => withCpu(plane, options.pods, () => baselineBindRate(plane, kube, options.pods)));
+    const direct = directRequests.result;
     const baseline = direct.result.rate;
     log(`Runplane end to end: ${options.pods} worker pods`);
-    const runplane = await withCpu(plane, options.pods, () => runplanePlacement(context, options.pods));
+    const runplaneRequests = await withRequests(apiserver, options.pods, () => withCpu(plane, options.pods, () => runplanePlacement(context, options.pods)));
+    const runplane = runplaneRequests.result;
     const placed = runplane.result;
     log(`autoscaler reaction: ${options.reactions} samples`);
     await db.endpoint.update({ where: { id: endpoint.id }, data: { workersMin: 0, workersMax: 1 } });
@@ -302,6 +335,8 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<Ro
     console.log(`CPU ms per pod, Runplane end to end (incl. removing them): ${JSON.stringify(cpu.runplane)}`);
     console.log(`CPU ms per pod while timed, kube-scheduler alone: ${JSON.stringify(timed.direct)}`);
     console.log(`CPU ms per pod while timed, Runplane end to end: ${JSON.stringify(timed.runplane)}`);
+    console.log(`kube-apiserver requests per pod, kube-scheduler alone: ${directRequests.perPod}`);
+    console.log(`kube-apiserver requests per pod, Runplane end to end (incl. removing them): ${runplaneRequests.perPod}`);
     const file = path.join(__dirname, '../../bench/results/scheduler.json');
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), options, rows, cpuMsPerPod: cpu, timedCpuMsPerPod: timed }, null, 2)}\n`);
