@@ -32,6 +32,10 @@ export const webhookDispatcherEnvSchema = serviceEnvSchema(8083).extend({
   /** Attempts one dispatcher runs at the same time. */
   WEBHOOK_CONCURRENCY: envInt({ min: 1, max: 1_000, default: 20 }),
   WEBHOOK_ALLOWED_HOSTS: allowedHosts,
+  /** How often overdue deliveries are looked for (their attempt job lost, or failed on the dispatcher's own trouble); 0 = never. */
+  WEBHOOK_SWEEP_INTERVAL_MS: envInt({ min: 0, max: 3_600_000, default: 60_000 }),
+  /** How long past its due time a PENDING delivery's attempt counts as lost and is queued again. */
+  WEBHOOK_SWEEP_GRACE_MS: envInt({ min: 0, max: 86_400_000, default: 120_000 }),
 });
 /** Parsed webhook-dispatcher configuration. */
 export type WebhookDispatcherConfig = z.infer<typeof webhookDispatcherEnvSchema>;

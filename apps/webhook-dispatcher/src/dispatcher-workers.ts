@@ -20,6 +20,8 @@ import { ATTEMPTS_QUEUE, DISPATCHER_CONFIG, QUEUE_REDIS, WEBHOOK_DISPATCHER } fr
 export class DispatcherWorkers implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('WebhookDispatcher');
   private workers: TypedWorker[] = [];
+  private sweepTimer?: NodeJS.Timeout;
+  private sweeping?: Promise<void>;
 
   constructor(
     @Inject(WEBHOOK_DISPATCHER) private readonly dispatcher: WebhookDispatcher,
@@ -44,6 +46,23 @@ export class DispatcherWorkers implements OnApplicationBootstrap, BeforeApplicat
       { ...connection, concurrency: this.config.WEBHOOK_CONCURRENCY, onError },
     );
     this.workers = [intake, attempts];
+    if (this.config.WEBHOOK_SWEEP_INTERVAL_MS > 0) {
+      this.sweepTimer = setInterval(() => this.sweep(), this.config.WEBHOOK_SWEEP_INTERVAL_MS);
+      this.sweepTimer.unref();
+    }
+  }
+
+  /**
+   * Queues again the attempts of deliveries overdue by more than the grace (see WebhookDispatcher.resumeOverdue).
+   * Every replica may run it: re-queueing is idempotent. A sweep still running when the next is due is not stacked.
+   */
+  private sweep(): void {
+    if (this.sweeping) return;
+    this.sweeping = this.dispatcher
+      .resumeOverdue(this.config.WEBHOOK_SWEEP_GRACE_MS)
+      .then((count) => void (count > 0 && this.logger.log(`looked again at ${count} overdue deliveries`)))
+      .catch((error: unknown) => this.logger.warn(`overdue deliveries: ${(error as Error).message}`))
+      .finally(() => (this.sweeping = undefined));
   }
 
   /**
@@ -52,6 +71,8 @@ export class DispatcherWorkers implements OnApplicationBootstrap, BeforeApplicat
    * off here is run again by another dispatcher once its lock lapses (at-least-once).
    */
   async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    await this.sweeping;
     const force = this.redis.status !== 'ready';
     const closing = Promise.allSettled([...this.workers.map((typed) => typed.worker.close(force)), this.attempts.close()]);
     const deadline = setTimeout(() => this.disconnectWorkers(), this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS + 1_000);

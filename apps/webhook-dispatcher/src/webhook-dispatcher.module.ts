@@ -4,6 +4,7 @@ import { DB_CLIENT, HealthController } from '@runplane/http';
 import { createQueue, createRedis, type Redis } from '@runplane/queue';
 import {
   type HostResolver,
+  requeueAttempt,
   scheduleAttempt,
   UndiciWebhookSender,
   WEBHOOK_ATTEMPTS_QUEUE,
@@ -38,6 +39,7 @@ function createDispatcher(config: WebhookDispatcherConfig, db: DbClient, queue: 
     guard: new WebhookUrlGuard(config.WEBHOOK_ALLOWED_HOSTS, overrides.resolveHost),
     sender: overrides.sender ?? new UndiciWebhookSender(),
     schedule: (deliveryId, attempt, delayMs) => scheduleAttempt(queue, deliveryId, attempt, delayMs),
+    requeue: (deliveryId, attempt, delayMs) => requeueAttempt(queue, deliveryId, attempt, delayMs),
     policy: {
       maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
       spacingMs: config.WEBHOOK_ATTEMPT_SPACING_MS,

@@ -1,3 +1,4 @@
+import { newId } from '@runplane/db';
 import { createQueue, createRedis, type Redis } from '@runplane/queue';
 import { getFreePort, pollUntil } from '@runplane/testing';
 import { UndiciWebhookSender, WEBHOOK_ATTEMPTS_QUEUE, webhookAttemptsCatalog, type WebhookRequest, type WebhookSender } from '@runplane/webhooks';
@@ -48,6 +49,9 @@ describe('webhook delivery (3 attempts, configured spacing, signed)', () => {
         WEBHOOK_ATTEMPT_SPACING_MS: String(SPACING_MS),
         WEBHOOK_ATTEMPT_TIMEOUT_MS: '5000',
         WEBHOOK_ALLOWED_HOSTS: `${stack.receiver.hostPort},127.0.0.1:${closedPort}`,
+        // Overdue deliveries are looked for often here; re-queueing is idempotent, so the other tests see no difference.
+        WEBHOOK_SWEEP_INTERVAL_MS: '200',
+        WEBHOOK_SWEEP_GRACE_MS: '1000',
       },
       { sender },
     );
@@ -81,6 +85,22 @@ describe('webhook delivery (3 attempts, configured spacing, signed)', () => {
     for (const gap of [...gaps(delivery, calls.map((c) => c.at)).recorded, ...gaps(delivery, calls.map((c) => c.at)).received]) {
       expect(gap).toBeGreaterThanOrEqual(SPACING_MS);
     }
+  });
+
+  it('delivers a PENDING delivery whose attempt job was lost from the queue, once, when the sweep finds it overdue', async () => {
+    const path = '/lost-attempt';
+    const jobId = `job-${newId()}`;
+    const body = JSON.stringify({ id: jobId, status: 'COMPLETED', output: { lost: false }, retries: 0 });
+    // Recorded by an earlier dispatcher whose queue write never happened (or Redis lost it): no attempt job exists.
+    await stack.db.webhookDelivery.create({
+      data: {
+        id: newId(), accountId: stack.accountId, endpointId: stack.endpointId, jobId, url: stack.receiver.url(path),
+        sourceKey: `lost-${jobId}`, body, nextAttemptAt: new Date(Date.now() - 600_000),
+      },
+    }); // prettier-ignore
+    const delivery = await stack.waitForDelivery(jobId, 'SUCCEEDED');
+    expect(delivery).toMatchObject({ attempts: 1, lastStatusCode: 200 });
+    expect(stack.receiver.callsTo(path).map((call) => [call.status, call.body, call.verified])).toEqual([[200, body, true]]);
   });
 
   it('makes exactly 3 attempts, spaced by the configured spacing, then records FAILED', async () => {

@@ -176,6 +176,24 @@ describe('createQueue / createWorker', () => {
     await raw.close();
   });
 
+  it('retries a failed job by id, which adding a job of the same id does not', async () => {
+    const queue = createQueue(catalog, 'echo', { redis, prefix });
+    const worker = workers[0] ?? startWorker();
+    // Fails on all 3 tries of its first run; succeeds once retried.
+    const failed = nextOutcome(worker, 'test.flaky');
+    await queue.add('test.flaky', { failTimes: 3 }, { jobId: 'flaky-by-id' });
+    expect((await failed).state).toBe('failed');
+    await queue.add('test.flaky', { failTimes: 3 }, { jobId: 'flaky-by-id' });
+    expect(await queue.pendingCount()).toBe(0);
+    const completed = nextOutcome(worker, 'test.flaky');
+    expect(await queue.retryFailed('flaky-by-id')).toBe(true);
+    expect((await completed).state).toBe('completed');
+    expect(seen.filter((entry) => entry.name === 'test.flaky')).toHaveLength(4);
+    expect(await queue.retryFailed('flaky-by-id')).toBe(false);
+    expect(await queue.retryFailed('no-such-job')).toBe(false);
+    await queue.close();
+  });
+
   it('aborts a job that exceeds its timeout', async () => {
     const queue = createQueue(catalog, 'echo', { redis, prefix });
     const worker = workers[0] ?? startWorker();

@@ -49,6 +49,11 @@ export function assertQueueConnection(connection: QueueConnection): void {
 export interface TypedQueue<C extends JobCatalog, Q extends QueueNameOf<C>> {
   readonly name: Q;
   add<N extends JobNamesIn<C, Q>>(name: N, payload: JobPayload<C, N>, opts?: AddJobOptions): Promise<{ id: string }>;
+  /**
+   * Moves the job of this id back to waiting if it failed (BullMQ keeps failed jobs, so adding one of the same id
+   * would be a no-op); false when there is none or it has not failed.
+   */
+  retryFailed(jobId: string): Promise<boolean>;
   /** Jobs waiting, delayed or running (for autoscaling signals and tests). */
   pendingCount(): Promise<number>;
   close(): Promise<void>;
@@ -93,6 +98,18 @@ export function createQueue<C extends JobCatalog, Q extends QueueNameOf<C>>(
       const job = await queue.add(name, envelope, jobOptions(definition, opts));
       if (job.id === undefined) throw new Error(`BullMQ returned no id for job ${name}`);
       return { id: job.id };
+    },
+    async retryFailed(jobId) {
+      const job = await queue.getJob(jobId);
+      if (!job || !(await job.isFailed())) return false;
+      try {
+        await job.retry('failed');
+        return true;
+      } catch (error) {
+        // Another caller retried it first: no longer failed.
+        if (!(await job.isFailed())) return false;
+        throw error;
+      }
     },
     pendingCount: () => queue.getJobCountByTypes('waiting', 'delayed', 'active', 'prioritized', 'waiting-children'),
     close: () => queue.close(),

@@ -46,6 +46,15 @@ export interface DeliveryCursor {
 export class WebhookDeliveriesRepository {
   constructor(private readonly db: DbClient) {}
 
+  /** PENDING deliveries whose next attempt was due at or before `before`, the longest overdue first. */
+  overdue(before: Date, limit: number): Promise<WebhookDelivery[]> {
+    return this.db.webhookDelivery.findMany({
+      where: { status: WebhookDeliveryStatus.PENDING, nextAttemptAt: { lte: before } },
+      orderBy: { nextAttemptAt: 'asc' },
+      take: limit,
+    });
+  }
+
   /** Creates the delivery for `sourceKey`, or returns the one a previous run already created. */
   async createOnce(data: NewDelivery): Promise<WebhookDelivery> {
     try {

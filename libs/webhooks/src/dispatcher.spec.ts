@@ -50,6 +50,7 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
 
   function dispatcher(sender: WebhookSender) {
     const scheduled: [string, number, number][] = [];
+    const requeued: [string, number, number][] = [];
     const secrets = new WebhookSecretsService(new WebhookSecretsRepository(db), box);
     const instance = new WebhookDispatcher({
       deliveries: new WebhookDeliveriesRepository(db),
@@ -57,9 +58,10 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
       guard: new WebhookUrlGuard([], resolve),
       sender,
       schedule: async (deliveryId, attempt, delayMs) => void scheduled.push([deliveryId, attempt, delayMs]),
+      requeue: async (deliveryId, attempt, delayMs) => void requeued.push([deliveryId, attempt, delayMs]),
       policy: { maxAttempts: 3, spacingMs: 10_000, timeoutMs: 1_000 },
     });
-    return { instance, scheduled, secrets };
+    return { instance, scheduled, requeued, secrets };
   }
 
   const request = (jobId = `job-${newId()}`) => ({
@@ -151,5 +153,25 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     const [a, b] = await Promise.all([secrets.current(fresh), secrets.current(fresh)]);
     expect(a).toBe(b);
     expect(await secrets.current(fresh)).toBe(a);
+  });
+
+  it('queues again the next attempt of PENDING deliveries overdue past the grace, and only theirs', async () => {
+    const { instance, requeued } = dispatcher(new ScriptedSender([boom]));
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const lost = await instance.accept(request(), `source-${newId()}`);
+    const retrying = await instance.accept(request(), `source-${newId()}`);
+    await instance.attempt(retrying.id, 1);
+    const recent = await instance.accept(request(), `source-${newId()}`);
+    const done = await instance.accept(request(), `source-${newId()}`);
+    await instance.attempt(done.id, 1);
+    await db.webhookDelivery.updateMany({ where: { id: { in: [lost.id, retrying.id, done.id] } }, data: { nextAttemptAt: minutesAgo(10) } });
+    await db.webhookDelivery.update({ where: { id: recent.id }, data: { nextAttemptAt: minutesAgo(0.5) } });
+
+    expect(await instance.resumeOverdue(60_000)).toBeGreaterThanOrEqual(2);
+    const ours = requeued.filter(([id]) => [lost.id, retrying.id, recent.id, done.id].includes(id));
+    // The lost first attempt and the second attempt of the failed-once delivery, both already due (delay <= 0).
+    expect(ours.map(([id, attempt]) => [id, attempt]).sort()).toEqual([[lost.id, 1], [retrying.id, 2]].sort());
+    expect(ours.every(([, , delayMs]) => delayMs <= -9 * 60_000)).toBe(true);
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: done.id } })).toMatchObject({ status: 'SUCCEEDED' });
   });
 });

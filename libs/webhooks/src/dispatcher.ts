@@ -25,6 +25,8 @@ export interface WebhookDispatcherDeps {
   guard: WebhookUrlGuard;
   sender: WebhookSender;
   schedule: AttemptScheduler;
+  /** Queues an attempt again for {@link WebhookDispatcher.resumeOverdue}, retrying its job if it failed; `schedule` when absent. */
+  requeue?: AttemptScheduler;
   policy: DeliveryPolicy;
   now?: () => Date;
 }
@@ -78,11 +80,23 @@ export class WebhookDispatcher {
     await this.record(delivery, attempt, outcome);
   }
 
+  /**
+   * Queues again the next attempt of every PENDING delivery overdue by more than `graceMs`: its attempt job was lost
+   * (Redis lost data, or a queue write failed after the delivery was recorded). Attempt jobs have deterministic ids,
+   * so re-queueing one that still exists is a no-op, and a stale one finds its attempt recorded and moves on.
+   * Returns how many deliveries it looked at.
+   */
+  async resumeOverdue(graceMs: number, limit = 500): Promise<number> {
+    const overdue = await this.deps.deliveries.overdue(new Date(this.now().getTime() - graceMs), limit);
+    for (const delivery of overdue) await this.resume(delivery, this.deps.requeue ?? this.deps.schedule);
+    return overdue.length;
+  }
+
   /** Queues the delivery's next attempt if it is still PENDING; a no-op when that attempt is queued already. */
-  private async resume(delivery: WebhookDelivery): Promise<void> {
+  private async resume(delivery: WebhookDelivery, schedule: AttemptScheduler = this.deps.schedule): Promise<void> {
     if (delivery.status !== WebhookDeliveryStatus.PENDING) return;
     const due = delivery.nextAttemptAt ?? this.now();
-    await this.deps.schedule(delivery.id, delivery.attempts + 1, due.getTime() - this.now().getTime());
+    await schedule(delivery.id, delivery.attempts + 1, due.getTime() - this.now().getTime());
   }
 
   private async send(delivery: WebhookDelivery, body: string): Promise<AttemptOutcome> {

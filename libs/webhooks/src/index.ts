@@ -12,6 +12,7 @@ export { WebhookSecretsRepository } from './secrets.repository';
 export { WebhookSecretsService, type SecretSealer } from './secrets.service';
 export {
   attemptJobId,
+  requeueAttempt,
   scheduleAttempt,
   WEBHOOK_ATTEMPTS_QUEUE,
   webhookAttemptPayloadSchema,
