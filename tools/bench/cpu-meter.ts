@@ -14,7 +14,7 @@ export interface CpuSpent {
 const TICKS_PER_SECOND = 100;
 
 /** utime + stime of a process in ms (Linux /proc); 0 where /proc is unavailable. */
-function processCpuMs(pid: number | undefined): number {
+export function processCpuMs(pid: number | undefined): number {
   if (pid === undefined) return 0;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

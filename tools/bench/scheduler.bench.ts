@@ -27,6 +27,7 @@ import { schedulerEnvSchema } from '../../apps/scheduler/src/config';
 import { createDriver } from '../../apps/scheduler/src/drivers/create-driver';
 import { SchedulerRuntime } from '../../apps/scheduler/src/scheduler-runtime';
 import { ensureKubeBinaries } from '../k8s-testenv/build';
+import { processCpuMs } from './cpu-meter';
 
 /** Bench settings, read from the environment by the runner. */
 export interface SchedulerBenchOptions {
@@ -52,17 +53,6 @@ const POOL = 'bench-scheduler';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const log = (line: string): void => void process.stderr.write(`[bench:scheduler] ${line}\n`);
 const seconds = (start: number): number => (performance.now() - start) / 1000;
-
-/** utime + stime of a process in ms (Linux /proc; 0 elsewhere). */
-function processCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 /** CPU ms of every postgres process on this machine (the server is shared; other databases add noise). */
 function postgresCpuMs(): number {

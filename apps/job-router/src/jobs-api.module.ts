@@ -3,7 +3,7 @@ import type { DbClient } from '@runplane/db';
 import { EndpointsRepository, WorkerStateStore } from '@runplane/endpoints';
 import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
 import { createAccountsServices } from '@runplane/accounts';
-import { createRedis, normalizePrefix, type Redis } from '@runplane/queue';
+import { closeRedis, createRedis, normalizePrefix, type Redis } from '@runplane/queue';
 import { ClientRoutes } from './client/client-routes';
 import { EndpointDirectory } from './client/endpoint-directory';
 import { JobApiService, type JobRouterEngine } from './client/job-api.service';
@@ -43,10 +43,8 @@ function bodyLimitsOf(config: JobRouterConfig): BodyLimits {
 class CommandsRedisCloser implements OnApplicationShutdown {
   constructor(@Inject(COMMANDS_REDIS) private readonly redis: Redis) {}
 
-  async onApplicationShutdown(): Promise<void> {
-    // QUIT would wait forever for a Redis that is gone.
-    if (this.redis.status === 'ready') await this.redis.quit();
-    else this.redis.disconnect();
+  onApplicationShutdown(): Promise<void> {
+    return closeRedis(this.redis);
   }
 }
 

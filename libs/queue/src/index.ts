@@ -1,4 +1,4 @@
-export { checkRedis, createRedis, normalizePrefix } from './redis';
+export { checkRedis, closeRedis, createRedis, normalizePrefix } from './redis';
 export type { CreateRedisOptions, Redis } from './redis';
 export { LuaScript } from './lua-script';
 export { defineJobCatalog, JobCatalogError, jobNamesIn } from './catalog';

@@ -40,6 +40,12 @@ export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
   return redis;
 }
 
+/** Closes a client: QUIT when connected, else drops the socket (QUIT would wait forever for a Redis that is gone). */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') await redis.quit();
+  else redis.disconnect();
+}
+
 const STARTING = new Set(['wait', 'connecting', 'connect']);
 
 /** PING with a bounded timeout, for /readyz; rejects when Redis is unreachable. */

@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { checkDatabase, createPrismaClient, type DbClient } from '@runplane/db';
 import type { MetricsRegistry } from '@runplane/observability';
-import { checkRedis, createRedis, type Redis } from '@runplane/queue';
+import { checkRedis, closeRedis, createRedis, type Redis } from '@runplane/queue';
 import { METRICS_REGISTRY, READINESS_CHECKS, type ReadinessCheck } from '../health/health.controller';
 
 /** Injection token for the app's Prisma client. */
@@ -27,9 +27,7 @@ class ConnectionsCloser implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    // QUIT would wait forever for a Redis that is gone (commands queue while reconnecting): drop the socket then.
-    const closeRedis = this.redis.status === 'ready' ? this.redis.quit() : Promise.resolve(this.redis.disconnect());
-    await Promise.allSettled([this.db.$disconnect(), closeRedis]);
+    await Promise.allSettled([this.db.$disconnect(), closeRedis(this.redis)]);
   }
 }
 
