@@ -119,7 +119,7 @@ export class KubernetesDriver implements ComputeDriver {
     await this.writer.deleteServices(cache, podId);
     await this.writer.deleteOwned(cache, podId);
     await this.writer.deleteUnusedPullSecrets(cache, pod, podId);
-    for (const name of this.tokens.unused(pod ? tokenSecretsOf(pod) : [], cache.pods.list(this.namespace), cache.secrets)) await this.writer.deleteSecret(name);
+    for (const name of this.tokens.unused(pod ? tokenSecretsOf(pod) : [], this.podOf(cache), cache.secrets)) await this.writer.deleteSecret(name);
     if (!pod) this.tokens.gone(podId);
   }
 
@@ -139,7 +139,7 @@ export class KubernetesDriver implements ComputeDriver {
   async list(): Promise<WorkloadStatus[]> {
     const cache = await this.ready();
     // Token Secrets left by workloads that are gone (a restart between a pod's delete and its Secret's).
-    this.tokens.sweep(cache.pods.list(this.namespace), cache.secrets, (name) => this.writer.deleteSecret(name), this.options.log);
+    this.tokens.sweep(this.podOf(cache), cache.secrets, (name) => this.writer.deleteSecret(name), this.options.log);
     const ids = new Set<string>([...this.tombstones.keys(), ...this.pending.keys()]);
     for (const watch of [cache.pods, cache.services, cache.claims, cache.secrets]) {
       for (const object of watch.list(this.namespace)) {
@@ -216,6 +216,11 @@ export class KubernetesDriver implements ComputeDriver {
       if (status?.preempted) this.tombstones.set(change.podId, status);
     }
     this.emit(change);
+  }
+
+  /** Looks up this namespace's pod of a Pod id in the cache. */
+  private podOf(cache: ClusterCache): (podId: string) => V1Pod | undefined {
+    return (podId) => cache.pods.get(ownNames.pod(podId), this.namespace);
   }
 
   private emit(change: ClusterChange): void {

@@ -18,6 +18,14 @@ function secretCache(created: V1Secret[]): ResourceWatch<V1Secret> {
   } as unknown as ResourceWatch<V1Secret>;
 }
 
+/** The informer cache of pods, looked up by Pod id; `lookups` records every id asked for. */
+function podCache(pods: V1Pod[], lookups: string[] = []): (podId: string) => V1Pod | undefined {
+  return (podId) => {
+    lookups.push(podId);
+    return pods.find((candidate) => candidate.metadata?.labels?.['runplane.io/pod-id'] === podId);
+  };
+}
+
 describe('TokenSecrets', () => {
   let created: V1Secret[];
   let tokens: TokenSecrets;
@@ -58,15 +66,28 @@ describe('TokenSecrets', () => {
     const pods = [pod('p1', name), pod('p2', name)];
     expect([...new Set(pods.flatMap(tokenSecretsOf))]).toEqual([name]);
     tokens.deleted('p1');
-    expect(tokens.unused([name], pods, secretCache(created))).toEqual([]);
+    expect(tokens.unused([name], podCache(pods), secretCache(created))).toEqual([]);
     // Deleted together: p2 still shows in the cache, but it is on its way out.
     tokens.deleted('p2');
-    expect(tokens.unused([name], pods, secretCache(created))).toEqual([name]);
+    expect(tokens.unused([name], podCache(pods), secretCache(created))).toEqual([name]);
     // A restarted driver knows nothing of its predecessor's workloads: the sweep goes by the cache alone.
     const restarted = new TokenSecrets(NS, () => Promise.resolve());
-    expect(restarted.leftovers([pod('p1', name)], secretCache(created))).toEqual([]);
-    expect(restarted.leftovers([pod('p1', name, true)], secretCache(created))).toEqual([name]);
-    expect(restarted.leftovers([], secretCache(created), 10_000)).toEqual([]);
+    expect(restarted.leftovers(podCache([pod('p1', name)]), secretCache(created))).toEqual([]);
+    expect(restarted.leftovers(podCache([pod('p1', name, true)]), secretCache(created))).toEqual([name]);
+    expect(restarted.leftovers(podCache([]), secretCache(created), 10_000)).toEqual([]);
+  });
+
+  it('looks up only the pods a Secret holds keys for, however many pods the namespace has', async () => {
+    const name = tokens.gather('acc1');
+    await Promise.all([tokens.ready('p1', name, { 'p1.runpod-ai-api-key': 'MQ==' }), tokens.ready('p2', name, { 'p2.runpod-ai-api-key': 'Mg==' })]);
+    const others = Array.from({ length: 1000 }, (_, i) => pod(`other${i}`, 'rp-tokens-other'));
+    const pods = [pod('p1', name), pod('p2', name), ...others];
+    const lookups: string[] = [];
+    tokens.deleted('p1');
+    expect(tokens.unused([name], podCache(pods, lookups), secretCache(created))).toEqual([]);
+    tokens.deleted('p2');
+    expect(tokens.unused([name], podCache(pods.slice(1), lookups), secretCache(created))).toEqual([name]);
+    expect(new Set(lookups)).toEqual(new Set(['p1', 'p2']));
   });
 });
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { LABELS, type ResourceWatch, type V1Pod, type V1Secret } from '@runplane/kube';
-import { buildTokenSecret, TOKEN_SECRET_LABEL } from './workload-objects';
+import type { ResourceWatch, V1Pod, V1Secret } from '@runplane/kube';
+import { buildTokenSecret, TOKEN_SECRET_LABEL, tokenSecretPodIds } from './workload-objects';
 
 /** Tokens per Secret at most (a Secret holds at most 1 MiB). */
 const MAX_TOKENS_PER_SECRET = 500;
@@ -79,36 +79,50 @@ export class TokenSecrets {
     this.deleting.delete(podId);
   }
 
-  /** Of these token Secrets, those nothing reads any more (neither a pod in the cache nor a workload on its way). */
-  unused(names: Iterable<string>, pods: readonly V1Pod[], secrets: ResourceWatch<V1Secret>): string[] {
-    const used = new Set<string>([...this.open.keys(), ...this.created.values()]);
-    for (const pod of pods) {
-      const podId = pod.metadata?.labels?.[LABELS.podId];
-      if (pod.metadata?.deletionTimestamp || (podId !== undefined && this.deleting.has(podId))) continue;
-      for (const name of tokenSecretsOf(pod)) used.add(name);
-    }
-    return [...new Set(names)].filter((name) => !used.has(name) && secrets.get(name, this.namespace)?.metadata?.labels?.[TOKEN_SECRET_LABEL] === 'true');
+  /**
+   * Of these token Secrets, those nothing reads any more: neither a pod in the cache (`podOf`, by Pod id) nor a
+   * workload on its way. Only the pods a Secret holds keys for can read it, so a check looks up those alone: deleting
+   * n workers costs n Secrets' keys, not n scans of every pod.
+   */
+  unused(names: Iterable<string>, podOf: (podId: string) => V1Pod | undefined, secrets: ResourceWatch<V1Secret>): string[] {
+    return [...new Set(names)].filter((name) => {
+      if (this.open.has(name)) return false;
+      const secret = secrets.get(name, this.namespace);
+      if (secret?.metadata?.labels?.[TOKEN_SECRET_LABEL] !== 'true') return false;
+      return !tokenSecretPodIds(secret).some((podId) => this.created.get(podId) === name || this.readBy(podOf(podId), podId, name));
+    });
   }
 
   /** Token Secrets in the cache that nothing reads and that are old enough to be leftovers (see SWEEP_GRACE_MS). */
-  leftovers(pods: readonly V1Pod[], secrets: ResourceWatch<V1Secret>, now = Date.now()): string[] {
+  leftovers(podOf: (podId: string) => V1Pod | undefined, secrets: ResourceWatch<V1Secret>, now = Date.now()): string[] {
     const old = secrets
       .list(this.namespace)
       .filter((secret) => secret.metadata?.labels?.[TOKEN_SECRET_LABEL] === 'true')
       .filter((secret) => now - new Date(secret.metadata?.creationTimestamp ?? now).getTime() >= SWEEP_GRACE_MS)
       .map((secret) => secret.metadata?.name as string);
-    return this.unused(old, pods, secrets);
+    return this.unused(old, podOf, secrets);
   }
 
   /** Deletes the {@link leftovers} in the background, each once at a time. */
-  sweep(pods: readonly V1Pod[], secrets: ResourceWatch<V1Secret>, remove: (name: string) => Promise<void>, log: (message: string, error?: unknown) => void): void {
-    for (const name of this.leftovers(pods, secrets)) {
+  sweep(
+    podOf: (podId: string) => V1Pod | undefined,
+    secrets: ResourceWatch<V1Secret>,
+    remove: (name: string) => Promise<void>,
+    log: (message: string, error?: unknown) => void,
+  ): void {
+    for (const name of this.leftovers(podOf, secrets)) {
       if (this.sweeping.has(name)) continue;
       this.sweeping.add(name);
       void remove(name)
         .catch((error: unknown) => log(`removing the unused token Secret ${name} failed`, error))
         .finally(() => this.sweeping.delete(name));
     }
+  }
+
+  /** True when `pod` (the cache's pod of `podId`) is live, not on its way out, and reads the Secret `name`. */
+  private readBy(pod: V1Pod | undefined, podId: string, name: string): boolean {
+    if (!pod || pod.metadata?.deletionTimestamp || this.deleting.has(podId)) return false;
+    return tokenSecretsOf(pod).includes(name);
   }
 
   private flush(name: string): void {

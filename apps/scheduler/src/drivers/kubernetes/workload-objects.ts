@@ -78,6 +78,11 @@ export function buildTokenSecret(name: string, namespace: string, accountId: str
   return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, namespace, labels: { ...baseLabels(accountId), [TOKEN_SECRET_LABEL]: 'true' } }, data };
 }
 
+/** The Pod ids whose variables a token Secret holds (its keys are `<podId>.<variable>`): the only pods that read it. */
+export function tokenSecretPodIds(secret: V1Secret): string[] {
+  return [...new Set(Object.keys(secret.data ?? {}).map((key) => key.slice(0, key.indexOf('.'))))];
+}
+
 function hiddenEnv(spec: WorkloadSpec, secretName: string): { tokenSecret: WorkloadObjects['tokenSecret']; refs: SecretEnvVar[] } {
   const hidden = Object.entries(spec.env).filter(([name]) => SECRET_ENV.has(name));
   if (hidden.length === 0) return { tokenSecret: null, refs: [] };
