@@ -4,6 +4,7 @@ import { createRedis } from '@runplane/queue';
 import {
   cleanupRedisPrefix,
   createTestDatabase,
+  ECHO_WORKER_TEMPLATE,
   getFreePorts,
   isPortOpen,
   isProcessAlive,
@@ -107,14 +108,7 @@ describe('npm start (smoke)', () => {
       if (response.status !== 200) throw new Error(`POST /v1${path} answered ${response.status}: ${text}`);
       return JSON.parse(text) as { id: string };
     };
-    const template = await v1('/templates', {
-      name: 'echo-worker',
-      imageName: 'runplane/echo-worker:dev',
-      isServerless: true,
-      containerDiskInGb: 5,
-      dockerEntrypoint: ['node'],
-      dockerStartCmd: ['-r', '@swc-node/register', 'examples/echo-worker/worker.ts'],
-    });
+    const template = await v1('/templates', ECHO_WORKER_TEMPLATE);
     const endpoint = await v1('/endpoints', {
       name: 'echo',
       templateId: template.id,
