@@ -3,7 +3,7 @@ import { createWorkerTokensService } from '@runplane/accounts';
 import { USAGE_QUEUE, usageCatalog, usageJobId } from '@runplane/billing';
 import type { DbClient } from '@runplane/db';
 import { WorkerStateStore } from '@runplane/endpoints';
-import { JobScalingReader } from '@runplane/jobs';
+import { JobScalingReader, WorkerRetirement } from '@runplane/jobs';
 import { createQueue, createRedis, type Redis } from '@runplane/queue';
 import { AutoscalerService } from './autoscaler/autoscaler.service';
 import { JobEventsFollower } from './autoscaler/job-events';
@@ -55,7 +55,8 @@ export class SchedulerRuntime {
     const tokens = createWorkerTokensService(db);
     const inventory = new InventoryService(driver, machines);
     const jobs = new JobScalingReader(this.queueRedis, config.REDIS_PREFIX);
-    const autoscaler = new AutoscalerService(new ScalingRepository(db), this.placement, jobs, new WorkerStateStore(redis), tokens);
+    const retirement = new WorkerRetirement(this.queueRedis, config.REDIS_PREFIX);
+    const autoscaler = new AutoscalerService(new ScalingRepository(db), this.placement, jobs, retirement, new WorkerStateStore(redis), tokens);
     const specs = new WorkloadSpecs(tokens, {
       jobApiUrl: config.SCHEDULER_JOB_API_URL,
       workerPingMs: config.SCHEDULER_WORKER_PING_MS,

@@ -3,7 +3,7 @@
 // idle, never removes a busy worker, and never scales up for lowPriority jobs alone.
 import { readFileSync } from 'node:fs';
 import runpodSdk from 'runpod-sdk';
-import { isProcessAlive, pollUntil } from '@runplane/testing';
+import { ECHO_WORKER_TEMPLATE, isProcessAlive, pollUntil } from '@runplane/testing';
 import { type PlatformHarness, startPlatform } from './harness';
 import { processRecord, workloadProcesses } from './workloads';
 
@@ -22,14 +22,7 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
       jobRouter: true,
       jobRouterEnv: { JOB_TAKE_WAIT_MS: '1000', JOB_HEARTBEAT_INTERVAL_MS: '2000', JOB_SWEEP_INTERVAL_MS: '500' },
     });
-    const template = await p.v1('POST', '/templates', {
-      name: 'echo-worker',
-      imageName: 'runplane/echo-worker:dev',
-      isServerless: true,
-      containerDiskInGb: 5,
-      dockerEntrypoint: ['node'],
-      dockerStartCmd: ['-r', '@swc-node/register', 'examples/echo-worker/worker.ts'],
-    });
+    const template = await p.v1('POST', '/templates', ECHO_WORKER_TEMPLATE);
     expect(template.status).toBe(200);
     const endpoint = await p.v1('POST', '/endpoints', {
       name: 'echo',
@@ -153,6 +146,38 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
     }
     expect(checks).toBeGreaterThan(0);
     expect(await finished(run.id)).toMatchObject({ status: 'COMPLETED', workerId, retries: 0, output: { workerId } });
+    await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'scale to 0 again' });
+  }, 90_000);
+
+  it('hands no job to a removed worker, even through a take it had parked before its removal', async () => {
+    const warmUp = (await sdk.run({ input: { text: 'warm up' } })) as { id: string };
+    const removedId = (await finished(warmUp.id)).workerId as string;
+    // Takes as that worker, parked back to back across its removal (an ALL-scope key of the owner may act as any of
+    // the endpoint's workers, and is not revoked with the worker's token).
+    const hangUp = new AbortController();
+    const handed: unknown[] = [];
+    const takes = (async () => {
+      while (!hangUp.signal.aborted) {
+        const url = `${p.jobApiUrl}/v2/${endpointId}/job-take/${removedId}`;
+        const response = await fetch(url, { headers: { authorization: p.secret }, signal: hangUp.signal }).catch(() => undefined);
+        if (response?.status === 200) handed.push(await response.json());
+        else if (response) await response.arrayBuffer();
+        else await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    let result: Status;
+    try {
+      await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'the idle worker to be removed' });
+      // The only take parked when the job comes is the removed worker's: the job waits for a new worker instead.
+      const run = (await sdk.run({ input: { text: 'after removal' } })) as { id: string };
+      result = await finished(run.id);
+    } finally {
+      hangUp.abort();
+      await takes;
+    }
+    expect(handed).toEqual([]);
+    expect(result).toMatchObject({ status: 'COMPLETED', retries: 0, output: { echo: { text: 'after removal' } } });
+    expect(result.workerId).not.toBe(removedId);
     await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'scale to 0 again' });
   }, 90_000);
 });

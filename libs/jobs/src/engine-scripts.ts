@@ -5,6 +5,8 @@ import { LuaScript } from './scripts';
 export const SCRIPTS = {
   submit: new LuaScript(lua.SUBMIT),
   claim: new LuaScript(lua.CLAIM),
+  unclaim: new LuaScript(lua.UNCLAIM),
+  retire: new LuaScript(lua.RETIRE),
   complete: new LuaScript(lua.COMPLETE),
   cancel: new LuaScript(lua.CANCEL),
   retry: new LuaScript(lua.RETRY),

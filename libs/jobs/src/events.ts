@@ -4,7 +4,8 @@
  * - `job.queued` (jobId, lowPriority 0|1, retry 1 on /retry): a job entered the queue; lowPriority ones never scale up.
  * - `job.started` (jobId, workerId): a worker took the job.
  * - `job.finished` (jobId, status, workerId): the job reached COMPLETED, FAILED, CANCELLED or TIMED_OUT.
- * - `job.requeued` (jobId, workerId, retries): its worker was lost, the job went back to the queue.
+ * - `job.requeued` (jobId, workerId, retries): its worker was lost, or the take it was handed to hung up before the
+ *   answer left, and the job went back to the queue.
  * - `job.expired` (jobId, status): ttl or retention deleted the job.
  * - `worker.lost` (workerId): no heartbeat for 3 intervals.
  * - `worker.refresh` (workerId): the worker asked to be recycled (`stopPod`).

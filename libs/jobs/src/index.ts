@@ -14,4 +14,5 @@ export { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 export { MAX_STREAM_CHUNK_BYTES, splitStreamOutput } from './stream-chunks';
 export { JOB_EVENT_TYPES, type JobEventType } from './events';
 export { JobScalingReader, type EngineWorker, type ScalingView } from './scaling-reader';
+export { WorkerRetirement } from './worker-retirement';
 export { purgeEndpointJobs } from './purge-endpoint';

@@ -3,10 +3,10 @@
  * timeout and a repeated job-done can never interleave. ARGV[1] is the engine's key base ("<prefix>jobs:").
  * Keys: `<base><ep>:job:<id>` (hash), `<base><ep>:stream:<id>` (list), `<base><ep>:queued` (zset by queuedAt),
  * `<base><ep>:low`, `<base><ep>:running`, `<base><ep>:worker:<wid>` (its jobs), `<base><ep>:stop:<wid>`,
- * `<base><ep>:workers` (zset by last seen), `<base><ep>:recent`, `<base><ep>:stats`; global zsets
- * `<base>expiry` (deletion time), `<base>deadlines` (execution timeout), `<base>workers` (last seen), `<base>outbox`
- * (finished jobs whose webhook is not queued yet, by finish time), with members "<ep>/<id|wid>"; the `<base>events`
- * stream and the `<base>wake` channel.
+ * `<base><ep>:workers` (zset by last seen), `<base><ep>:retired:<wid>` (a removed worker), `<base><ep>:recent`,
+ * `<base><ep>:stats`; global zsets `<base>expiry` (deletion time), `<base>deadlines` (execution timeout),
+ * `<base>workers` (last seen), `<base>outbox` (finished jobs whose webhook is not queued yet, by finish time), with
+ * members "<ep>/<id|wid>"; the `<base>events` stream and the `<base>wake` channel.
  */
 
 export const PRELUDE = `
@@ -47,12 +47,15 @@ local function finish(ep, id, status, now, err)
 end
 `;
 
-/** Creates the job hash and queues it: ARGV ep, id, now, ttlAt, low(0|1), then hash field/value pairs. */
+/**
+ * Creates the job hash and queues it: ARGV ep, id, now, ttlAt, low(0|1), a queued-job wake to publish ('' for none),
+ * then hash field/value pairs.
+ */
 export const SUBMIT = `${PRELUDE}
-local ep, id, now, ttlAt, low = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6]
+local ep, id, now, ttlAt, low, announce = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7]
 local k = jkey(ep, id)
 if redis.call('EXISTS', k) == 1 then return 0 end
-redis.call('HSET', k, unpack(ARGV, 7))
+redis.call('HSET', k, unpack(ARGV, 8))
 redis.call('ZADD', ekey(ep, 'queued'), now, id)
 if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 redis.call('ZADD', base .. 'expiry', ttlAt, ep .. '/' .. id)
@@ -60,12 +63,17 @@ redis.call('ZADD', ekey(ep, 'recent'), now, id)
 redis.call('ZREMRANGEBYRANK', ekey(ep, 'recent'), 0, -1001)
 redis.call('SADD', base .. 'endpoints', ep)
 emit('job.queued', ep, 'jobId', id, 'lowPriority', low)
+if announce ~= '' then wake(announce) end
 return 1
 `;
 
-/** Gives a queued job to a worker: ARGV ep, id, workerId, now. Returns {input, extra} or nil when not IN_QUEUE. */
+/**
+ * Gives a queued job to a worker: ARGV ep, id, workerId, now. Returns {input, extra}, nil when the job is not
+ * IN_QUEUE, or 'retired' (the job untouched) when the worker was retired (see RETIRE).
+ */
 export const CLAIM = `${PRELUDE}
 local ep, id, wid, now = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
+if redis.call('EXISTS', ekey(ep, 'retired:' .. wid)) == 1 then return 'retired' end
 local k = jkey(ep, id)
 local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra')
 if f[1] ~= 'IN_QUEUE' then return false end
@@ -79,6 +87,38 @@ redis.call('ZADD', base .. 'workers', now, ep .. '/' .. wid)
 redis.call('ZADD', ekey(ep, 'workers'), now, wid)
 emit('job.started', ep, 'jobId', id, 'workerId', wid)
 return { f[3], f[4] }
+`;
+
+/**
+ * Undoes a CLAIM whose answer never left this replica (the taker hung up first): ARGV ep, id, workerId. The job is
+ * IN_QUEUE again at its first place, with no retry counted. Returns 1, or 0 when the job is no longer that worker's.
+ */
+export const UNCLAIM = `${PRELUDE}
+local ep, id, wid = ARGV[2], ARGV[3], ARGV[4]
+local k = jkey(ep, id)
+local f = redis.call('HMGET', k, 'status', 'workerId', 'queuedAt', 'lowPriority', 'retries')
+if f[1] ~= 'IN_PROGRESS' or f[2] ~= wid then return 0 end
+redis.call('HSET', k, 'status', 'IN_QUEUE')
+redis.call('HDEL', k, 'workerId', 'takenAt')
+redis.call('ZADD', ekey(ep, 'queued'), f[3], id)
+if f[4] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
+redis.call('SREM', ekey(ep, 'running'), id)
+redis.call('SREM', ekey(ep, 'worker:' .. wid), id)
+redis.call('ZREM', base .. 'deadlines', ep .. '/' .. id)
+emit('job.requeued', ep, 'jobId', id, 'workerId', wid, 'retries', f[5])
+return 1
+`;
+
+/**
+ * Retires a worker the scheduler removes: no CLAIM gives it a job any more (its takes may still be parked, or come
+ * before its token is refused). ARGV ep, workerId, onlyIfIdle (1|0), ttlMs (how long the mark outlives the worker).
+ * Returns 1, or 0 (nothing marked) when onlyIfIdle and the worker holds a job: it took one since the scheduler looked.
+ */
+export const RETIRE = `${PRELUDE}
+local ep, wid, onlyIfIdle, ttl = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+if onlyIfIdle == '1' and redis.call('SCARD', ekey(ep, 'worker:' .. wid)) > 0 then return 0 end
+redis.call('SET', ekey(ep, 'retired:' .. wid), '1', 'PX', ttl)
+return 1
 `;
 
 /**

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import {
   createQueue,
@@ -14,6 +13,7 @@ import { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 import { claimIdempotencyKey, idempotencyKey } from './idempotency';
 import { JobKeys, JobReader, toJobRecord } from './job-store';
 import { checkPolicy, checkTtl, IDEMPOTENCY_WINDOW_MS, newJobId, RESULT_RETENTION } from './policy';
+import { JobDispatcher } from './dispatch';
 import { SCRIPTS } from './engine-scripts';
 import { splitStreamOutput } from './stream-chunks';
 import { Sweeper } from './sweeper';
@@ -77,7 +77,7 @@ export class RedisJobEngine implements JobEngine {
   private readonly outbox: WebhookOutbox;
   private readonly sweeper: Sweeper;
   private readonly onError: (error: Error) => void;
-  private readonly waking = new Set<Promise<void>>();
+  private readonly dispatcher: JobDispatcher;
   /** When each worker's last heartbeat was written by a take on this replica (engine clock). */
   private readonly takeBeats = new Map<string, number>();
 
@@ -92,17 +92,19 @@ export class RedisJobEngine implements JobEngine {
     this.queues = new EndpointQueues(connection, {
       ...options.queues,
       onError: this.onError,
-      onReturned: (endpointId) => this.wakeInBackground(endpointId),
+      onReturned: (endpointId) => this.dispatcher.wakeInBackground(endpointId),
     });
     this.webhooks = createQueue(jobEventsCatalog, WEBHOOKS_QUEUE, connection);
     const batch = options.sweepBatch ?? 1_000;
     this.outbox = new WebhookOutbox(this.redis, this.keys, this.webhooks, { graceMs: options.outboxGraceMs, batch });
     this.wakeups = new Wakeups(this.redis, this.keys.wakeChannel);
+    const { redis, commands, keys, queues, wakeups, clock, onError } = this;
+    this.dispatcher = new JobDispatcher({ redis, commands, keys, queues, wakeups, clock, onError });
     this.sweeper = new Sweeper(this.redis, this.keys, this.queues, {
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 10_000,
       maxRetries: options.maxRetries ?? 3,
       batch,
-      requeued: (endpointId, id) => this.enqueue(endpointId, id),
+      requeued: (endpointId, id) => this.dispatcher.enqueue(endpointId, id),
       finished: (endpointId, id) => this.afterFinish(endpointId, id),
       relayWebhooks: (now) => this.outbox.relayDue(now),
     });
@@ -152,7 +154,7 @@ export class RedisJobEngine implements JobEngine {
     const now = this.clock.now();
     const was = await SCRIPTS.cancel.run<string>(this.commands, [this.keys.base, endpointId, jobId, now]);
     if (was === 'missing') throw new NotFoundError(`Job ${jobId}`);
-    if (was === 'IN_QUEUE') await this.dropEntry(endpointId, jobId);
+    if (was === 'IN_QUEUE') await this.dispatcher.dropEntry(endpointId, jobId);
     if (!isTerminal(was)) await this.afterFinish(endpointId, jobId);
     return this.get(endpointId, jobId);
   }
@@ -163,13 +165,13 @@ export class RedisJobEngine implements JobEngine {
     if (outcome !== 'queued') {
       throw new ValidationError(`id: job ${jobId} is ${outcome}; only FAILED or TIMED_OUT jobs can be retried`);
     }
-    await this.enqueue(endpointId, jobId);
+    await this.dispatcher.enqueue(endpointId, jobId);
     return this.get(endpointId, jobId);
   }
 
   async purgeQueue(endpointId: string): Promise<number> {
     const ids = await SCRIPTS.purge.run<string[]>(this.commands, [this.keys.base, endpointId, this.clock.now()]);
-    await Promise.all(ids.map((id) => this.dropEntry(endpointId, id)));
+    await Promise.all(ids.map((id) => this.dispatcher.dropEntry(endpointId, id)));
     await Promise.all(ids.map((id) => this.afterFinish(endpointId, id)));
     return ids.length;
   }
@@ -212,7 +214,7 @@ export class RedisJobEngine implements JobEngine {
 
   async take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
     // The heartbeat goes out with the first attempt (one round trip), not before it.
-    const [, jobs] = await Promise.all([this.heartbeatIfDue(endpointId, workerId), this.parkForJobs(endpointId, workerId, count, waitMs, signal)]);
+    const [, jobs] = await Promise.all([this.heartbeatIfDue(endpointId, workerId), this.dispatcher.take(endpointId, workerId, count, waitMs, signal)]);
     return jobs;
   }
 
@@ -229,21 +231,6 @@ export class RedisJobEngine implements JobEngine {
     if (this.takeBeats.size >= TAKE_BEATS_KEPT) this.takeBeats.clear();
     this.takeBeats.set(key, now);
     return this.heartbeat(endpointId, workerId);
-  }
-
-  private async parkForJobs(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
-    const jobs = await this.wakeups.park({
-      channel: `t|${endpointId}`,
-      single: true,
-      waitMs,
-      signal,
-      attempt: async () => {
-        if (signal?.aborted) return [];
-        const taken = await this.fetchJobs(endpointId, workerId, count);
-        return taken.length > 0 ? taken : undefined;
-      },
-    });
-    return jobs ?? [];
   }
 
   async complete(endpointId: string, workerId: string, jobId: string, result: JobResult): Promise<void> {
@@ -308,7 +295,7 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.waking);
+    await this.dispatcher.settled();
     await Promise.all([this.wakeups.close(), this.queues.close(), this.webhooks.close()]);
   }
 
@@ -323,55 +310,17 @@ export class RedisJobEngine implements JobEngine {
       'retentionMs', retentionMs, 'submittedAt', now, 'queuedAt', now, 'ttlAt', now + job.policy.ttlMs,
       ...(job.webhook !== undefined ? ['webhook', job.webhook] : []),
     ]; // prettier-ignore
-    const args = [this.keys.base, job.endpointId, id, now, now + job.policy.ttlMs, low, ...fields];
-    // One round trip for both: the record's script is sent first on the connection BullMQ shares, so Redis runs it
-    // before the entry exists and a taker never finds an entry without its record (repairQueues covers a NOSCRIPT retry).
-    await Promise.all([SCRIPTS.submit.run(this.redis, args), this.enqueue(job.endpointId, id)]);
+    const taker = this.dispatcher.reserve(job.endpointId);
+    // With no take parked here, the record's script also announces the job to the other replicas' takers, which claim
+    // it by id: they never wait for the queue entry, and the local add wakes this replica's own.
+    const announce = taker ? '' : this.dispatcher.announcement(job.endpointId, id);
+    const args = [this.keys.base, job.endpointId, id, now, now + job.policy.ttlMs, low, announce, ...fields];
+    // One round trip for the record and its dispatch: the record's script is sent first on the connection the next
+    // step uses (a taker's claim, or BullMQ's add), so Redis runs it first and a taker never finds an entry without
+    // its record (repairQueues covers a NOSCRIPT retry).
+    const recording = SCRIPTS.submit.run(taker ? this.commands : this.redis, args);
+    await Promise.all([recording, this.dispatcher.dispatch(job.endpointId, id, taker, !taker)]);
     return { id, status: 'IN_QUEUE', retries: 0 };
-  }
-
-  private async fetchJobs(endpointId: string, workerId: string, count: number): Promise<TakenJob[]> {
-    const taken: TakenJob[] = [];
-    while (taken.length < count) {
-      const entry = await this.queues.fetch(endpointId, randomUUID());
-      if (!entry) break;
-      const args = [this.keys.base, endpointId, entry.id, workerId, this.clock.now()];
-      // Released after the claim (sent in that order on one connection, awaited together): if this process dies in
-      // between, BullMQ returns the entry and the claim is re-run.
-      const claiming = SCRIPTS.claim.run<[string, string] | null>(this.redis, args);
-      const [claimed] = await Promise.all([claiming, entry.release()]);
-      if (!claimed) continue;
-      const extra = JSON.parse(claimed[1]) as Record<string, unknown>;
-      const { id: _id, input: _input, ...rest } = extra;
-      taken.push({ id: entry.id, input: JSON.parse(claimed[0]) as Record<string, unknown>, ...rest });
-    }
-    return taken;
-  }
-
-  /**
-   * Adds the job's queue entry, then wakes takers. The wake is sent after the entry but not awaited: the caller's
-   * answer does not wait for it (a lost wake only delays the job to a taker's next poll; it is reported).
-   */
-  private async enqueue(endpointId: string, jobId: string): Promise<void> {
-    await this.queues.add(endpointId, jobId);
-    this.wakeInBackground(endpointId);
-  }
-
-  /** Wakes takers without holding up the caller; close() waits for wakes still on their way. */
-  private wakeInBackground(endpointId: string): void {
-    const wake = this.wakeTakers(endpointId).catch(this.onError);
-    this.waking.add(wake);
-    void wake.finally(() => this.waking.delete(wake));
-  }
-
-  private async wakeTakers(endpointId: string): Promise<void> {
-    this.wakeups.notify(`t|${endpointId}`);
-    await this.commands.publish(this.keys.wakeChannel, this.wakeups.queuedMessage(endpointId));
-  }
-
-  /** A job left the queue without being taken: its queue entry goes (a taker holding it drops it at claim). */
-  private async dropEntry(endpointId: string, jobId: string): Promise<void> {
-    await this.queues.remove(endpointId, jobId).catch(this.onError);
   }
 
   /**

@@ -6,18 +6,46 @@ interface Waiter {
   woken: boolean;
   /** What the waker already knows (e.g. the finished job it just read), when it came from this replica. */
   news?: unknown;
+  /** The parked caller's {@link ParkOptions.tag}. */
+  tag?: string;
+  signal?: AbortSignal;
+  /** Waiting for a wake-up (its attempt found nothing), as opposed to still running its attempt. */
+  sleeping: boolean;
+  /** Held by a {@link Reservation}: only the reservation wakes it, and its wait ends only once the reservation does. */
+  reserved: boolean;
+  /** Ends the wait unwoken. */
+  end: () => void;
 }
 
-/** How a long-poll waits: `attempt` returns a value to finish, or undefined to park until woken or timed out. */
+/**
+ * A parked caller set aside for a hand-over ({@link Wakeups.reserve}): no wake-up, timeout or abort ends it until the
+ * reservation does, with {@link give} or {@link release}.
+ */
+export interface Reservation {
+  /** The caller's {@link ParkOptions.tag} (e.g. the worker id of a parked take). */
+  readonly tag: string | undefined;
+  /** Answers the caller with `news` (its `accept` turns it into the answer); false when the caller hung up meanwhile. */
+  give(news: unknown): boolean;
+  /** Lets the caller go unanswered: it looks again (or, if its wait ran out meanwhile, ends as it would have). */
+  release(): void;
+}
+
+/**
+ * How a long-poll waits: `attempt` returns a value to finish, or undefined to park until woken or timed out. After a
+ * wake-up it is given what the waker passed along (e.g. the id of the job that was queued), if `accept` did not
+ * already make an answer of it.
+ */
 export interface ParkOptions<T> {
   channel: string;
-  attempt: () => Promise<T | undefined>;
+  attempt: (news?: unknown) => Promise<T | undefined>;
   waitMs: number;
   signal?: AbortSignal;
   /** Wake only one parked caller per message (takes: one job, one taker) instead of all. */
   single?: boolean;
   /** Turns what a local waker passed along into the answer, sparing the attempt's round trip; undefined to attempt. */
   accept?: (news: unknown) => T | undefined;
+  /** Told to whoever reserves this caller (see {@link Wakeups.reserve}). */
+  tag?: string;
 }
 
 /**
@@ -25,9 +53,10 @@ export interface ParkOptions<T> {
  * scripts and the engine): `t|<ep>` a job was queued, `j|<ep>|<id>` a job changed, `s|<ep>|<workerId>` a stop request.
  *
  * The replica that caused a change also wakes its own callers at once ({@link notify}), without waiting for the
- * message's round trip through Redis. A queued-job wake it publishes carries its origin (`t|<ep>|<origin>`) so its
- * own copy is not delivered twice (each replica wakes one taker per queued job); other messages that come back are
- * delivered again, which costs a parked caller one more look at the job at most.
+ * message's round trip through Redis. A queued-job wake it publishes carries its origin and the job's id
+ * (`t|<ep>|<origin>|<jobId>`): its own copy is not delivered twice (each replica wakes one taker per queued job), and
+ * the taker woken elsewhere is told which job to claim. Other messages that come back are delivered again, which
+ * costs a parked caller one more look at the job at most.
  */
 export class Wakeups {
   /** Tags this replica's queued-job wakes (see {@link queuedMessage}). */
@@ -50,21 +79,24 @@ export class Wakeups {
     await this.ready;
     if (this.closed) return undefined;
     const deadline = Date.now() + options.waitMs;
+    let news: unknown;
     for (;;) {
-      const waiter = this.register(options.channel);
+      const waiter = this.register(options.channel, options.tag, options.signal);
       let again = false;
       try {
         // Registered before the attempt, so a message arriving during it is not lost.
-        const value = await options.attempt();
+        const value = await options.attempt(news);
         if (value !== undefined) return value;
         const remaining = deadline - Date.now();
         if (remaining <= 0 || options.signal?.aborted) return undefined;
         again = waiter.woken || (await this.sleep(waiter, remaining, options.signal));
         if (!again || this.closed) return undefined;
-        const known = waiter.news !== undefined ? options.accept?.(waiter.news) : undefined;
+        news = waiter.news;
+        const known = news !== undefined ? options.accept?.(news) : undefined;
         if (known !== undefined) return known;
       } finally {
-        // A take woken just as it leaves hands the wake to another parked taker, so no queued job sits unnoticed.
+        // A take woken just as it leaves hands the wake (and its news) to another parked taker, so no queued job sits
+        // unnoticed.
         this.unregister(options.channel, waiter, options.single === true && waiter.woken && !again);
       }
     }
@@ -78,20 +110,55 @@ export class Wakeups {
     this.deliver(message, news);
   }
 
+  /**
+   * Sets aside one caller parked on `channel` that is waiting for a wake-up (not mid-attempt, not hung up), for a
+   * hand-over: e.g. a job claimed for it directly. Undefined when there is none. Wake-ups skip it meanwhile; the
+   * caller must end it with `give` or `release`.
+   */
+  reserve(channel: string): Reservation | undefined {
+    const waiter = this.waiters.get(channel)?.find((candidate) => isFree(candidate) && candidate.sleeping && !candidate.signal?.aborted);
+    if (!waiter) return undefined;
+    waiter.reserved = true;
+    // True the first time only, while the caller is still waiting (Wakeups.close may have woken it meanwhile).
+    const finish = (): boolean => {
+      const held = waiter.reserved;
+      waiter.reserved = false;
+      return held && !waiter.woken;
+    };
+    return {
+      tag: waiter.tag,
+      give: (news) => {
+        if (!finish()) return false;
+        if (waiter.signal?.aborted) {
+          waiter.end();
+          return false;
+        }
+        waiter.wake(news);
+        return true;
+      },
+      release: () => {
+        if (!finish()) return;
+        if (waiter.signal?.aborted) waiter.end();
+        // Woken without news: it attempts again (a wake it missed while reserved is not lost), then ends if its wait ran out.
+        else waiter.wake();
+      },
+    };
+  }
+
   /** True when a caller of this replica is parked on `message` (worth reading what it waits for along the way). */
   waiting(message: string): boolean {
     return this.waiters.has(message);
   }
 
-  /** The message that announces a queued job of `endpointId` to the other replicas. */
-  queuedMessage(endpointId: string): string {
-    return `t|${endpointId}|${this.origin}`;
+  /** The message that announces a queued job of `endpointId` (and its id, when known) to the other replicas. */
+  queuedMessage(endpointId: string, jobId?: string): string {
+    return jobId === undefined ? `t|${endpointId}|${this.origin}` : `t|${endpointId}|${this.origin}|${jobId}`;
   }
 
-  /** Number of parked callers (for tests and metrics). */
+  /** Number of callers waiting for a wake-up (not mid-attempt), for tests and metrics. */
   parked(): number {
     let count = 0;
-    for (const list of this.waiters.values()) count += list.length;
+    for (const list of this.waiters.values()) for (const waiter of list) if (waiter.sleeping) count += 1;
     return count;
   }
 
@@ -104,25 +171,29 @@ export class Wakeups {
 
   private received(message: string): void {
     if (!message.startsWith('t|')) return this.deliver(message);
-    const origin = message.indexOf('|', 2);
-    if (origin < 0) return this.deliver(message);
+    const [, endpointId, origin, jobId] = message.split('|');
     // Our own queued-job wake was delivered when it was sent.
-    if (message.slice(origin + 1) !== this.origin) this.deliver(message.slice(0, origin));
+    if (origin !== this.origin) this.deliver(`t|${endpointId}`, jobId);
   }
 
   private deliver(message: string, news?: unknown): void {
     const list = this.waiters.get(message);
     if (!list) return;
     if (message.startsWith('t|')) {
-      list.find((waiter) => !waiter.woken)?.wake();
+      list.find(isFree)?.wake(news);
       return;
     }
-    for (const waiter of list) waiter.wake(news);
+    for (const waiter of list) if (!waiter.reserved) waiter.wake(news);
   }
 
-  private register(channel: string): Waiter {
+  private register(channel: string, tag: string | undefined, signal: AbortSignal | undefined): Waiter {
     const waiter: Waiter = {
       woken: false,
+      tag,
+      signal,
+      sleeping: false,
+      reserved: false,
+      end: () => undefined,
       wake: (news) => {
         waiter.woken = true;
         waiter.news = news;
@@ -141,20 +212,26 @@ export class Wakeups {
     const index = list.indexOf(waiter);
     if (index >= 0) list.splice(index, 1);
     if (list.length === 0) this.waiters.delete(channel);
-    else if (passOn) list.find((other) => !other.woken)?.wake();
+    else if (passOn) list.find(isFree)?.wake(waiter.news);
   }
 
-  /** Resolves true when woken, false on timeout or abort. */
+  /** Resolves true when woken, false on timeout or abort (deferred while the waiter is reserved). */
   private sleep(waiter: Waiter, ms: number, signal?: AbortSignal): Promise<boolean> {
     return new Promise((resolve) => {
       const done = (woken: boolean) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        waiter.sleeping = false;
         resolve(woken);
       };
-      const onAbort = () => done(false);
-      const timer = setTimeout(() => done(false), ms);
+      // A reserved waiter's timeout or abort is settled when the reservation ends (give or release).
+      const onAbort = () => {
+        if (!waiter.reserved) done(false);
+      };
+      const timer = setTimeout(onAbort, ms);
       signal?.addEventListener('abort', onAbort, { once: true });
+      waiter.sleeping = true;
+      waiter.end = () => done(false);
       waiter.wake = (news) => {
         waiter.woken = true;
         waiter.news = news;
@@ -162,4 +239,9 @@ export class Wakeups {
       };
     });
   }
+}
+
+/** A waiter any wake-up may take: not woken yet and not held by a reservation. */
+function isFree(waiter: Waiter): boolean {
+  return !waiter.woken && !waiter.reserved;
 }

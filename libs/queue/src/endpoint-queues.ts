@@ -3,9 +3,13 @@ import { assertQueueConnection, bullPrefix, type QueueConnection } from './queue
 
 /** Tuning for {@link EndpointQueues}. */
 export interface EndpointQueuesOptions {
-  /** How long a fetched entry stays locked before BullMQ's stalled check returns it to the queue (default 15 s). */
+  /**
+   * How long a fetched entry stays locked before BullMQ's stalled check returns it to the queue (default 5 s). A
+   * taker holds an entry for one round trip (fetch, then claim and release), so the lock only matters when a taker
+   * died holding it: it bounds how long that entry's job waits after a crash, with {@link stalledCheckMs}.
+   */
   lockMs?: number;
-  /** How often the stalled check runs per queue (default 15 s). */
+  /** How often the stalled check runs per queue (default 5 s). */
   stalledCheckMs?: number;
   /** Called when the stalled check put entries back (e.g. after a crash between fetch and claim), so takers wake. */
   onReturned?: (endpointId: string) => void;
@@ -27,6 +31,8 @@ interface EndpointQueue {
 // Entries carry no payload: the job record lives in the job engine's own keys, so BullMQ only orders and hands out ids.
 const ENTRY_NAME = 'job.dispatch';
 const ENTRY_OPTIONS = { removeOnComplete: true, removeOnFail: true } as const;
+const DEFAULT_LOCK_MS = 5_000;
+const DEFAULT_STALLED_CHECK_MS = 5_000;
 // Stalled entries always go back to the queue: the job engine, not BullMQ, decides when a job has failed.
 const NEVER_FAIL_STALLED = 1_000_000;
 
@@ -53,6 +59,11 @@ export class EndpointQueues {
   /** Appends a job id to the endpoint's queue; adding an id that is already queued is a no-op. */
   async add(endpointId: string, jobId: string): Promise<void> {
     await this.get(endpointId).queue.add(ENTRY_NAME, {}, { ...ENTRY_OPTIONS, jobId });
+  }
+
+  /** Puts a job id back at the head of the endpoint's queue (a fetched entry its taker could not use). */
+  async putBack(endpointId: string, jobId: string): Promise<void> {
+    await this.get(endpointId).queue.add(ENTRY_NAME, {}, { ...ENTRY_OPTIONS, jobId, lifo: true });
   }
 
   /** Fetches the oldest entry without blocking, or undefined when the queue is empty. */
@@ -96,8 +107,8 @@ export class EndpointQueues {
     const queue = new Queue(name, common);
     const worker = new Worker(name, null, {
       ...common,
-      lockDuration: this.options.lockMs ?? 15_000,
-      stalledInterval: this.options.stalledCheckMs ?? 15_000,
+      lockDuration: this.options.lockMs ?? DEFAULT_LOCK_MS,
+      stalledInterval: this.options.stalledCheckMs ?? DEFAULT_STALLED_CHECK_MS,
       maxStalledCount: NEVER_FAIL_STALLED,
     });
     const onError = this.options.onError ?? ((error: Error) => process.emitWarning(error));

@@ -1,6 +1,6 @@
 import type { WorkerTokensService } from '@runplane/accounts';
 import type { WorkerStateEntry, WorkerStateStore } from '@runplane/endpoints';
-import type { JobScalingReader, ScalingView } from '@runplane/jobs';
+import type { JobScalingReader, ScalingView, WorkerRetirement } from '@runplane/jobs';
 import { noCapacityMessage, replacementBackoffMs, scalingPlan, type ScalingSettings, type ScalingWorker } from '@runplane/placement';
 import type { PlacementService } from '../placement/placement.service';
 import type { ScalableEndpoint, ScalingRepository, WorkerRow } from './scaling.repository';
@@ -46,6 +46,7 @@ export class AutoscalerService {
     private readonly repository: ScalingRepository,
     private readonly placement: PlacementService,
     private readonly jobs: JobScalingReader,
+    private readonly retirement: WorkerRetirement,
     private readonly states: WorkerStateStore,
     private readonly tokens: WorkerTokensService,
     private readonly clock: () => number = () => Date.now(),
@@ -70,13 +71,16 @@ export class AutoscalerService {
     const previous = this.failures.get(endpointId);
     this.failures.set(endpointId, { count: (previous?.count ?? 0) + 1, lastAt: this.clock(), reason });
     this.unhealthy.set(endpointId, [...(this.unhealthy.get(endpointId) ?? []), { workerId: row.id, state: 'unhealthy' as const, reason }].slice(-10));
+    await this.retirement.retire(endpointId, row.id);
     await this.remove(row);
   }
 
   /** The worker asked to be recycled (`refresh_worker` / stopPod): remove it; a fresh one replaces it if needed. */
   async recycle(workerId: string): Promise<void> {
     const row = (await this.repository.workers()).find((worker) => worker.id === workerId);
-    if (row) await this.remove(row);
+    if (!row) return;
+    await this.retirement.retire(row.endpointId as string, row.id);
+    await this.remove(row);
   }
 
   private async scale(endpoint: ScalableEndpoint, rows: WorkerRow[], prices: Prices): Promise<void> {
@@ -97,16 +101,24 @@ export class AutoscalerService {
       const { added, refusal } = await this.addWorkers(endpoint, plan.add, prices, now);
       if (refusal) throttled.push({ workerId: `throttled-${added + 1}`, state: 'throttled', reason: refusal });
     }
+    const removed = new Set<string>();
     for (const id of plan.remove) {
       const row = rows.find((worker) => worker.id === id);
-      if (row) await this.remove(row);
+      if (!row) continue;
+      if (!(await this.retirement.retireIdle(endpoint.id, id))) {
+        // It took a job since the view was read: it stays, busy again.
+        this.lastBusy.set(id, now);
+        continue;
+      }
+      await this.remove(row);
+      removed.add(id);
     }
     if (rows.length > 0 && workers.some((worker) => !worker.initializing)) {
       // A worker was heard from: the crash loop (if any) is over.
       this.failures.delete(endpoint.id);
       this.unhealthy.delete(endpoint.id);
     }
-    await this.publish(endpoint.id, workers.filter((worker) => !plan.remove.includes(worker.id)), throttled);
+    await this.publish(endpoint.id, workers.filter((worker) => !removed.has(worker.id)), throttled);
   }
 
   private scalingWorker(row: WorkerRow, view: ScalingView, now: number): ScalingWorker {
@@ -159,6 +171,7 @@ export class AutoscalerService {
     return Math.round((prices.cpu.get(cpuFlavorId ?? '') ?? 0) * endpoint.vcpuCount * 1e6) / 1e6;
   }
 
+  /** Removes a worker the job engine has retired (no job is handed to it any more). */
   private async remove(row: Pick<WorkerRow, 'id' | 'accountId' | 'endpointId'>): Promise<void> {
     await this.repository.deleteWorker(row.id);
     await this.tokens.revoke({ accountId: row.accountId, endpointId: row.endpointId as string, workerId: row.id });

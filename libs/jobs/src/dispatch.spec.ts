@@ -1,0 +1,150 @@
+import { EndpointQueues, normalizePrefix } from '@runplane/queue';
+import { pollUntil } from '@runplane/testing';
+import { RedisJobEngine } from './redis-job-engine';
+import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+
+/**
+ * How a queued job reaches a parked take: handed over by the replica that queued it, or claimed by id by a taker of
+ * another replica woken with the job's id. Two engines on one prefix play two job-router replicas.
+ */
+describe('RedisJobEngine: dispatch to parked takes', () => {
+  let f: EngineFixture;
+  /** A second replica on the same keys. */
+  let other: RedisJobEngine;
+  let queues: EndpointQueues;
+  let n = 0;
+  const endpoint = () => `ep${++n}`;
+
+  /** Resolves once `engine` has `count` takes waiting for a wake-up. */
+  const parkedOn = (engine: RedisJobEngine, count: number) => pollUntil(() => engine.parked() === count, { intervalMs: 1 });
+  /** The job's queue entry, if BullMQ still has one. */
+  const hasEntry = async (endpointId: string, jobId: string) => (await queues.present(endpointId, [jobId])).has(jobId);
+
+  beforeAll(() => {
+    f = startEngine('jobs-dispatch');
+    other = new RedisJobEngine({ redis: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock, onError: (e) => f.errors.push(e) });
+    queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
+  });
+  afterAll(async () => {
+    await Promise.all([other.close(), queues.close()]);
+    await f.close();
+  });
+  afterEach(() => expect(f.errors).toEqual([]));
+
+  it('hands a job to a take parked on the same replica: claimed at submission, never queued in BullMQ', async () => {
+    const ep = endpoint();
+    const take = f.engine.take(ep, 'w1', 1, 60_000);
+    await parkedOn(f.engine, 1);
+    f.clock.advance(5);
+    const run = await f.engine.submit(submission(ep, { extra: { s3Config: { bucketName: 'b' } } }));
+    // Claimed for the parked worker before the submission answers.
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
+    expect(await take).toEqual([{ id: run.id, input: { prompt: 'hello' }, s3Config: { bucketName: 'b' } }]);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1', delayTime: 0, retries: 0 });
+    expect(await hasEntry(ep, run.id)).toBe(false);
+    expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 1 });
+    expect(await other.take(ep, 'w2', 1, 0)).toEqual([]);
+  });
+
+  it('queues the job again, untouched, when the take hangs up while it is being handed over', async () => {
+    const ep = endpoint();
+    const hangUp = new AbortController();
+    const take = f.engine.take(ep, 'w1', 1, 60_000, hangUp.signal);
+    await parkedOn(f.engine, 1);
+    // The take is reserved as the submission starts; it hangs up before the claim's answer is back.
+    const submitting = f.engine.submit(submission(ep));
+    hangUp.abort();
+    const run = await submitting;
+    expect(await take).toEqual([]);
+    expect(await f.engine.get(ep, run.id)).toEqual({ id: run.id, status: 'IN_QUEUE', retries: 0 });
+    expect(await hasEntry(ep, run.id)).toBe(true);
+    expect((await other.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w2', retries: 0 });
+  });
+
+  it('wakes a take parked on another replica with the job id; it claims that job and its queue entry goes', async () => {
+    const ep = endpoint();
+    const take = other.take(ep, 'w1', 1, 60_000);
+    await parkedOn(other, 1);
+    const run = await f.engine.submit(submission(ep));
+    expect((await take).map((job) => job.id)).toEqual([run.id]);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
+    await pollUntil(async () => !(await hasEntry(ep, run.id)), { description: 'queue entry removed' });
+    expect(await f.engine.take(ep, 'w2', 1, 0)).toEqual([]);
+  });
+
+  it('claims the job a wake names even without a queue entry to fetch', async () => {
+    const ep = endpoint();
+    const run = await f.engine.submit(submission(ep));
+    await queues.remove(ep, run.id);
+    const take = other.take(ep, 'w1', 1, 5_000);
+    await parkedOn(other, 1);
+    await f.redis.publish(`${normalizePrefix(f.prefix)}jobs:wake`, `t|${ep}|another-replica|${run.id}`);
+    expect((await take).map((job) => job.id)).toEqual([run.id]);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
+  });
+
+  it('hands out a job claimed by id only once, even when its queue entry outlives the claim', async () => {
+    const ep = endpoint();
+    const take = other.take(ep, 'w1', 1, 60_000);
+    await parkedOn(other, 1);
+    const run = await f.engine.submit(submission(ep));
+    await take;
+    await pollUntil(async () => !(await hasEntry(ep, run.id)));
+    // An entry added after the claim (an announced submission whose add lands late) is found claimed and dropped.
+    await queues.add(ep, run.id);
+    expect(await f.engine.take(ep, 'w2', 1, 0)).toEqual([]);
+    expect(await hasEntry(ep, run.id)).toBe(false);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
+  });
+
+  it('hands every job out exactly once when both replicas submit and take at once', async () => {
+    const ep = endpoint();
+    const total = 1000;
+    const takenBy = new Map<string, string[]>();
+    let submitted = 0;
+    const stop = new AbortController();
+    // Ten takers per replica, each taking one job at a time and finishing it, as single-slot workers do.
+    const takers = [f.engine, other].flatMap((engine, replica) =>
+      Array.from({ length: 10 }, async (_, i) => {
+        const workerId = `r${replica}w${i}`;
+        while (!stop.signal.aborted) {
+          for (const job of await engine.take(ep, workerId, 1, 1_000, stop.signal)) {
+            takenBy.set(job.id, [...(takenBy.get(job.id) ?? []), workerId]);
+            await engine.complete(ep, workerId, job.id, { output: job.input });
+          }
+        }
+      }),
+    );
+    const ids: string[] = [];
+    // Four submitters, two per replica: slower than twenty takers, so most jobs find a take parked on one replica or
+    // the other (hand-overs and claims by id), and some a queue with jobs in it.
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, i) => {
+        const engine = i % 2 === 0 ? f.engine : other;
+        while (submitted < total) {
+          submitted += 1;
+          ids.push((await engine.submit(submission(ep, { input: { n: submitted } }))).id);
+        }
+      }),
+    );
+    await pollUntil(async () => (await f.engine.counts(ep)).completed === total, { timeoutMs: 30_000, description: 'every job completed' });
+    stop.abort();
+    await Promise.all(takers);
+    expect(ids).toHaveLength(total);
+    expect([...takenBy.keys()].sort()).toEqual([...ids].sort());
+    expect([...takenBy.values()].filter((workers) => workers.length > 1)).toEqual([]);
+    expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 0, completed: total });
+    // No queue entry outlives its job for long: those added after a claim by id are dropped by the next fetch.
+    expect(await f.engine.take(ep, 'late', 1, 0)).toEqual([]);
+    await pollUntil(async () => (await queues.present(ep, ids)).size === 0, { description: 'no queue entry left' });
+  });
+
+  it('still dispatches through the queue when no take is parked', async () => {
+    const ep = endpoint();
+    const run = await f.engine.submit(submission(ep));
+    expect(await hasEntry(ep, run.id)).toBe(true);
+    expect((await other.take(ep, 'w1', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect(await hasEntry(ep, run.id)).toBe(false);
+  });
+});

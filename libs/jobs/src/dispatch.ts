@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import type { EndpointQueues, Redis } from '@runplane/queue';
+import type { Clock, TakenJob } from './engine';
+import { SCRIPTS } from './engine-scripts';
+import type { JobKeys } from './job-store';
+import type { Reservation, Wakeups } from './wakeups';
+
+/** What a {@link JobDispatcher} works with: the job engine's clients, keys, queues and wake-ups. */
+export interface JobDispatcherParts {
+  /** BullMQ's connection (see RedisJobEngineOptions.redis). */
+  redis: Redis;
+  /** The engine's second connection (see RedisJobEngineOptions.commands). */
+  commands: Redis;
+  keys: JobKeys;
+  queues: EndpointQueues;
+  wakeups: Wakeups;
+  clock: Clock;
+  onError: (error: Error) => void;
+}
+
+/** What a claim says when the worker was retired by the scheduler (see the RETIRE script): its take ends empty. */
+const RETIRED = 'retired';
+
+/** The outcome of a claim: the take's answer for the job, undefined when the job was not IN_QUEUE, or RETIRED. */
+type Claim = TakenJob | undefined | typeof RETIRED;
+
+/** The take answer of a claimed job: RunPod's `{id, input, ...extra keys}` from the CLAIM script's reply. */
+function takenJob(id: string, [input, extra]: [string, string]): TakenJob {
+  const { id: _id, input: _input, ...rest } = JSON.parse(extra) as Record<string, unknown>;
+  return { id, input: JSON.parse(input) as Record<string, unknown>, ...rest };
+}
+
+/**
+ * How queued jobs reach takes. A job waits in its endpoint's BullMQ queue, in submission order, while no take is
+ * parked; a take fetches the oldest entry and claims its job. A job queued while a take is parked goes to it
+ * directly: the replica that queued it claims it for a take parked on itself ({@link dispatch} with a reserved take),
+ * or else names it in the wake it publishes, and the take woken on another replica claims it by id.
+ */
+export class JobDispatcher {
+  /** Side effects under way that callers did not wait for (wakes, entry removals); see {@link settled}. */
+  private readonly background = new Set<Promise<void>>();
+
+  constructor(private readonly parts: JobDispatcherParts) {}
+
+  /** Sets aside a take parked on this replica for a job about to be recorded (undefined when none is parked). */
+  reserve(endpointId: string): Reservation | undefined {
+    return this.parts.wakeups.reserve(`t|${endpointId}`);
+  }
+
+  /** The wake a job's record script publishes when no take was reserved for it: the other replicas' takes claim it. */
+  announcement(endpointId: string, jobId: string): string {
+    return this.parts.wakeups.queuedMessage(endpointId, jobId);
+  }
+
+  /** Dispatches a job that is IN_QUEUE in its record (a retry, a re-queue): see {@link dispatch}. */
+  enqueue(endpointId: string, jobId: string): Promise<void> {
+    return this.dispatch(endpointId, jobId, this.reserve(endpointId), false);
+  }
+
+  /**
+   * Dispatches a queued job: to the `taker` reserved for it if there is one (see handOver), else adds its queue entry
+   * and wakes takers: this replica's at once, the others' by a message sent after the entry (unless the job was
+   * `announced` already) and not awaited: the caller's answer does not wait for it (a lost wake only delays the job to
+   * a taker's next poll; it is reported). The job's record script must have been sent first on the connection of the
+   * step that follows (the claim on `commands` when there is a taker, BullMQ's add on `redis` otherwise).
+   */
+  async dispatch(endpointId: string, jobId: string, taker: Reservation | undefined, announced: boolean): Promise<void> {
+    if (taker && (await this.handOver(endpointId, jobId, taker))) return;
+    await this.parts.queues.add(endpointId, jobId);
+    if (announced) this.parts.wakeups.notify(`t|${endpointId}`, jobId);
+    else this.wakeInBackground(endpointId, jobId);
+  }
+
+  /** Up to `count` jobs for a worker, parked up to `waitMs` until one arrives (empty when none did, or on abort). */
+  async take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
+    const jobs = await this.parts.wakeups.park({
+      channel: `t|${endpointId}`,
+      single: true,
+      waitMs,
+      signal,
+      tag: workerId,
+      // A job handed over by this replica (see handOver), already claimed for this worker.
+      accept: (news) => (Array.isArray(news) ? (news as TakenJob[]) : undefined),
+      // After a wake-up that named its job, that job is claimed by id: no fetch from the queue.
+      // A retired worker's take ends empty (it is being removed).
+      attempt: async (news) => {
+        if (signal?.aborted) return [];
+        const named = typeof news === 'string' ? await this.claimNamed(endpointId, workerId, news) : undefined;
+        if (named === RETIRED) return [];
+        if (named) return [named];
+        const { taken, retired } = await this.fetchJobs(endpointId, workerId, count);
+        return taken.length > 0 || retired ? taken : undefined;
+      },
+    });
+    return jobs ?? [];
+  }
+
+  /** Wakes takers without holding up the caller. */
+  wakeInBackground(endpointId: string, jobId?: string): void {
+    this.inBackground(this.wakeTakers(endpointId, jobId));
+  }
+
+  /** A job left the queue without being taken: its queue entry goes (a taker holding it drops it at claim). */
+  async dropEntry(endpointId: string, jobId: string): Promise<void> {
+    await this.parts.queues.remove(endpointId, jobId).catch(this.parts.onError);
+  }
+
+  /** Resolves once the side effects started so far have ended (before the engine closes its connections). */
+  async settled(): Promise<void> {
+    await Promise.all(this.background);
+  }
+
+  /**
+   * Gives a queued job straight to a take parked on this replica: claimed for its worker, then handed over as the
+   * take's answer, skipping the queue's add, fetch and release (a parked take means the queue had nothing for it).
+   * False when the job was not handed over (the claim failed, or the take hung up and the claim was undone): the job
+   * is IN_QUEUE and the caller queues it. A retired worker's take is answered empty.
+   */
+  private async handOver(endpointId: string, jobId: string, taker: Reservation): Promise<boolean> {
+    const { commands, keys } = this.parts;
+    const workerId = taker.tag ?? '';
+    let given = false;
+    try {
+      const job = await this.claim(commands, endpointId, jobId, workerId);
+      if (job === RETIRED) given = taker.give([]);
+      if (!job || job === RETIRED) return false;
+      given = taker.give([job]);
+      if (!given) await SCRIPTS.unclaim.run(commands, [keys.base, endpointId, jobId, workerId]);
+      return given;
+    } finally {
+      if (!given) taker.release();
+    }
+  }
+
+  /** Jobs fetched from the queue and claimed for a worker; `retired` when the worker was found retired. */
+  private async fetchJobs(endpointId: string, workerId: string, count: number): Promise<{ taken: TakenJob[]; retired: boolean }> {
+    const taken: TakenJob[] = [];
+    while (taken.length < count) {
+      const entry = await this.parts.queues.fetch(endpointId, randomUUID());
+      if (!entry) break;
+      // Released after the claim (sent in that order on one connection, awaited together): if this process dies in
+      // between, BullMQ returns the entry and the claim is re-run. A failed release (the entry's lock ran out while
+      // this process stalled) does not fail the take: BullMQ returns the entry, and the next claim of it finds the job
+      // claimed and drops it.
+      const claiming = this.claim(this.parts.redis, endpointId, entry.id, workerId);
+      const [job] = await Promise.all([claiming, entry.release().catch(this.parts.onError)]);
+      if (job === RETIRED) {
+        // The job is still IN_QUEUE: its entry goes back to the head of the queue, for another taker.
+        await this.parts.queues.putBack(endpointId, entry.id);
+        this.wakeInBackground(endpointId, entry.id);
+        return { taken, retired: true };
+      }
+      if (job) taken.push(job);
+    }
+    return { taken, retired: false };
+  }
+
+  /**
+   * Claims the job a queued-job wake named, skipping the queue's fetch and release; its queue entry is removed after
+   * the claim, in the background. A taker that fetches the entry first finds the job claimed and drops the entry; so
+   * does one that fetches an entry added after the removal (a submission announced before its add). A retired
+   * worker passes the wake on to another take of this replica.
+   */
+  private async claimNamed(endpointId: string, workerId: string, jobId: string): Promise<Claim> {
+    const job = await this.claim(this.parts.commands, endpointId, jobId, workerId);
+    if (job === RETIRED) this.parts.wakeups.notify(`t|${endpointId}`, jobId);
+    else if (job) this.inBackground(this.dropEntry(endpointId, jobId));
+    return job;
+  }
+
+  /**
+   * Gives a queued job to a worker (the CLAIM script, sent on `client` at once, before anything the caller sends
+   * next on it); see {@link Claim}.
+   */
+  private async claim(client: Redis, endpointId: string, jobId: string, workerId: string): Promise<Claim> {
+    const args = [this.parts.keys.base, endpointId, jobId, workerId, this.parts.clock.now()];
+    const claimed = await SCRIPTS.claim.run<[string, string] | typeof RETIRED | null>(client, args);
+    if (claimed === RETIRED) return RETIRED;
+    return claimed ? takenJob(jobId, claimed) : undefined;
+  }
+
+  /** Runs `work` without holding up the caller; its failure is reported; {@link settled} waits for it. */
+  private inBackground(work: Promise<unknown>): void {
+    const running = work.then(() => undefined, this.parts.onError);
+    this.background.add(running);
+    void running.finally(() => this.background.delete(running));
+  }
+
+  /** Wakes one taker of this replica and one of each other replica, naming the job when there is one. */
+  private async wakeTakers(endpointId: string, jobId?: string): Promise<void> {
+    this.parts.wakeups.notify(`t|${endpointId}`, jobId);
+    await this.parts.commands.publish(this.parts.keys.wakeChannel, this.parts.wakeups.queuedMessage(endpointId, jobId));
+  }
+}

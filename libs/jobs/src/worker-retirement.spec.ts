@@ -1,0 +1,91 @@
+import { EndpointQueues } from '@runplane/queue';
+import { pollUntil } from '@runplane/testing';
+import { RedisJobEngine } from './redis-job-engine';
+import { WorkerRetirement } from './worker-retirement';
+import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+
+/**
+ * Workers the scheduler removes are retired in the engine's keys: no job is claimed for them any more, on either
+ * replica and by any way a job reaches a take (hand-over, claim by id, queue fetch), and an idle worker is retired only
+ * while it holds no job. Two engines on one prefix play two job-router replicas.
+ */
+describe('WorkerRetirement', () => {
+  let f: EngineFixture;
+  let other: RedisJobEngine;
+  let queues: EndpointQueues;
+  let retirement: WorkerRetirement;
+  let n = 0;
+  const endpoint = () => `ep${++n}`;
+
+  const parkedOn = (engine: RedisJobEngine, count: number) => pollUntil(() => engine.parked() === count, { intervalMs: 1 });
+
+  beforeAll(() => {
+    f = startEngine('jobs-retirement');
+    other = new RedisJobEngine({ redis: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock, onError: (e) => f.errors.push(e) });
+    queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
+    retirement = new WorkerRetirement(f.redis, f.prefix);
+  });
+  afterAll(async () => {
+    await Promise.all([other.close(), queues.close()]);
+    await f.close();
+  });
+  afterEach(() => expect(f.errors).toEqual([]));
+
+  it('retires an idle worker only while it holds no job; retire() marks a busy one too', async () => {
+    const ep = endpoint();
+    const run = await f.engine.submit(submission(ep));
+    expect((await f.engine.take(ep, 'busy', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect(await retirement.retireIdle(ep, 'busy')).toBe(false);
+    // Not retired: it takes the next job as before.
+    const next = await f.engine.submit(submission(ep));
+    expect((await f.engine.take(ep, 'busy', 1, 0)).map((job) => job.id)).toEqual([next.id]);
+
+    expect(await retirement.retireIdle(ep, 'idle')).toBe(true);
+    await retirement.retire(ep, 'busy');
+    const third = await f.engine.submit(submission(ep));
+    expect(await f.engine.take(ep, 'busy', 1, 0)).toEqual([]);
+    expect(await f.engine.take(ep, 'idle', 1, 0)).toEqual([]);
+    // Its held jobs are untouched: it may still finish them.
+    await f.engine.complete(ep, 'busy', run.id, { output: { done: true } });
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'COMPLETED', output: { done: true } });
+    expect(await f.engine.get(ep, third.id)).toEqual({ id: third.id, status: 'IN_QUEUE', retries: 0 });
+  });
+
+  it('ends a retired take parked on the submitting replica empty, and the job goes to a take of another worker', async () => {
+    const ep = endpoint();
+    const retired = f.engine.take(ep, 'gone', 1, 60_000);
+    await parkedOn(f.engine, 1);
+    const live = f.engine.take(ep, 'live', 1, 60_000);
+    await parkedOn(f.engine, 2);
+    await retirement.retireIdle(ep, 'gone');
+    const run = await f.engine.submit(submission(ep));
+    expect(await retired).toEqual([]);
+    expect((await live).map((job) => job.id)).toEqual([run.id]);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'live', retries: 0 });
+  });
+
+  it('ends a retired take woken on another replica empty and passes the wake to a take there', async () => {
+    const ep = endpoint();
+    const retired = other.take(ep, 'gone', 1, 60_000);
+    await parkedOn(other, 1);
+    const live = other.take(ep, 'live', 1, 60_000);
+    await parkedOn(other, 2);
+    await retirement.retire(ep, 'gone');
+    const run = await f.engine.submit(submission(ep));
+    expect(await retired).toEqual([]);
+    expect((await live).map((job) => job.id)).toEqual([run.id]);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'live' });
+  });
+
+  it('puts a job a retired take fetched back at the head of the queue', async () => {
+    const ep = endpoint();
+    const first = await f.engine.submit(submission(ep, { input: { n: 1 } }));
+    const second = await f.engine.submit(submission(ep, { input: { n: 2 } }));
+    await retirement.retire(ep, 'gone');
+    expect(await f.engine.take(ep, 'gone', 2, 0)).toEqual([]);
+    expect((await queues.present(ep, [first.id, second.id])).size).toBe(2);
+    expect(await f.engine.get(ep, first.id)).toEqual({ id: first.id, status: 'IN_QUEUE', retries: 0 });
+    expect((await other.take(ep, 'live', 1, 0)).map((job) => job.id)).toEqual([first.id]);
+    expect((await other.take(ep, 'live', 1, 0)).map((job) => job.id)).toEqual([second.id]);
+  });
+});

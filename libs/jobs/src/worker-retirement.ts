@@ -1,0 +1,38 @@
+import { normalizePrefix, type Redis } from '@runplane/queue';
+import { SCRIPTS } from './engine-scripts';
+import { JobKeys } from './job-store';
+
+/** How long a retired worker's mark is kept: far longer than a removed worker's process can outlive its removal. */
+const RETIRED_MARK_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Retires the workers the scheduler removes, in the job engine's keys: from then on no job is claimed for them, on
+ * any job-router replica, even by a take that was parked before the removal or comes before its token is refused.
+ * An idle worker is retired only if it still holds no job, in one atomic step: a worker that took a job since the
+ * scheduler looked stays.
+ */
+export class WorkerRetirement {
+  private readonly keys: JobKeys;
+
+  /** `redis` is a client WITHOUT keyPrefix; `prefix` the deployment's, as the engine uses it. */
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = new JobKeys(`${normalizePrefix(prefix)}jobs:`);
+  }
+
+  /** Retires an idle worker; false (nothing changed) when it holds a job. */
+  async retireIdle(endpointId: string, workerId: string): Promise<boolean> {
+    return (await this.run(endpointId, workerId, true)) === 1;
+  }
+
+  /** Retires a worker whatever it holds (it died, or asked to be recycled); its jobs are re-queued once it is lost. */
+  async retire(endpointId: string, workerId: string): Promise<void> {
+    await this.run(endpointId, workerId, false);
+  }
+
+  private run(endpointId: string, workerId: string, onlyIfIdle: boolean): Promise<number> {
+    return SCRIPTS.retire.run<number>(this.redis, [this.keys.base, endpointId, workerId, onlyIfIdle ? 1 : 0, RETIRED_MARK_MS]);
+  }
+}
