@@ -119,16 +119,19 @@ export class JobDispatcher {
   private async handOver(endpointId: string, jobId: string, taker: Reservation): Promise<boolean> {
     const { commands, keys } = this.parts;
     const workerId = taker.tag ?? '';
-    let given = false;
+    let answered = false;
     try {
       const job = await this.claim(commands, endpointId, jobId, workerId);
-      if (job === RETIRED) given = taker.give([]);
-      if (!job || job === RETIRED) return false;
-      given = taker.give([job]);
-      if (!given) await SCRIPTS.unclaim.run(commands, [keys.base, endpointId, jobId, workerId]);
-      return given;
+      if (job === RETIRED) {
+        answered = taker.give([]);
+        return false;
+      }
+      if (!job) return false;
+      answered = taker.give([job]);
+      if (!answered) await SCRIPTS.unclaim.run(commands, [keys.base, endpointId, jobId, workerId]);
+      return answered;
     } finally {
-      if (!given) taker.release();
+      if (!answered) taker.release();
     }
   }
 
