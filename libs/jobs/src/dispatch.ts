@@ -24,6 +24,9 @@ const RETIRED = 'retired';
 /** The outcome of a claim: the take's answer for the job, undefined when the job was not IN_QUEUE, or RETIRED. */
 type Claim = TakenJob | undefined | typeof RETIRED;
 
+/** Resolves on the event loop's next turn, once the current I/O callbacks (e.g. an HTTP answer) have run. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** The take answer of a claimed job: RunPod's `{id, input, ...extra keys}` from the CLAIM script's reply. */
 function takenJob(id: string, [input, extra]: [string, string]): TakenJob {
   const { id: _id, input: _input, ...rest } = JSON.parse(extra) as Record<string, unknown>;
@@ -160,14 +163,15 @@ export class JobDispatcher {
 
   /**
    * Claims the job a queued-job wake named, skipping the queue's fetch and release; its queue entry is removed after
-   * the claim, in the background. A taker that fetches the entry first finds the job claimed and drops the entry; so
+   * the take has answered, in the background. A taker that fetches the entry first finds the job claimed and drops the entry; so
    * does one that fetches an entry added after the removal (a submission announced before its add). A retired
    * worker passes the wake on to another take of this replica.
    */
   private async claimNamed(endpointId: string, workerId: string, jobId: string): Promise<Claim> {
     const job = await this.claim(this.parts.commands, endpointId, jobId, workerId);
     if (job === RETIRED) this.parts.wakeups.notify(`t|${endpointId}`, jobId);
-    else if (job) this.inBackground(this.dropEntry(endpointId, jobId));
+    // The removal's work waits for the next turn of the event loop, so the take's answer goes out first.
+    else if (job) this.inBackground(nextTurn().then(() => this.dropEntry(endpointId, jobId)));
     return job;
   }
 
