@@ -1,5 +1,6 @@
-import { EndpointQueues, normalizePrefix } from '@runplane/queue';
+import { EndpointQueues, normalizePrefix, type Redis } from '@runplane/queue';
 import { pollUntil } from '@runplane/testing';
+import { HAND_OFF_MAX_CHARS } from './dispatch';
 import { RedisJobEngine } from './redis-job-engine';
 import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 
@@ -17,6 +18,12 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
 
   /** Resolves once `engine` has `count` takes waiting for a wake-up. */
   const parkedOn = (engine: RedisJobEngine, count: number) => pollUntil(() => engine.parked() === count, { intervalMs: 1 });
+  /** Messages published on the wake channel since the test began. */
+  let published: string[] = [];
+  let listener: Redis;
+  const takersKey = (endpointId: string) => `${normalizePrefix(f.prefix)}jobs:${endpointId}:takers`;
+  const takers = (endpointId: string) => f.redis.lrange(takersKey(endpointId), 0, -1);
+  const otherOrigin = () => (other as unknown as { wakeups: { origin: string } }).wakeups.origin;
   /** The job's queue entry, if BullMQ still has one. */
   const hasEntry = async (endpointId: string, jobId: string) => (await queues.present(endpointId, [jobId])).has(jobId);
 
@@ -24,8 +31,15 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     f = startEngine('jobs-dispatch');
     other = new RedisJobEngine({ redis: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock, onError: (e) => f.errors.push(e) });
     queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
+    listener = f.redis.duplicate();
+    listener.on('message', (_channel: string, message: string) => published.push(message));
+    return listener.subscribe(`${normalizePrefix(f.prefix)}jobs:wake`);
+  });
+  beforeEach(() => {
+    published = [];
   });
   afterAll(async () => {
+    listener.disconnect();
     await Promise.all([other.close(), queues.close()]);
     await f.close();
   });
@@ -62,15 +76,48 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w2', retries: 0 });
   });
 
-  it('wakes a take parked on another replica with the job id; it claims that job and its queue entry goes', async () => {
+  it('hands a job to a take registered by another replica: claimed by its record script, answered from the message', async () => {
     const ep = endpoint();
     const take = other.take(ep, 'w1', 1, 60_000);
     await parkedOn(other, 1);
-    const run = await f.engine.submit(submission(ep));
-    expect((await take).map((job) => job.id)).toEqual([run.id]);
+    await pollUntil(async () => (await takers(ep)).length === 1, { intervalMs: 1, description: 'the take to register' });
+    const run = await f.engine.submit(submission(ep, { extra: { s3Config: { bucketName: 'b' } } }));
+    // Claimed before the submission answers.
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
+    expect(await take).toEqual([{ id: run.id, input: { prompt: 'hello' }, s3Config: { bucketName: 'b' } }]);
+    expect(published.filter((message) => message.startsWith('h|'))).toHaveLength(1);
+    expect(published.filter((message) => message.startsWith('t|'))).toEqual([]);
+    expect(await takers(ep)).toEqual([]);
     await pollUntil(async () => !(await hasEntry(ep, run.id)), { description: 'queue entry removed' });
     expect(await f.engine.take(ep, 'w2', 1, 0)).toEqual([]);
+  });
+
+  it('queues a handed-off job again, untouched, when its take is gone', async () => {
+    const ep = endpoint();
+    // A take of the other replica that ended without its registration being removed (e.g. it is being removed now).
+    await f.redis.rpush(takersKey(ep), `${otherOrigin()}|no-such-take|${f.clock.now() + 60_000}|w1`);
+    const run = await f.engine.submit(submission(ep));
+    await pollUntil(async () => (await f.engine.get(ep, run.id)).status === 'IN_QUEUE', { description: 'the claim to be undone' });
+    expect(await f.engine.get(ep, run.id)).toEqual({ id: run.id, status: 'IN_QUEUE', retries: 0 });
+    expect((await other.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w2', retries: 0 });
+  });
+
+  it('skips expired registrations, and hands off no job too large for the message (announced instead)', async () => {
+    const ep = endpoint();
+    await f.redis.rpush(takersKey(ep), `${otherOrigin()}|old-take|${f.clock.now() - 1}|w0`);
+    const expired = await f.engine.submit(submission(ep));
+    expect(await f.engine.get(ep, expired.id)).toEqual({ id: expired.id, status: 'IN_QUEUE', retries: 0 });
+    expect(await takers(ep)).toEqual([]);
+    expect((await other.take(ep, 'w1', 1, 0)).map((job) => job.id)).toEqual([expired.id]);
+
+    const take = other.take(ep, 'w1', 1, 60_000);
+    await pollUntil(async () => (await takers(ep)).length === 1, { intervalMs: 1, description: 'the take to register' });
+    published = [];
+    const large = await f.engine.submit(submission(ep, { input: { text: 'x'.repeat(HAND_OFF_MAX_CHARS) } }));
+    expect((await take).map((job) => job.id)).toEqual([large.id]);
+    expect(published.filter((message) => message.startsWith('h|'))).toEqual([]);
+    expect(published.filter((message) => message.startsWith('t|'))).toHaveLength(1);
   });
 
   it('claims the job a wake names even without a queue entry to fetch', async () => {

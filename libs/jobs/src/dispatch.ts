@@ -24,6 +24,15 @@ const RETIRED = 'retired';
 /** The outcome of a claim: the take's answer for the job, undefined when the job was not IN_QUEUE, or RETIRED. */
 type Claim = TakenJob | undefined | typeof RETIRED;
 
+/** What the SUBMIT script answers when it handed the job to a take registered by another replica. */
+export const HANDED_OFF = 2;
+
+/** Largest input + extra (JSON characters) a job may have to be handed off: it travels in the hand-off message. */
+export const HAND_OFF_MAX_CHARS = 64 * 1024;
+
+/** How long a registered take's entry outlives its wait in Redis (a replica that died leaves its entries behind). */
+const TAKERS_KEY_GRACE_MS = 60_000;
+
 /** Resolves on the event loop's next turn, once the current I/O callbacks (e.g. an HTTP answer) have run. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -36,14 +45,18 @@ function takenJob(id: string, [input, extra]: [string, string]): TakenJob {
 /**
  * How queued jobs reach takes. A job waits in its endpoint's BullMQ queue, in submission order, while no take is
  * parked; a take fetches the oldest entry and claims its job. A job queued while a take is parked goes to it
- * directly: the replica that queued it claims it for a take parked on itself ({@link dispatch} with a reserved take),
- * or else names it in the wake it publishes, and the take woken on another replica claims it by id.
+ * directly: the replica that queued it claims it for a take parked on itself ({@link dispatch} with a reserved take);
+ * else the job's record script claims it for the oldest take registered in Redis by another replica and publishes it
+ * to that replica ({@link handedOff}); else the script names the job in the wake it publishes, and a take woken on
+ * another replica claims it by id.
  */
 export class JobDispatcher {
   /** Side effects under way that callers did not wait for (wakes, entry removals); see {@link settled}. */
   private readonly background = new Set<Promise<void>>();
 
-  constructor(private readonly parts: JobDispatcherParts) {}
+  constructor(private readonly parts: JobDispatcherParts) {
+    parts.wakeups.onHandOff((message) => this.handedOff(message));
+  }
 
   /** Sets aside a take parked on this replica for a job about to be recorded (undefined when none is parked). */
   reserve(endpointId: string): Reservation | undefined {
@@ -57,31 +70,36 @@ export class JobDispatcher {
 
   /** Dispatches a job that is IN_QUEUE in its record (a retry, a re-queue): see {@link dispatch}. */
   enqueue(endpointId: string, jobId: string): Promise<void> {
-    return this.dispatch(endpointId, jobId, this.reserve(endpointId), false);
+    return this.dispatch(endpointId, jobId, this.reserve(endpointId));
   }
 
   /**
    * Dispatches a queued job: to the `taker` reserved for it if there is one (see handOver), else adds its queue entry
-   * and wakes takers: this replica's at once, the others' by a message sent after the entry (unless the job was
-   * `announced` already) and not awaited: the caller's answer does not wait for it (a lost wake only delays the job to
-   * a taker's next poll; it is reported). The job's record script must have been sent first on the connection of the
-   * step that follows (the claim on `commands` when there is a taker, BullMQ's add on `redis` otherwise).
+   * and wakes takers: this replica's at once, the others' by a message sent after the entry and not awaited: the
+   * caller's answer does not wait for it (a lost wake only delays the job to a taker's next poll; it is reported).
+   * `recorded` is the job's record script when it announced the job to the other replicas or handed it off (then
+   * only this replica's takers are woken, and none when it was handed off). The record script must have been sent
+   * first on the connection of the step that follows (the claim on `commands` when there is a taker, BullMQ's add on
+   * `redis` otherwise).
    */
-  async dispatch(endpointId: string, jobId: string, taker: Reservation | undefined, announced: boolean): Promise<void> {
+  async dispatch(endpointId: string, jobId: string, taker: Reservation | undefined, recorded?: Promise<unknown>): Promise<void> {
     if (taker && (await this.handOver(endpointId, jobId, taker))) return;
     await this.parts.queues.add(endpointId, jobId);
-    if (announced) this.parts.wakeups.notify(`t|${endpointId}`, jobId);
-    else this.wakeInBackground(endpointId, jobId);
+    if (!recorded) this.wakeInBackground(endpointId, jobId);
+    else if ((await recorded) !== HANDED_OFF) this.parts.wakeups.notify(`t|${endpointId}`, jobId);
   }
 
   /** Up to `count` jobs for a worker, parked up to `waitMs` until one arrives (empty when none did, or on abort). */
   async take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
+    const takeId = randomUUID();
+    let registration: string | undefined;
     const jobs = await this.parts.wakeups.park({
       channel: `t|${endpointId}`,
       single: true,
       waitMs,
       signal,
       tag: workerId,
+      id: takeId,
       // A job handed over by this replica (see handOver), already claimed for this worker.
       accept: (news) => (Array.isArray(news) ? (news as TakenJob[]) : undefined),
       // After a wake-up that named its job, that job is claimed by id: no fetch from the queue.
@@ -92,10 +110,55 @@ export class JobDispatcher {
         if (named === RETIRED) return [];
         if (named) return [named];
         const { taken, retired } = await this.fetchJobs(endpointId, workerId, count);
-        return taken.length > 0 || retired ? taken : undefined;
+        if (taken.length > 0 || retired) return taken;
+        // Nothing queued: the take waits, registered for the other replicas' submissions (see handedOff).
+        registration ??= await this.register(endpointId, workerId, takeId, waitMs);
+        return undefined;
       },
     });
+    if (registration !== undefined) this.inBackground(this.parts.commands.lrem(this.takersKey(endpointId), 1, registration));
     return jobs ?? [];
+  }
+
+  /** Registers a parked take in Redis, where a submission on another replica finds it (the SUBMIT script). */
+  private async register(endpointId: string, workerId: string, takeId: string, waitMs: number): Promise<string> {
+    const entry = `${this.parts.wakeups.origin}|${takeId}|${this.parts.clock.now() + waitMs}|${workerId}`;
+    const key = this.takersKey(endpointId);
+    await Promise.all([this.parts.commands.rpush(key, entry), this.parts.commands.pexpire(key, waitMs + TAKERS_KEY_GRACE_MS)]);
+    return entry;
+  }
+
+  private takersKey(endpointId: string): string {
+    return this.parts.keys.endpoint(endpointId, 'takers');
+  }
+
+  /**
+   * A job another replica's submission claimed for a take parked here (`h|<origin>|<takeId>|<ep>|<jobId>|<workerId>`,
+   * then input and extra on a line each): it is the take's answer. A take that is gone or no longer waiting (it hung
+   * up, timed out or is taking another job) has the claim undone: the job is IN_QUEUE again and takers are woken.
+   */
+  private handedOff(message: string): void {
+    const [head = '', input = '', extra = ''] = message.split('\n');
+    const [, , takeId = '', endpointId = '', jobId = '', ...worker] = head.split('|');
+    const workerId = worker.join('|');
+    const taker = this.parts.wakeups.reserveById(`t|${endpointId}`, takeId);
+    if (taker?.give([takenJob(jobId, [input, extra])])) {
+      this.inBackground(nextTurn().then(() => this.dropEntry(endpointId, jobId)));
+      return;
+    }
+    taker?.release();
+    this.inBackground(this.requeueHandedOff(endpointId, jobId, workerId));
+  }
+
+  /**
+   * Undoes the claim of a job handed off to a take that is gone, then queues it as usual: its entry is added again (a
+   * taker may have dropped it while the job was claimed) and takers are woken.
+   */
+  private async requeueHandedOff(endpointId: string, jobId: string, workerId: string): Promise<void> {
+    const { commands, keys, queues } = this.parts;
+    if ((await SCRIPTS.unclaim.run<number>(commands, [keys.base, endpointId, jobId, workerId])) !== 1) return;
+    await queues.add(endpointId, jobId);
+    await this.wakeTakers(endpointId, jobId);
   }
 
   /** Wakes takers without holding up the caller. */

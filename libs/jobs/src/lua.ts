@@ -3,7 +3,7 @@
  * timeout and a repeated job-done can never interleave. ARGV[1] is the engine's key base ("<prefix>jobs:").
  * Keys: `<base><ep>:job:<id>` (hash), `<base><ep>:stream:<id>` (list), `<base><ep>:queued` (zset by queuedAt),
  * `<base><ep>:low`, `<base><ep>:running`, `<base><ep>:worker:<wid>` (its jobs), `<base><ep>:stop:<wid>`,
- * `<base><ep>:workers` (zset by last seen), `<base><ep>:retired:<wid>` (a removed worker), `<base><ep>:recent`,
+ * `<base><ep>:workers` (zset by last seen), `<base><ep>:retired:<wid>` (a removed worker), `<base><ep>:takers` (list), `<base><ep>:recent`,
  * `<base><ep>:stats`; global zsets `<base>expiry` (deletion time), `<base>deadlines` (execution timeout),
  * `<base>workers` (last seen), `<base>outbox` (finished jobs whose webhook is not queued yet, by finish time), with
  * members "<ep>/<id|wid>"; the `<base>events` stream and the `<base>wake` channel.
@@ -48,14 +48,39 @@ end
 `;
 
 /**
- * Creates the job hash and queues it: ARGV ep, id, now, ttlAt, low(0|1), a queued-job wake to publish ('' for none),
- * then hash field/value pairs.
+ * The claim step shared by CLAIM and SUBMIT: gives the IN_QUEUE job to a worker; returns {input, extra}, or nil when
+ * the job is not IN_QUEUE.
  */
-export const SUBMIT = `${PRELUDE}
-local ep, id, now, ttlAt, low, announce = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7]
+const CLAIM_STEP = `
+local function claim(ep, id, wid, now)
+  local k = jkey(ep, id)
+  local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra')
+  if f[1] ~= 'IN_QUEUE' then return nil end
+  redis.call('HSET', k, 'status', 'IN_PROGRESS', 'workerId', wid, 'takenAt', now)
+  redis.call('HDEL', k, 'lastWorkerId')
+  unqueue(ep, id)
+  redis.call('SADD', ekey(ep, 'running'), id)
+  redis.call('SADD', ekey(ep, 'worker:' .. wid), id)
+  redis.call('ZADD', base .. 'deadlines', now + tonumber(f[2]), ep .. '/' .. id)
+  redis.call('ZADD', base .. 'workers', now, ep .. '/' .. wid)
+  redis.call('ZADD', ekey(ep, 'workers'), now, wid)
+  emit('job.started', ep, 'jobId', id, 'workerId', wid)
+  return { f[3], f[4] }
+end
+`;
+
+/**
+ * Creates the job hash and queues it: ARGV ep, id, now, ttlAt, low(0|1), a queued-job wake to publish ('' for none),
+ * handOff (1|0), then hash field/value pairs. With handOff, the job goes to the oldest take registered in
+ * `<ep>:takers` (entries "<origin>|<takeId>|<expiresAt>|<workerId>", see dispatch.ts) that has not expired and whose
+ * worker is not retired: it is claimed for it here and `h|<origin>|<takeId>|<ep>|<id>|<workerId>`, input and extra
+ * (a line each) are published instead of the wake. Returns 0 (the id exists), 1 (queued) or 2 (handed to a registered take).
+ */
+export const SUBMIT = `${PRELUDE}${CLAIM_STEP}
+local ep, id, now, ttlAt, low, announce, handOff = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local k = jkey(ep, id)
 if redis.call('EXISTS', k) == 1 then return 0 end
-redis.call('HSET', k, unpack(ARGV, 8))
+redis.call('HSET', k, unpack(ARGV, 9))
 redis.call('ZADD', ekey(ep, 'queued'), now, id)
 if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 redis.call('ZADD', base .. 'expiry', ttlAt, ep .. '/' .. id)
@@ -63,6 +88,18 @@ redis.call('ZADD', ekey(ep, 'recent'), now, id)
 redis.call('ZREMRANGEBYRANK', ekey(ep, 'recent'), 0, -1001)
 redis.call('SADD', base .. 'endpoints', ep)
 emit('job.queued', ep, 'jobId', id, 'lowPriority', low)
+if handOff == '1' then
+  while true do
+    local entry = redis.call('LPOP', ekey(ep, 'takers'))
+    if not entry then break end
+    local origin, takeId, expiresAt, wid = string.match(entry, '^([^|]+)|([^|]+)|(%d+)|(.+)$')
+    if origin and tonumber(expiresAt) > now and redis.call('EXISTS', ekey(ep, 'retired:' .. wid)) == 0 then
+      local job = claim(ep, id, wid, now)
+      wake('h|' .. origin .. '|' .. takeId .. '|' .. ep .. '|' .. id .. '|' .. wid .. '\\n' .. job[1] .. '\\n' .. job[2])
+      return 2
+    end
+  end
+end
 if announce ~= '' then wake(announce) end
 return 1
 `;
@@ -71,22 +108,10 @@ return 1
  * Gives a queued job to a worker: ARGV ep, id, workerId, now. Returns {input, extra}, nil when the job is not
  * IN_QUEUE, or 'retired' (the job untouched) when the worker was retired (see RETIRE).
  */
-export const CLAIM = `${PRELUDE}
+export const CLAIM = `${PRELUDE}${CLAIM_STEP}
 local ep, id, wid, now = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 if redis.call('EXISTS', ekey(ep, 'retired:' .. wid)) == 1 then return 'retired' end
-local k = jkey(ep, id)
-local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra')
-if f[1] ~= 'IN_QUEUE' then return false end
-redis.call('HSET', k, 'status', 'IN_PROGRESS', 'workerId', wid, 'takenAt', now)
-redis.call('HDEL', k, 'lastWorkerId')
-unqueue(ep, id)
-redis.call('SADD', ekey(ep, 'running'), id)
-redis.call('SADD', ekey(ep, 'worker:' .. wid), id)
-redis.call('ZADD', base .. 'deadlines', now + tonumber(f[2]), ep .. '/' .. id)
-redis.call('ZADD', base .. 'workers', now, ep .. '/' .. wid)
-redis.call('ZADD', ekey(ep, 'workers'), now, wid)
-emit('job.started', ep, 'jobId', id, 'workerId', wid)
-return { f[3], f[4] }
+return claim(ep, id, wid, now) or false
 `;
 
 /**

@@ -13,7 +13,7 @@ import { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 import { claimIdempotencyKey, idempotencyKey } from './idempotency';
 import { JobKeys, JobReader, toJobRecord } from './job-store';
 import { checkPolicy, checkTtl, IDEMPOTENCY_WINDOW_MS, newJobId, RESULT_RETENTION } from './policy';
-import { JobDispatcher } from './dispatch';
+import { HAND_OFF_MAX_CHARS, JobDispatcher } from './dispatch';
 import { SCRIPTS } from './engine-scripts';
 import { splitStreamOutput } from './stream-chunks';
 import { Sweeper } from './sweeper';
@@ -303,23 +303,26 @@ export class RedisJobEngine implements JobEngine {
   private async create(job: JobSubmission, id: string, now: number): Promise<JobRecord> {
     const retentionMs = job.retentionMs ?? (job.sync ? RESULT_RETENTION.syncMs : RESULT_RETENTION.runMs);
     const low = job.policy.lowPriority ? '1' : '0';
+    const input = JSON.stringify(job.input);
+    const extra = JSON.stringify(job.extra);
     const fields: (string | number)[] = [
-      'id', id, 'status', 'IN_QUEUE', 'accountId', job.accountId, 'retries', 0,
-      'input', JSON.stringify(job.input), 'extra', JSON.stringify(job.extra),
+      'id', id, 'status', 'IN_QUEUE', 'accountId', job.accountId, 'retries', 0, 'input', input, 'extra', extra,
       'executionTimeoutMs', job.policy.executionTimeoutMs, 'lowPriority', low, 'sync', job.sync ? '1' : '0',
       'retentionMs', retentionMs, 'submittedAt', now, 'queuedAt', now, 'ttlAt', now + job.policy.ttlMs,
       ...(job.webhook !== undefined ? ['webhook', job.webhook] : []),
     ]; // prettier-ignore
     const taker = this.dispatcher.reserve(job.endpointId);
-    // With no take parked here, the record's script also announces the job to the other replicas' takers, which claim
-    // it by id: they never wait for the queue entry, and the local add wakes this replica's own.
+    // With no take parked here, the record's script hands the job to a take another replica registered, or else
+    // announces it to the other replicas' takers, which claim it by id: they never wait for the queue entry, and the
+    // local add wakes this replica's own.
     const announce = taker ? '' : this.dispatcher.announcement(job.endpointId, id);
-    const args = [this.keys.base, job.endpointId, id, now, now + job.policy.ttlMs, low, announce, ...fields];
+    const handOff = !taker && input.length + extra.length <= HAND_OFF_MAX_CHARS ? '1' : '0';
+    const args = [this.keys.base, job.endpointId, id, now, now + job.policy.ttlMs, low, announce, handOff, ...fields];
     // One round trip for the record and its dispatch: the record's script is sent first on the connection the next
     // step uses (a taker's claim, or BullMQ's add), so Redis runs it first and a taker never finds an entry without
     // its record (repairQueues covers a NOSCRIPT retry).
-    const recording = SCRIPTS.submit.run(taker ? this.commands : this.redis, args);
-    await Promise.all([recording, this.dispatcher.dispatch(job.endpointId, id, taker, !taker)]);
+    const recording = SCRIPTS.submit.run<number>(taker ? this.commands : this.redis, args);
+    await Promise.all([recording, this.dispatcher.dispatch(job.endpointId, id, taker, taker ? undefined : recording)]);
     return { id, status: 'IN_QUEUE', retries: 0 };
   }
 

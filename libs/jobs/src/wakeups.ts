@@ -8,6 +8,8 @@ interface Waiter {
   news?: unknown;
   /** The parked caller's {@link ParkOptions.tag}. */
   tag?: string;
+  /** The parked caller's {@link ParkOptions.id}. */
+  id?: string;
   signal?: AbortSignal;
   /** Waiting for a wake-up (its attempt found nothing), as opposed to still running its attempt. */
   sleeping: boolean;
@@ -46,11 +48,14 @@ export interface ParkOptions<T> {
   accept?: (news: unknown) => T | undefined;
   /** Told to whoever reserves this caller (see {@link Wakeups.reserve}). */
   tag?: string;
+  /** Names this caller for {@link Wakeups.reserveById}. */
+  id?: string;
 }
 
 /**
  * Long-poll wake-ups over Redis pub/sub, so every job-router replica hears them. Messages (published by the Lua
- * scripts and the engine): `t|<ep>` a job was queued, `j|<ep>|<id>` a job changed, `s|<ep>|<workerId>` a stop request.
+ * scripts and the engine): `t|<ep>` a job was queued, `j|<ep>|<id>` a job changed, `s|<ep>|<workerId>` a stop request,
+ * `h|<origin>|...` a job claimed for a take parked on the replica `origin` (see {@link onHandOff}).
  *
  * The replica that caused a change also wakes its own callers at once ({@link notify}), without waiting for the
  * message's round trip through Redis. A queued-job wake it publishes carries its origin and the job's id
@@ -65,6 +70,8 @@ export class Wakeups {
   private readonly subscriber: Redis;
   private readonly ready: Promise<unknown>;
   private closed = false;
+  /** Receives the hand-off messages (`h|...`) published for this replica's takes; see {@link onHandOff}. */
+  private handOffs: ((message: string) => void) | undefined;
 
   constructor(redis: Redis, channel: string) {
     this.subscriber = redis.duplicate();
@@ -81,7 +88,7 @@ export class Wakeups {
     const deadline = Date.now() + options.waitMs;
     let news: unknown;
     for (;;) {
-      const waiter = this.register(options.channel, options.tag, options.signal);
+      const waiter = this.register(options.channel, options.tag, options.id, options.signal);
       let again = false;
       try {
         // Registered before the attempt, so a message arriving during it is not lost.
@@ -116,8 +123,22 @@ export class Wakeups {
    * caller must end it with `give` or `release`.
    */
   reserve(channel: string): Reservation | undefined {
-    const waiter = this.waiters.get(channel)?.find((candidate) => isFree(candidate) && candidate.sleeping && !candidate.signal?.aborted);
-    if (!waiter) return undefined;
+    const waiter = this.waiters.get(channel)?.find(isReservable);
+    return waiter && this.reservation(waiter);
+  }
+
+  /** Like {@link reserve}, for the caller parked on `channel` under {@link ParkOptions.id} `id`. */
+  reserveById(channel: string, id: string): Reservation | undefined {
+    const waiter = this.waiters.get(channel)?.find((candidate) => candidate.id === id && isReservable(candidate));
+    return waiter && this.reservation(waiter);
+  }
+
+  /** Routes the hand-off messages (`h|<origin>|...`) published for this replica to `handler`. */
+  onHandOff(handler: (message: string) => void): void {
+    this.handOffs = handler;
+  }
+
+  private reservation(waiter: Waiter): Reservation {
     waiter.reserved = true;
     // True the first time only, while the caller is still waiting (Wakeups.close may have woken it meanwhile).
     const finish = (): boolean => {
@@ -170,6 +191,8 @@ export class Wakeups {
   }
 
   private received(message: string): void {
+    if (message.startsWith(`h|${this.origin}|`)) return this.handOffs?.(message);
+    if (message.startsWith('h|')) return;
     if (!message.startsWith('t|')) return this.deliver(message);
     const [, endpointId, origin, jobId] = message.split('|');
     // Our own queued-job wake was delivered when it was sent.
@@ -186,10 +209,11 @@ export class Wakeups {
     for (const waiter of list) if (!waiter.reserved) waiter.wake(news);
   }
 
-  private register(channel: string, tag: string | undefined, signal: AbortSignal | undefined): Waiter {
+  private register(channel: string, tag: string | undefined, id: string | undefined, signal: AbortSignal | undefined): Waiter {
     const waiter: Waiter = {
       woken: false,
       tag,
+      id,
       signal,
       sleeping: false,
       reserved: false,
@@ -239,6 +263,11 @@ export class Wakeups {
       };
     });
   }
+}
+
+/** A waiter a hand-over may reserve: free, waiting for a wake-up, not hung up. */
+function isReservable(waiter: Waiter): boolean {
+  return isFree(waiter) && waiter.sleeping && !waiter.signal?.aborted;
 }
 
 /** A waiter any wake-up may take: not woken yet and not held by a reservation. */

@@ -1,4 +1,4 @@
-import { EndpointQueues } from '@runplane/queue';
+import { EndpointQueues, normalizePrefix } from '@runplane/queue';
 import { pollUntil } from '@runplane/testing';
 import { RedisJobEngine } from './redis-job-engine';
 import { WorkerRetirement } from './worker-retirement';
@@ -6,7 +6,7 @@ import { startEngine, submission, type EngineFixture } from './__fixtures__/engi
 
 /**
  * Workers the scheduler removes are retired in the engine's keys: no job is claimed for them any more, on either
- * replica and by any way a job reaches a take (hand-over, claim by id, queue fetch), and an idle worker is retired only
+ * replica and by any way a job reaches a take (hand-over, hand-off, claim by id, queue fetch), and an idle worker is retired only
  * while it holds no job. Two engines on one prefix play two job-router replicas.
  */
 describe('WorkerRetirement', () => {
@@ -64,14 +64,31 @@ describe('WorkerRetirement', () => {
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'live', retries: 0 });
   });
 
-  it('ends a retired take woken on another replica empty and passes the wake to a take there', async () => {
+  it('skips a retired take registered by another replica: the job goes to the next registered take', async () => {
     const ep = endpoint();
-    const retired = other.take(ep, 'gone', 1, 60_000);
+    const hangUp = new AbortController();
+    const retired = other.take(ep, 'gone', 1, 60_000, hangUp.signal);
     await parkedOn(other, 1);
     const live = other.take(ep, 'live', 1, 60_000);
     await parkedOn(other, 2);
     await retirement.retire(ep, 'gone');
     const run = await f.engine.submit(submission(ep));
+    expect((await live).map((job) => job.id)).toEqual([run.id]);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'live' });
+    hangUp.abort();
+    expect(await retired).toEqual([]);
+  });
+
+  it('ends a retired take woken with a job id empty and passes the wake to another take there', async () => {
+    const ep = endpoint();
+    const run = await f.engine.submit(submission(ep));
+    await queues.remove(ep, run.id);
+    const retired = other.take(ep, 'gone', 1, 60_000);
+    await parkedOn(other, 1);
+    const live = other.take(ep, 'live', 1, 60_000);
+    await parkedOn(other, 2);
+    await retirement.retire(ep, 'gone');
+    await f.redis.publish(`${normalizePrefix(f.prefix)}jobs:wake`, `t|${ep}|another-replica|${run.id}`);
     expect(await retired).toEqual([]);
     expect((await live).map((job) => job.id)).toEqual([run.id]);
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'live' });
