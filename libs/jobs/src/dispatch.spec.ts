@@ -103,6 +103,16 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w2', retries: 0 });
   });
 
+  it('reports a hand-off message it cannot read and queues its job again', async () => {
+    const ep = endpoint();
+    const run = await f.engine.submit(submission(ep));
+    expect((await other.take(ep, 'w1', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    await f.redis.publish(`${normalizePrefix(f.prefix)}jobs:wake`, `h|${otherOrigin()}|some-take|${ep}|${run.id}|w1\nnot json\n{}`);
+    await pollUntil(async () => (await f.engine.get(ep, run.id)).status === 'IN_QUEUE', { description: 'the claim to be undone' });
+    expect(f.errors.splice(0).map((error) => error.name)).toEqual(['SyntaxError']);
+    expect((await f.engine.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+  });
+
   it('skips expired registrations, and hands off no job too large for the message (announced instead)', async () => {
     const ep = endpoint();
     await f.redis.rpush(takersKey(ep), `${otherOrigin()}|old-take|${f.clock.now() - 1}|w0`);

@@ -141,8 +141,17 @@ export class JobDispatcher {
     const [head = '', input = '', extra = ''] = message.split('\n');
     const [, , takeId = '', endpointId = '', jobId = '', ...worker] = head.split('|');
     const workerId = worker.join('|');
+    let job: TakenJob;
+    try {
+      job = takenJob(jobId, [input, extra]);
+    } catch (error) {
+      // Runs in the subscriber's message handler: a message it cannot read is reported, and the job queued.
+      this.parts.onError(error as Error);
+      this.inBackground(this.requeueHandedOff(endpointId, jobId, workerId));
+      return;
+    }
     const taker = this.parts.wakeups.reserveById(`t|${endpointId}`, takeId);
-    if (taker?.give([takenJob(jobId, [input, extra])])) {
+    if (taker?.give([job])) {
       this.inBackground(nextTurn().then(() => this.dropEntry(endpointId, jobId)));
       return;
     }
