@@ -111,8 +111,8 @@ export class JobDispatcher {
         if (named) return [named];
         const { taken, retired } = await this.fetchJobs(endpointId, workerId, count);
         if (taken.length > 0 || retired) return taken;
-        // Nothing queued: the take waits, registered for the other replicas' submissions (see handedOff).
-        registration ??= await this.register(endpointId, workerId, takeId, waitMs);
+        // Nothing queued: a take that waits is registered for the other replicas' submissions (see handedOff).
+        if (waitMs > 0) registration ??= await this.register(endpointId, workerId, takeId, waitMs);
         return undefined;
       },
     });
