@@ -71,16 +71,13 @@ export class AutoscalerService {
     const previous = this.failures.get(endpointId);
     this.failures.set(endpointId, { count: (previous?.count ?? 0) + 1, lastAt: this.clock(), reason });
     this.unhealthy.set(endpointId, [...(this.unhealthy.get(endpointId) ?? []), { workerId: row.id, state: 'unhealthy' as const, reason }].slice(-10));
-    await this.retirement.retire(endpointId, row.id);
     await this.remove(row);
   }
 
   /** The worker asked to be recycled (`refresh_worker` / stopPod): remove it; a fresh one replaces it if needed. */
   async recycle(workerId: string): Promise<void> {
     const row = (await this.repository.workers()).find((worker) => worker.id === workerId);
-    if (!row) return;
-    await this.retirement.retire(row.endpointId as string, row.id);
-    await this.remove(row);
+    if (row) await this.remove(row);
   }
 
   private async scale(endpoint: ScalableEndpoint, rows: WorkerRow[], prices: Prices): Promise<void> {
@@ -105,13 +102,9 @@ export class AutoscalerService {
     for (const id of plan.remove) {
       const row = rows.find((worker) => worker.id === id);
       if (!row) continue;
-      if (!(await this.retirement.retireIdle(endpoint.id, id))) {
-        // It took a job since the view was read: it stays, busy again.
-        this.lastBusy.set(id, now);
-        continue;
-      }
-      await this.remove(row);
-      removed.add(id);
+      if (await this.remove(row, { onlyIfIdle: true })) removed.add(id);
+      // Else it took a job since the view was read: it stays, busy again.
+      else this.lastBusy.set(id, now);
     }
     if (rows.length > 0 && workers.some((worker) => !worker.initializing)) {
       // A worker was heard from: the crash loop (if any) is over.
@@ -171,12 +164,19 @@ export class AutoscalerService {
     return Math.round((prices.cpu.get(cpuFlavorId ?? '') ?? 0) * endpoint.vcpuCount * 1e6) / 1e6;
   }
 
-  /** Removes a worker the job engine has retired (no job is handed to it any more). */
-  private async remove(row: Pick<WorkerRow, 'id' | 'accountId' | 'endpointId'>): Promise<void> {
+  /**
+   * Retires a worker in the job engine (no job is handed to it any more), then removes it. With `onlyIfIdle`, a worker
+   * holding a job is neither retired nor removed (false).
+   */
+  private async remove(row: Pick<WorkerRow, 'id' | 'accountId' | 'endpointId'>, { onlyIfIdle = false } = {}): Promise<boolean> {
+    const endpointId = row.endpointId as string;
+    if (!onlyIfIdle) await this.retirement.retire(endpointId, row.id);
+    else if (!(await this.retirement.retireIdle(endpointId, row.id))) return false;
     await this.repository.deleteWorker(row.id);
-    await this.tokens.revoke({ accountId: row.accountId, endpointId: row.endpointId as string, workerId: row.id });
+    await this.tokens.revoke({ accountId: row.accountId, endpointId, workerId: row.id });
     this.lastBusy.delete(row.id);
     this.seen.delete(row.id);
+    return true;
   }
 
   private async publish(endpointId: string, workers: ScalingWorker[], throttled: WorkerStateEntry[]): Promise<void> {
