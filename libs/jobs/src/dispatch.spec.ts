@@ -1,8 +1,8 @@
 import { EndpointQueues, normalizePrefix, type Redis } from '@runplane/queue';
 import { pollUntil } from '@runplane/testing';
 import { HAND_OFF_MAX_CHARS } from './dispatch';
-import { RedisJobEngine } from './redis-job-engine';
-import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+import type { RedisJobEngine } from './redis-job-engine';
+import { parkedOn, startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 
 /**
  * How a queued job reaches a parked take: handed over by the replica that queued it, or claimed by id by a taker of
@@ -16,8 +16,6 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
   let n = 0;
   const endpoint = () => `ep${++n}`;
 
-  /** Resolves once `engine` has `count` takes waiting for a wake-up. */
-  const parkedOn = (engine: RedisJobEngine, count: number) => pollUntil(() => engine.parked() === count, { intervalMs: 1 });
   /** Messages published on the wake channel since the test began. */
   let published: string[] = [];
   let listener: Redis;
@@ -29,7 +27,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
 
   beforeAll(() => {
     f = startEngine('jobs-dispatch');
-    other = new RedisJobEngine({ redis: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock, onError: (e) => f.errors.push(e) });
+    other = f.replica();
     queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
     listener = f.redis.duplicate();
     listener.on('message', (_channel: string, message: string) => published.push(message));
@@ -40,7 +38,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
   });
   afterAll(async () => {
     listener.disconnect();
-    await Promise.all([other.close(), queues.close()]);
+    await queues.close();
     await f.close();
   });
   afterEach(() => expect(f.errors).toEqual([]));

@@ -1,13 +1,12 @@
 import { EndpointQueues, normalizePrefix } from '@runplane/queue';
-import { pollUntil } from '@runplane/testing';
-import { RedisJobEngine } from './redis-job-engine';
+import type { RedisJobEngine } from './redis-job-engine';
 import { WorkerRetirement } from './worker-retirement';
-import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+import { parkedOn, startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 
 /**
  * Workers the scheduler removes are retired in the engine's keys: no job is claimed for them any more, on either
- * replica and by any way a job reaches a take (hand-over, hand-off, claim by id, queue fetch), and an idle worker is retired only
- * while it holds no job. Two engines on one prefix play two job-router replicas.
+ * replica and by any way a job reaches a take (hand-over, hand-off, claim by id, queue fetch), and an idle worker is
+ * retired only while it holds no job. Two engines on one prefix play two job-router replicas.
  */
 describe('WorkerRetirement', () => {
   let f: EngineFixture;
@@ -17,16 +16,14 @@ describe('WorkerRetirement', () => {
   let n = 0;
   const endpoint = () => `ep${++n}`;
 
-  const parkedOn = (engine: RedisJobEngine, count: number) => pollUntil(() => engine.parked() === count, { intervalMs: 1 });
-
   beforeAll(() => {
     f = startEngine('jobs-retirement');
-    other = new RedisJobEngine({ redis: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock, onError: (e) => f.errors.push(e) });
+    other = f.replica();
     queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
     retirement = new WorkerRetirement(f.redis, f.prefix);
   });
   afterAll(async () => {
-    await Promise.all([other.close(), queues.close()]);
+    await queues.close();
     await f.close();
   });
   afterEach(() => expect(f.errors).toEqual([]));

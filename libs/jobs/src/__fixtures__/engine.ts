@@ -1,5 +1,5 @@
 import { bullPrefix, createRedis, type Redis } from '@runplane/queue';
-import { cleanupRedisPrefix, FakeClock, testRedisPrefix } from '@runplane/testing';
+import { cleanupRedisPrefix, FakeClock, pollUntil, testRedisPrefix } from '@runplane/testing';
 import type { JobSubmission } from '../engine';
 import { RedisJobEngine, type RedisJobEngineOptions } from '../redis-job-engine';
 
@@ -12,6 +12,8 @@ export interface EngineFixture {
   redis: Redis;
   prefix: string;
   errors: Error[];
+  /** Another engine on the same keys and clock, as a second job-router replica would run; closed by `close()`. */
+  replica(): RedisJobEngine;
   close(): Promise<void>;
 }
 
@@ -22,14 +24,20 @@ export function startEngine(label: string, options: Partial<RedisJobEngineOption
   const clock = new FakeClock();
   const errors: Error[] = [];
   const engine = new RedisJobEngine({ redis, prefix, region: 'u1', clock, onError: (e) => errors.push(e), ...options });
+  const replicas: RedisJobEngine[] = [];
   return {
     engine,
     clock,
     redis,
     prefix,
     errors,
+    replica() {
+      const replica = new RedisJobEngine({ redis, prefix, region: 'u1', clock, onError: (e) => errors.push(e), ...options });
+      replicas.push(replica);
+      return replica;
+    },
     async close() {
-      await engine.close();
+      await Promise.all([engine, ...replicas].map((each) => each.close()));
       await cleanupRedisPrefix(redis, prefix);
       await cleanupRedisPrefix(redis, bullPrefix(prefix));
       await redis.quit();
@@ -48,4 +56,9 @@ export function submission(endpointId: string, overrides: Partial<JobSubmission>
     sync: false,
     ...overrides,
   };
+}
+
+/** Resolves once `engine` has `count` takes waiting for a wake-up. */
+export function parkedOn(engine: RedisJobEngine, count: number): Promise<unknown> {
+  return pollUntil(() => engine.parked() === count, { intervalMs: 1 });
 }
