@@ -150,12 +150,11 @@ export class JobDispatcher {
       this.inBackground(this.requeueHandedOff(endpointId, jobId, workerId));
       return;
     }
-    const taker = this.parts.wakeups.reserveById(`t|${endpointId}`, takeId);
-    if (taker?.give([job])) {
+    // A failed give ends the reservation itself.
+    if (this.parts.wakeups.reserve(`t|${endpointId}`, takeId)?.give([job])) {
       this.inBackground(nextTurn().then(() => this.dropEntry(endpointId, jobId)));
       return;
     }
-    taker?.release();
     this.inBackground(this.requeueHandedOff(endpointId, jobId, workerId));
   }
 

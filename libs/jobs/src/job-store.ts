@@ -1,10 +1,15 @@
 import { NotFoundError } from '@runplane/contracts';
-import type { Redis } from '@runplane/queue';
+import { normalizePrefix, type Redis } from '@runplane/queue';
 import type { JobCounts, JobRecord, JobStatus } from './engine';
 
 /** Where an engine keeps its keys: "<prefix>jobs:". */
 export class JobKeys {
   constructor(readonly base: string) {}
+
+  /** The engine's keys under a deployment's Redis key prefix (`<prefix>jobs:`). */
+  static ofPrefix(prefix: string): JobKeys {
+    return new JobKeys(`${normalizePrefix(prefix)}jobs:`);
+  }
 
   job(endpointId: string, id: string): string {
     return `${this.base}${endpointId}:job:${id}`;

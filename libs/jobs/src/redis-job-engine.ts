@@ -2,7 +2,6 @@ import { NotFoundError, ValidationError } from '@runplane/contracts';
 import {
   createQueue,
   EndpointQueues,
-  normalizePrefix,
   type EndpointQueuesOptions,
   type Redis,
   type TypedQueue,
@@ -86,7 +85,7 @@ export class RedisJobEngine implements JobEngine {
     this.commands = options.commands ?? options.redis;
     this.clock = options.clock ?? { now: () => Date.now() };
     this.onError = options.onError ?? ((error) => process.emitWarning(error));
-    this.keys = new JobKeys(`${normalizePrefix(options.prefix)}jobs:`);
+    this.keys = JobKeys.ofPrefix(options.prefix);
     this.reader = new JobReader(this.commands, this.keys);
     const connection = { redis: this.redis, prefix: options.prefix };
     this.queues = new EndpointQueues(connection, {

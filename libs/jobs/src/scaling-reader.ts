@@ -1,4 +1,4 @@
-import { normalizePrefix, type Redis } from '@runplane/queue';
+import type { Redis } from '@runplane/queue';
 import { JobKeys } from './job-store';
 
 /** One worker as the engine's heartbeat view knows it. */
@@ -35,7 +35,7 @@ export class JobScalingReader {
     private readonly redis: Redis,
     prefix: string,
   ) {
-    this.keys = new JobKeys(`${normalizePrefix(prefix)}jobs:`);
+    this.keys = JobKeys.ofPrefix(prefix);
   }
 
   /** The engine's event stream key (`<prefix>jobs:events`), for XREAD. */

@@ -48,7 +48,7 @@ export interface ParkOptions<T> {
   accept?: (news: unknown) => T | undefined;
   /** Told to whoever reserves this caller (see {@link Wakeups.reserve}). */
   tag?: string;
-  /** Names this caller for {@link Wakeups.reserveById}. */
+  /** Names this caller for {@link Wakeups.reserve}. */
   id?: string;
 }
 
@@ -118,18 +118,12 @@ export class Wakeups {
   }
 
   /**
-   * Sets aside one caller parked on `channel` that is waiting for a wake-up (not mid-attempt, not hung up), for a
-   * hand-over: e.g. a job claimed for it directly. Undefined when there is none. Wake-ups skip it meanwhile; the
+   * Sets aside one caller parked on `channel` (the one parked under {@link ParkOptions.id} `id`, when given) that is
+   * waiting for a wake-up (not mid-attempt, not hung up), for a hand-over: e.g. a job claimed for it directly. Undefined when there is none. Wake-ups skip it meanwhile; the
    * caller must end it with `give` or `release`.
    */
-  reserve(channel: string): Reservation | undefined {
-    const waiter = this.waiters.get(channel)?.find(isReservable);
-    return waiter && this.reservation(waiter);
-  }
-
-  /** Like {@link reserve}, for the caller parked on `channel` under {@link ParkOptions.id} `id`. */
-  reserveById(channel: string, id: string): Reservation | undefined {
-    const waiter = this.waiters.get(channel)?.find((candidate) => candidate.id === id && isReservable(candidate));
+  reserve(channel: string, id?: string): Reservation | undefined {
+    const waiter = this.waiters.get(channel)?.find((candidate) => (id === undefined || candidate.id === id) && isReservable(candidate));
     return waiter && this.reservation(waiter);
   }
 

@@ -1,4 +1,4 @@
-import { normalizePrefix, type Redis } from '@runplane/queue';
+import type { Redis } from '@runplane/queue';
 import { SCRIPTS } from './engine-scripts';
 import { JobKeys } from './job-store';
 
@@ -19,7 +19,7 @@ export class WorkerRetirement {
     private readonly redis: Redis,
     prefix: string,
   ) {
-    this.keys = new JobKeys(`${normalizePrefix(prefix)}jobs:`);
+    this.keys = JobKeys.ofPrefix(prefix);
   }
 
   /** Retires an idle worker; false (nothing changed) when it holds a job. */
