@@ -58,6 +58,10 @@ export class SchedulerLoop {
   /** No pass starts before this time (performance.now()): the rest after the last one. */
   private restUntil = 0;
   private resting: NodeJS.Timeout | undefined;
+  private passesStarted = 0;
+  private passesFinished = 0;
+  /** Callers of settled() waiting for a pass to end. */
+  private passEnded: Array<() => void> = [];
 
   constructor(
     private readonly parts: LoopParts,
@@ -101,10 +105,13 @@ export class SchedulerLoop {
       return;
     }
     const began = performance.now();
+    this.passesStarted += 1;
     this.running = this.pass().finally(() => {
       const ended = performance.now();
       this.restUntil = ended + Math.min(this.tickMs, (ended - began) * REST_PER_PASS);
       this.running = null;
+      this.passesFinished += 1;
+      this.wakeSettledCallers();
       if (this.again) {
         this.again = false;
         this.trigger();
@@ -112,12 +119,17 @@ export class SchedulerLoop {
     });
   }
 
-  /** Resolves after the pass in progress, and the one waiting out its rest (if any), have finished. */
-  async idle(): Promise<void> {
-    for (;;) {
-      if (this.running) await this.running;
-      else if (this.resting) await new Promise((resolve) => setTimeout(resolve, Math.max(1, this.restUntil - performance.now())));
-      else return;
+  /**
+   * Resolves once the loop has caught up with the triggers made so far: after the pass in progress and, when a
+   * trigger waits (made during that pass or during the rest after one), the pass it runs. Passes triggered later
+   * (ticks, changes meanwhile) are not waited for, so it returns even when a slow loop never rests between passes.
+   */
+  async settled(): Promise<void> {
+    const owed = this.passesStarted + (this.again || this.resting ? 1 : 0);
+    while (this.passesFinished < owed) {
+      // A stopped loop starts no pass after the one in progress.
+      if (this.stopped && !this.running) return;
+      await new Promise<void>((resolve) => this.passEnded.push(resolve));
     }
   }
 
@@ -126,8 +138,15 @@ export class SchedulerLoop {
     clearInterval(this.timer);
     clearTimeout(this.resting);
     this.resting = undefined;
-    await bounded(this.idle());
+    this.wakeSettledCallers();
+    await bounded(this.settled());
     await bounded(this.parts.leader.release());
+  }
+
+  private wakeSettledCallers(): void {
+    const waiting = this.passEnded;
+    this.passEnded = [];
+    for (const wake of waiting) wake();
   }
 
   private async pass(): Promise<void> {

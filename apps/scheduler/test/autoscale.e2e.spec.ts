@@ -57,7 +57,7 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
   async function passes(count: number): Promise<void> {
     for (let pass = 0; pass < count; pass += 1) {
       p.scheduler().loop.trigger();
-      await p.scheduler().loop.idle();
+      await p.scheduler().loop.settled();
     }
   }
 

@@ -125,7 +125,7 @@ describe('autoscaling worker pods on Kubernetes (kwok)', () => {
   const passes = async (count: number) => {
     for (let pass = 0; pass < count; pass += 1) {
       k.p.scheduler().loop.trigger();
-      await k.p.scheduler().loop.idle();
+      await k.p.scheduler().loop.settled();
     }
   };
 

@@ -89,7 +89,7 @@ describe('scheduler restart and leader election on Kubernetes', () => {
     });
     for (let pass = 0; pass < 3; pass += 1) {
       k.p.scheduler().loop.trigger();
-      await k.p.scheduler().loop.idle();
+      await k.p.scheduler().loop.settled();
     }
     expect(await k.objects()).toEqual(expected);
     const { [`rp-${orphan}`]: _gone, ...keptPods } = podsBefore;

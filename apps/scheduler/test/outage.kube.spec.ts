@@ -50,7 +50,7 @@ describe('the kubernetes driver through an apiserver outage', () => {
     const during = await create();
     for (let pass = 0; pass < 3; pass += 1) {
       k.p.scheduler().loop.trigger();
-      await k.p.scheduler().loop.idle();
+      await k.p.scheduler().loop.settled();
     }
     expect(await k.pod(during)).toBeUndefined();
     proxy.restore();

@@ -53,7 +53,7 @@ describe('scheduler restart', () => {
     // Several passes later the kept Pod still runs its one original process.
     for (let pass = 0; pass < 3; pass += 1) {
       p.scheduler().loop.trigger();
-      await p.scheduler().loop.idle();
+      await p.scheduler().loop.settled();
     }
     expect(workloadProcesses(kept.id)).toEqual([kept.pid]);
     expect(processRecord(p.stateDir, kept.id)).toMatchObject({ pid: kept.pid, phase: 'RUNNING' });
