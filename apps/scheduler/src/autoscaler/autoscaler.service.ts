@@ -3,6 +3,7 @@ import type { WorkerStateEntry, WorkerStateStore } from '@runplane/endpoints';
 import type { JobScalingReader, ScalingView, WorkerRetirement } from '@runplane/jobs';
 import { noCapacityMessage, replacementBackoffMs, scalingPlan, type ScalingSettings, type ScalingWorker } from '@runplane/placement';
 import type { PlacementService } from '../placement/placement.service';
+import { IdleClocks } from './idle-clocks';
 import type { ScalableEndpoint, ScalingRepository, WorkerRow } from './scaling.repository';
 
 type Prices = Awaited<ReturnType<ScalingRepository['prices']>>;
@@ -33,8 +34,8 @@ function settingsOf(endpoint: ScalableEndpoint): ScalingSettings {
  * worker states. Workers are Pod rows; the reconciler starts and stops their processes.
  */
 export class AutoscalerService {
-  /** When each worker last held a job, as seen by this scheduler (a restart starts the idle clock anew). */
-  private readonly lastBusy = new Map<string, number>();
+  /** How long each worker has been idle, as seen by this scheduler (a restart starts the idle clocks anew). */
+  private readonly idle = new IdleClocks();
   /** Workers the engine has heard from at least once (no longer initializing). */
   private readonly seen = new Set<string>();
   private readonly failures = new Map<string, Failures>();
@@ -54,7 +55,7 @@ export class AutoscalerService {
 
   /** A job finished on a worker: its idle time starts now. */
   noteFinished(workerId: string): void {
-    this.lastBusy.set(workerId, this.clock());
+    this.idle.finished(workerId, this.clock());
   }
 
   /** One pass over every endpoint. */
@@ -104,7 +105,7 @@ export class AutoscalerService {
       if (!row) continue;
       if (await this.remove(row, { onlyIfIdle: true })) removed.add(id);
       // Else it took a job since the view was read: it stays, busy again.
-      else this.lastBusy.set(id, now);
+      else this.idle.busy(id, now);
     }
     if (rows.length > 0 && workers.some((worker) => !worker.initializing)) {
       // A worker was heard from: the crash loop (if any) is over.
@@ -118,9 +119,8 @@ export class AutoscalerService {
     const engine = view.workers.get(row.id);
     if (engine) this.seen.add(row.id);
     const busy = (engine?.jobs ?? 0) > 0;
-    if (busy) this.lastBusy.set(row.id, now);
-    const since = Math.max(this.lastBusy.get(row.id) ?? 0, row.lastStartedAt?.getTime() ?? row.createdAt.getTime());
-    return { id: row.id, initializing: !this.seen.has(row.id), busy, idleForMs: Math.max(0, now - since) };
+    const idleForMs = this.idle.observe(row.id, busy, row.lastStartedAt?.getTime() ?? row.createdAt.getTime(), now);
+    return { id: row.id, initializing: !this.seen.has(row.id), busy, idleForMs };
   }
 
   /**
@@ -174,7 +174,7 @@ export class AutoscalerService {
     else if (!(await this.retirement.retireIdle(endpointId, row.id))) return false;
     await this.repository.deleteWorker(row.id);
     await this.tokens.revoke({ accountId: row.accountId, endpointId, workerId: row.id });
-    this.lastBusy.delete(row.id);
+    this.idle.forget(row.id);
     this.seen.delete(row.id);
     return true;
   }
