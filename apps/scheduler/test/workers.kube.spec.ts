@@ -41,11 +41,12 @@ describe('worker states from pod status on Kubernetes', () => {
   }, 120_000);
 
   const until = <T>(what: string, check: () => Promise<T | undefined | false>) => pollUntil(check, { timeoutMs: 30_000, intervalMs: 100, description: what });
-  const workerPod = async () => (await k.kube.core.listNamespacedPod({ namespace: k.namespace, labelSelector: `${LABELS.endpointId}=${endpointId}` })).items.find((pod) => !pod.metadata?.deletionTimestamp);
-  const runningWorker = () => until('a running worker pod', async () => {
-    const pod = await workerPod();
-    return pod?.status?.phase === 'Running' && pod;
-  });
+  const workerPods = async () =>
+    (await k.kube.core.listNamespacedPod({ namespace: k.namespace, labelSelector: `${LABELS.endpointId}=${endpointId}` })).items.filter((pod) => !pod.metadata?.deletionTimestamp);
+  const workerPod = async () => (await workerPods())[0];
+  /** A running worker pod; with `replacing`, one of another worker (the replaced one's pod may not be deleted yet). */
+  const runningWorker = (replacing?: string) => until(replacing ? 'a running replacement worker pod' : 'a running worker pod', async () =>
+    (await workerPods()).find((pod) => pod.status?.phase === 'Running' && pod.metadata?.labels?.[LABELS.podId] !== replacing));
 
   it('a worker pod that cannot be scheduled any more is throttled with the scheduler reason', async () => {
     const pod = await runningWorker();
@@ -100,8 +101,10 @@ describe('worker states from pod status on Kubernetes', () => {
     );
     const unhealthy = await until('the worker to be unhealthy', async () => (await states.read(endpointId)).workers.find((entry) => entry.state === 'unhealthy'));
     expect(unhealthy).toMatchObject({ workerId, reason: 'CrashLoopBackOff after 3 restarts (exit code 1)' });
-    const replacement = await runningWorker();
-    expect(replacement.metadata?.labels?.[LABELS.podId]).not.toBe(workerId);
+    const replacementId = (await runningWorker(workerId)).metadata?.labels?.[LABELS.podId];
+    expect(replacementId).toEqual(expect.any(String));
+    expect(replacementId).not.toBe(workerId);
+    expect(await k.p.db.pod.count({ where: { id: replacementId, endpointId } })).toBe(1);
     expect(await k.p.db.pod.count({ where: { id: workerId } })).toBe(0);
   });
 });
