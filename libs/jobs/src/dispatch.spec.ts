@@ -1,4 +1,4 @@
-import { EndpointQueues, normalizePrefix, type Redis } from '@runplane/queue';
+import { EndpointQueues, type Redis } from '@runplane/queue';
 import { pollUntil } from '@runplane/testing';
 import { HAND_OFF_MAX_CHARS } from './dispatch';
 import type { RedisJobEngine } from './redis-job-engine';
@@ -19,7 +19,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
   /** Messages published on the wake channel since the test began. */
   let published: string[] = [];
   let listener: Redis;
-  const takersKey = (endpointId: string) => `${normalizePrefix(f.prefix)}jobs:${endpointId}:takers`;
+  const takersKey = (endpointId: string) => f.keys.endpoint(endpointId, 'takers');
   const takers = (endpointId: string) => f.redis.lrange(takersKey(endpointId), 0, -1);
   const otherOrigin = () => (other as unknown as { wakeups: { origin: string } }).wakeups.origin;
   /** The job's queue entry, if BullMQ still has one. */
@@ -31,7 +31,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
     listener = f.redis.duplicate();
     listener.on('message', (_channel: string, message: string) => published.push(message));
-    return listener.subscribe(`${normalizePrefix(f.prefix)}jobs:wake`);
+    return listener.subscribe(f.keys.wakeChannel);
   });
   beforeEach(() => {
     published = [];
@@ -105,7 +105,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
     expect((await other.take(ep, 'w1', 1, 0)).map((job) => job.id)).toEqual([run.id]);
-    await f.redis.publish(`${normalizePrefix(f.prefix)}jobs:wake`, `h|${otherOrigin()}|some-take|${ep}|${run.id}|w1\nnot json\n{}`);
+    await f.redis.publish(f.keys.wakeChannel, `h|${otherOrigin()}|some-take|${ep}|${run.id}|w1\nnot json\n{}`);
     await pollUntil(async () => (await f.engine.get(ep, run.id)).status === 'IN_QUEUE', { description: 'the claim to be undone' });
     expect(f.errors.splice(0).map((error) => error.name)).toEqual(['SyntaxError']);
     expect((await f.engine.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([run.id]);
@@ -134,7 +134,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     await queues.remove(ep, run.id);
     const take = other.take(ep, 'w1', 1, 5_000);
     await parkedOn(other, 1);
-    await f.redis.publish(`${normalizePrefix(f.prefix)}jobs:wake`, `t|${ep}|another-replica|${run.id}`);
+    await f.wakeFromAnotherReplica(ep, run.id);
     expect((await take).map((job) => job.id)).toEqual([run.id]);
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
   });

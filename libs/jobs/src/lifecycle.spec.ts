@@ -1,4 +1,4 @@
-import { bullPrefix, normalizePrefix } from '@runplane/queue';
+import { bullPrefix } from '@runplane/queue';
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 import { MAX_STREAM_CHUNK_BYTES } from './stream-chunks';
@@ -120,7 +120,7 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     const id = await running(ep, 'w1', { webhook: 'https://example.com/hook' });
     await f.engine.complete(ep, 'w1', id, { output: { ok: true } });
     const record = await f.engine.get(ep, id);
-    const doneAt = await f.redis.hget(`${normalizePrefix(f.prefix)}jobs:${ep}:job:${id}`, 'doneAt');
+    const doneAt = await f.redis.hget(f.keys.job(ep, id), 'doneAt');
     const stored = await f.redis.hget(`${bullPrefix(f.prefix)}:webhooks:${id}-${doneAt}`, 'data');
     expect(JSON.parse(stored ?? '{}').payload).toEqual({ endpointId: ep, jobId: id, url: 'https://example.com/hook', record, accountId: 'acct-1' });
     expect(f.errors).toEqual([]);
@@ -131,7 +131,7 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     const low = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: true };
     const id = await running(ep, 'w9', { policy: low });
     await f.engine.complete(ep, 'w9', id, { output: 1, stopPod: true });
-    const entries = await f.redis.xrange(`${normalizePrefix(f.prefix)}jobs:events`, '-', '+');
+    const entries = await f.redis.xrange(f.keys.events, '-', '+');
     const mine = entries
       .map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1] ?? '']]), [])))
       .filter((event) => event['endpointId'] === ep);

@@ -1,4 +1,4 @@
-import { bullPrefix, createRedis, normalizePrefix, type Redis } from '@runplane/queue';
+import { bullPrefix, createRedis, type Redis } from '@runplane/queue';
 import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 import { RedisJobEngine } from './redis-job-engine';
 
@@ -9,7 +9,7 @@ describe('RedisJobEngine: webhook outbox', () => {
   let f: EngineFixture;
   let n = 0;
   const endpoint = () => `ob${++n}`;
-  const outboxKey = () => `${normalizePrefix(f.prefix)}jobs:outbox`;
+  const outboxKey = () => f.keys.outbox;
   /** Ids of the webhook.deliver jobs BullMQ holds for a job (any state). */
   const deliveries = async (jobId: string) =>
     (await f.redis.keys(`${bullPrefix(f.prefix)}:webhooks:${jobId}-*`)).filter((key) => !key.includes(':lock'));
@@ -78,7 +78,7 @@ describe('RedisJobEngine: webhook outbox', () => {
     expect(await f.redis.zcard(outboxKey())).toBe(0);
 
     // A relay replayed after the queueing (the entry's removal was lost) adds nothing: the delivery id is fixed.
-    const doneAt = await f.redis.hget(`${normalizePrefix(f.prefix)}jobs:${ep}:job:${run.id}`, 'doneAt');
+    const doneAt = await f.redis.hget(f.keys.job(ep, run.id), 'doneAt');
     await f.redis.zadd(outboxKey(), doneAt ?? '0', `${ep}/${run.id}`);
     f.clock.advance(GRACE_MS);
     await f.engine.sweep();

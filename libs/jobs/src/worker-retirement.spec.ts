@@ -1,4 +1,4 @@
-import { EndpointQueues, normalizePrefix } from '@runplane/queue';
+import { EndpointQueues } from '@runplane/queue';
 import type { RedisJobEngine } from './redis-job-engine';
 import { WorkerRetirement } from './worker-retirement';
 import { parkedOn, startEngine, submission, type EngineFixture } from './__fixtures__/engine';
@@ -85,7 +85,7 @@ describe('WorkerRetirement', () => {
     const live = other.take(ep, 'live', 1, 60_000);
     await parkedOn(other, 2);
     await retirement.retire(ep, 'gone');
-    await f.redis.publish(`${normalizePrefix(f.prefix)}jobs:wake`, `t|${ep}|another-replica|${run.id}`);
+    await f.wakeFromAnotherReplica(ep, run.id);
     expect(await retired).toEqual([]);
     expect((await live).map((job) => job.id)).toEqual([run.id]);
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'live' });

@@ -1,6 +1,7 @@
 import { bullPrefix, createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, FakeClock, pollUntil, testRedisPrefix } from '@runplane/testing';
 import type { JobSubmission } from '../engine';
+import { JobKeys } from '../job-store';
 import { RedisJobEngine, type RedisJobEngineOptions } from '../redis-job-engine';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -11,7 +12,11 @@ export interface EngineFixture {
   clock: FakeClock;
   redis: Redis;
   prefix: string;
+  /** The engine's keys and wake channel. */
+  keys: JobKeys;
   errors: Error[];
+  /** Publishes the wake another replica sends for a job it queued (`t|<ep>|<origin>|<jobId>`). */
+  wakeFromAnotherReplica(endpointId: string, jobId: string): Promise<number>;
   /** Another engine on the same keys and clock, as a second job-router replica would run; closed by `close()`. */
   replica(): RedisJobEngine;
   close(): Promise<void>;
@@ -25,12 +30,15 @@ export function startEngine(label: string, options: Partial<RedisJobEngineOption
   const errors: Error[] = [];
   const engine = new RedisJobEngine({ redis, prefix, region: 'u1', clock, onError: (e) => errors.push(e), ...options });
   const replicas: RedisJobEngine[] = [];
+  const keys = JobKeys.ofPrefix(prefix);
   return {
     engine,
     clock,
     redis,
     prefix,
+    keys,
     errors,
+    wakeFromAnotherReplica: (endpointId, jobId) => redis.publish(keys.wakeChannel, `t|${endpointId}|another-replica|${jobId}`),
     replica() {
       const replica = new RedisJobEngine({ redis, prefix, region: 'u1', clock, onError: (e) => errors.push(e), ...options });
       replicas.push(replica);
