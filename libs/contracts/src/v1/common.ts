@@ -29,6 +29,18 @@ export function queryArray<T extends z.ZodType>(item: T) {
   return z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(item));
 }
 
+/**
+ * An integer query parameter within [min, max]. Each failure names its own rule: the message of a value out of range
+ * is not the one of a value that is not a number.
+ */
+export function queryInt(min: number, max: number) {
+  return z.coerce
+    .number({ error: 'expected a number' })
+    .int({ error: 'expected an integer' })
+    .min(min, { error: `must be >= ${min}` })
+    .max(max, { error: `must be <= ${max}` });
+}
+
 /** A boolean query flag: `true`/`false` (any case) or `1`/`0`; absent means false. */
 export const queryBoolean = z
   .preprocess((value) => {

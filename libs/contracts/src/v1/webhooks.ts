@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInt } from './common';
 
 /**
  * Runplane's webhook extension of v1: every job webhook is signed the Standard Webhooks way with the account's
@@ -55,7 +56,7 @@ export type WebhookDeliveryDto = z.infer<typeof webhookDeliveryDto>;
 
 /** Query of `GET /v1/endpoints/{endpointId}/webhook-deliveries`: page size and the `nextCursor` of the previous page. */
 export const webhookDeliveriesQuery = z.object({
-  limit: z.coerce.number({ error: 'expected a number' }).int({ error: 'expected an integer' }).min(1).max(100).default(20),
+  limit: queryInt(1, 100).default(20),
   cursor: z.string().min(1).max(200).optional(),
 });
 /** Parsed webhook deliveries query. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInt } from '../v1/common';
 
 /** Shortest and longest executionTimeout a job may ask for (ms): 5 s to 7 days. */
 export const EXECUTION_TIMEOUT_RANGE_MS = { min: 5_000, max: 7 * 24 * 3_600_000 } as const;
@@ -39,10 +40,6 @@ export const runJobInput = z.looseObject({
 /** Parsed /run body. */
 export type RunJobInput = z.infer<typeof runJobInput>;
 
-function queryInt(min: number, max: number) {
-  return z.coerce.number({ error: 'expected a number' }).int({ error: 'expected an integer' }).min(min).max(max);
-}
-
 /** `?wait=` of /runsync and /status-sync (ms). */
 export const syncWaitQuery = z.object({
   wait: queryInt(SYNC_WAIT_RANGE_MS.min, SYNC_WAIT_RANGE_MS.max).default(SYNC_WAIT_RANGE_MS.default),
@@ -76,7 +73,10 @@ export const pingQuery = z.object({
     .optional()
     .transform((value) => (value ?? '').split(',').map((id) => id.trim()).filter(Boolean)),
   runpod_version: z.string().max(100).optional(),
+  /** `unhealthy` with `check` and `reason`: RunPod's worker SDK reports a failed fitness check before it exits. */
   status: z.string().max(100).optional(),
+  check: z.string().max(200).optional(),
+  reason: z.string().max(1000).optional(),
 });
 
 /** Body of job-done: a result, an error, a progress update (`status: "IN_PROGRESS"`), maybe `stopPod`. */
@@ -136,6 +136,17 @@ export const endpointHealthSchema = z.object({
 });
 /** /health body. */
 export type EndpointHealth = z.infer<typeof endpointHealthSchema>;
+
+/**
+ * Answer of /metrics (read by RunPod's Flash): the workers taking jobs by id (`readyWorkers`, idle or running, by
+ * heartbeat) and the /health worker counts plus `ready`, their number.
+ */
+export const endpointMetricsSchema = z.object({
+  readyWorkers: z.array(z.string()),
+  workers: endpointHealthSchema.shape.workers.extend({ ready: z.number().int() }),
+});
+/** /metrics body. */
+export type EndpointMetrics = z.infer<typeof endpointMetricsSchema>;
 
 /** Answer of job-stop when something must stop. */
 export const jobsToStopSchema = z.object({ jobsToStop: z.array(z.string()) });
