@@ -133,6 +133,25 @@ describe('v1 /pods: the user walk-through', () => {
     expect((await call('DELETE', `/pods/${pod.id}`)).statusCode).toBe(404);
   });
 
+  it('answers requests that declare an application/json body and send none, as runpodctl does', async () => {
+    // runpodctl sets Content-Type: application/json on its bodiless POSTs and on DELETE.
+    const bodiless = (method: 'POST' | 'DELETE', url: string) =>
+      gw.inject({ method, url: `/v1${url}`, headers: { ...bearer(owner.secret), 'content-type': 'application/json' }, payload: '' });
+    const pod = (await call('POST', '/pods', { imageName: 'alpine:3', gpuTypeIds: ['NVIDIA L4'] })).json() as PodDto;
+    const expected = { stop: 'EXITED', start: 'RUNNING', restart: 'RUNNING', reset: 'RUNNING' };
+    for (const [action, desiredStatus] of Object.entries(expected)) {
+      const res = await bodiless('POST', `/pods/${pod.id}/${action}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ id: pod.id, desiredStatus });
+    }
+    // A route that needs a body says so in the API's own error shape.
+    const create = await bodiless('POST', '/pods');
+    expect(create.statusCode).toBe(400);
+    expect(create.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.any(String) });
+    expect((await bodiless('DELETE', `/pods/${pod.id}`)).statusCode).toBe(204);
+    expect((await call('GET', `/pods/${pod.id}`)).statusCode).toBe(404);
+  });
+
   it('locked Pods refuse stop, reset and reset-causing updates with 400', async () => {
     const pod = (await call('POST', '/pods', { imageName: 'alpine:3', locked: true, gpuTypeIds: ['NVIDIA L4'] })).json() as PodDto;
     for (const action of ['stop', 'reset']) {

@@ -116,10 +116,35 @@ describe('job-router client API', () => {
     expect((requests.json() as Ref[]).map((job) => job.id)).toContain(failing.id);
   });
 
+  it('answers POSTs whose application/json body is empty, as runpod-python sends cancel and purge_queue', async () => {
+    const headers = { ...key, 'content-type': 'application/json' };
+    const bodiless = (path: string) => h.inject({ method: 'POST', url: `/v2/${endpointId}/${path}`, headers, payload: '' });
+    const ref = await submit();
+    const status = await bodiless(`status/${ref.id}`);
+    expect(status.statusCode).toBe(200);
+    expect(status.json()).toMatchObject({ id: ref.id, status: 'IN_QUEUE' });
+    const cancelled = await bodiless(`cancel/${ref.id}`);
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toEqual({ id: ref.id, status: 'CANCELLED' });
+    expect((await bodiless(`stream/${ref.id}`)).json()).toEqual({ status: 'CANCELLED', stream: [] });
+    await submit();
+    const purged = await bodiless('purge-queue');
+    expect(purged.statusCode).toBe(200);
+    expect(purged.json()).toEqual({ removed: 1, status: 'completed' });
+    // A route that needs a body says which part is missing.
+    const run = await bodiless('run');
+    expect(run.statusCode).toBe(400);
+    expect(run.json()).toMatchObject({ error: expect.stringContaining('input') });
+  });
+
   it('sets a ttl through /status?ttl= and answers unknown jobs with 404', async () => {
     const ref = await submit();
     expect((await call('GET', `status/${ref.id}?ttl=60000`)).json()).toMatchObject({ id: ref.id });
-    expect((await call('GET', `status/${ref.id}?ttl=5`)).statusCode).toBe(400);
+    const tooShort = await call('GET', `status/${ref.id}?ttl=5`);
+    expect(tooShort.statusCode).toBe(400);
+    expect(tooShort.json()).toMatchObject({ error: 'ttl: must be >= 10000' });
+    expect((await call('GET', `status-sync/${ref.id}?wait=soon`)).json()).toMatchObject({ error: 'wait: expected a number' });
+    expect((await call('GET', `status-sync/${ref.id}?wait=900000`)).json()).toMatchObject({ error: 'wait: must be <= 300000' });
     const unknown = await call('GET', 'status/no-such-job');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toHaveProperty('error');

@@ -42,7 +42,11 @@ function capped(what: string, bytes: number): Transform {
 
 type BodyParser = (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => void;
 
-/** RunPod's worker SDK posts JSON as form-urlencoded (or text): every body is parsed as JSON, an empty one as none. */
+/**
+ * Every body is parsed as JSON whatever its Content-Type (RunPod's worker SDK posts JSON as form-urlencoded), and an
+ * empty one is no body, even as application/json: runpod-python's `cancel()` and `purge_queue()` send that header
+ * with nothing after it.
+ */
 function jsonWhateverTheType(fastify: FastifyInstance): BodyParser {
   // Fastify's own JSON parser keeps its prototype-poisoning protection and its error codes.
   const json = fastify.getDefaultJsonParser('error', 'error') as BodyParser;
@@ -53,16 +57,15 @@ const TEXT_TYPES = ['text/plain', 'application/x-www-form-urlencoded'];
 
 /**
  * The job API's HTTP rules Fastify is told about once: per-route body limits answered with RunPod's 400 (not 413),
- * and JSON bodies whatever their Content-Type (the worker SDK sends x-www-form-urlencoded).
+ * and JSON bodies whatever their Content-Type (the worker SDK sends x-www-form-urlencoded), an empty one as none.
  */
 export function configureJobRouterHttp(fastify: FastifyInstance, limits: BodyLimits): void {
   const parser = jsonWhateverTheType(fastify);
   for (const type of [...TEXT_TYPES, 'application/json']) {
     if (fastify.hasContentTypeParser(type)) fastify.removeContentTypeParser(type);
   }
-  fastify.addContentTypeParser([...TEXT_TYPES, '*'], { parseAs: 'string' }, parser);
-  // Fastify's own JSON parser, without the wrapper Nest installs for raw bodies (the job API never needs them).
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'));
+  // Also replaces the JSON parser Nest installs, whose wrapper keeps raw bodies (the job API never needs them).
+  fastify.addContentTypeParser([...TEXT_TYPES, 'application/json', '*'], { parseAs: 'string' }, parser);
   const byRoute = new Map<string, { bytes: number; what: string }>();
   fastify.addHook('preParsing', (request, _reply, payload, done) => {
     const route = request.routeOptions.url ?? '';

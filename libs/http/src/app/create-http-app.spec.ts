@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Module, Param, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import { createLogger, createMetricsRegistry } from '@runplane/observability';
@@ -27,6 +27,11 @@ class ThingsController {
   @Post()
   create(@Body(new ZodPipe(thingInput)) input: z.infer<typeof thingInput>): { name: string } {
     return { name: input.name };
+  }
+  @Post(':id/stop')
+  @HttpCode(200)
+  stop(@Param('id') id: string): { id: string } {
+    return { id };
   }
   @Get('missing')
   missing(): never {
@@ -94,6 +99,18 @@ describe('createHttpApp error shapes (v1 style)', () => {
     const res = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: '{"name": ' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ message: 'Request body is not valid JSON', code: 'MALFORMED_JSON' });
+  });
+
+  it('takes an empty application/json body as no body: a route without one answers, one that needs it says so', async () => {
+    // runpodctl sends this header on its bodiless POSTs and DELETEs, runpod-python on cancel and purge_queue.
+    const stop = await ctx.inject({ method: 'POST', url: '/things/t1/stop', headers: json, payload: '' });
+    expect(stop.statusCode).toBe(200);
+    expect(stop.json()).toEqual({ id: 't1' });
+    const create = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: '' });
+    expect(create.statusCode).toBe(400);
+    expect(create.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.any(String) });
+    const blank = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: '  ' });
+    expect(blank.json()).toMatchObject({ message: 'Request body is not valid JSON', code: 'MALFORMED_JSON' });
   });
 
   it('names the field on a wrong type, an out-of-range value and an unknown field', async () => {

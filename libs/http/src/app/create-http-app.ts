@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger, MetricsRegistry } from '@runplane/observability';
 import type { Socket } from 'node:net';
-import { LogController } from 'fastify';
+import { type FastifyBodyParser, type FastifyInstance, LogController } from 'fastify';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import type { ErrorStyle } from '../errors/error-body';
 import { PinoNestLogger } from './nest-logger';
@@ -34,6 +34,17 @@ function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegis
       duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
       done();
     });
+}
+
+/**
+ * Fastify's JSON parser, but an empty body is no body: RunPod's clients send `Content-Type: application/json` on
+ * requests without one (runpodctl's pod start, stop, reset, restart and every DELETE; runpod-python's job cancel).
+ * The route's own validation then decides whether it needed a body.
+ */
+function jsonOrNothing(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
+  // Typed for strings, it reads Buffers alike (Nest's own default JSON parser hands it the Buffer this one gets).
+  const json = fastify.getDefaultJsonParser('error', 'error') as unknown as FastifyBodyParser<Buffer>;
+  return (request, body, done) => (body.length === 0 ? done(null, undefined) : json(request, body, done));
 }
 
 /** Longest a shutdown waits for answers in flight before it closes their connections anyway. */
@@ -98,6 +109,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     logger: new PinoNestLogger(logger),
   });
   const fastify = app.getHttpAdapter().getInstance();
+  app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, jsonOrNothing(fastify));
   // Callback-style hooks: every request runs them, and an async hook costs a promise each.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
