@@ -87,7 +87,7 @@ export class JobsApiModule {
           provide: JobRateLimiter,
           inject: [COMMANDS_REDIS, JOB_ENGINE],
           useFactory: (redis: Redis, engine: JobRouterEngine) => {
-            const workers = { runningWorkers: async (id: string) => (await engine.workers(id)).running };
+            const workers = { runningWorkers: async (id: string) => (await engine.workers(id)).running.length };
             const limits = { windowMs: config.JOB_RATE_WINDOW_MS, perWorker: config.JOB_RATE_PER_WORKER, overrides: config.JOB_RATE_LIMITS };
             return new JobRateLimiter(redis, { ...limits, maxHoldMs: 310_000, keyPrefix: normalizePrefix(config.REDIS_PREFIX) }, workers);
           },

@@ -40,4 +40,52 @@ describe('job-router /health worker states', () => {
     const other = await h.inject({ method: 'GET', url: `/v2/${otherEndpointId}/health`, headers: bearer(account.secret) });
     expect(other.json().workers).toEqual({ idle: 0, running: 0, initializing: 0, throttled: 0, unhealthy: 0 });
   });
+
+  it('answers /metrics with the ids of the workers taking jobs and the worker counts, for the endpoint owner only', async () => {
+    const account = await h.accountWithKey();
+    const endpointId = await h.endpoint(account.accountId);
+    await new WorkerStateStore(h.app.get<Redis>(REDIS_CLIENT)).replace(endpointId, [
+      { workerId: 'w-starting', state: 'initializing' },
+      { workerId: 'w-crash', state: 'unhealthy', reason: 'exit code 1' },
+    ]);
+    const idleKey = raw(await h.workerToken(endpointId, 'w-idle'));
+    const busyKey = raw(await h.workerToken(endpointId, 'w-busy'));
+    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/w-idle`, headers: idleKey })).statusCode).toBe(200);
+    // w-busy takes a job: it is running.
+    const run = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: bearer(account.secret), payload: { input: {} } });
+    expect(run.statusCode).toBe(200);
+    const take = await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/w-busy?job_in_progress=0`, headers: busyKey });
+    expect(take.json()).toMatchObject({ id: run.json().id });
+    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/w-busy?job_id=${run.json().id}`, headers: busyKey })).statusCode).toBe(200);
+
+    const metrics = await h.inject({ method: 'GET', url: `/v2/${endpointId}/metrics`, headers: bearer(account.secret) });
+    expect(metrics.statusCode).toBe(200);
+    const body = metrics.json() as { readyWorkers: string[]; workers: Record<string, number> };
+    expect([...body.readyWorkers].sort()).toEqual(['w-busy', 'w-idle']);
+    expect(body.workers).toEqual({ ready: 2, idle: 1, running: 1, initializing: 1, throttled: 0, unhealthy: 1 });
+
+    const stranger = await h.accountWithKey();
+    const hidden = await h.inject({ method: 'GET', url: `/v2/${endpointId}/metrics`, headers: bearer(stranger.secret) });
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json()).toHaveProperty('error');
+  });
+
+  it("drops a worker from the live workers when it reports a failed fitness check, as RunPod's worker SDK does before exiting", async () => {
+    const account = await h.accountWithKey();
+    const endpointId = await h.endpoint(account.accountId);
+    const key = raw(await h.workerToken(endpointId, 'w-sick'));
+    const workers = async () =>
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: bearer(account.secret) })).json().workers as Record<string, number>;
+    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/w-sick?runpod_version=1.12.0`, headers: key })).statusCode).toBe(200);
+    expect(await workers()).toMatchObject({ idle: 1 });
+    const report = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/ping/w-sick?status=unhealthy&check=gpu&reason=${encodeURIComponent('RuntimeError: no CUDA device')}&runpod_version=1.12.0`,
+      headers: key,
+    });
+    expect(report.statusCode).toBe(200);
+    expect(await workers()).toMatchObject({ idle: 0, running: 0 });
+    const metrics = await h.inject({ method: 'GET', url: `/v2/${endpointId}/metrics`, headers: bearer(account.secret) });
+    expect(metrics.json().readyWorkers).toEqual([]);
+  });
 });

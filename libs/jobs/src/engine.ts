@@ -75,6 +75,12 @@ export interface JobCounts {
   retried: number;
 }
 
+/** The workers of an endpoint with a live heartbeat, by id: idle ones hold no job, running ones at least one. */
+export interface LiveWorkers {
+  idle: string[];
+  running: string[];
+}
+
 /** One `/stream` answer: the chunks not handed out before. */
 export interface StreamRead {
   status: JobStatus;
@@ -107,6 +113,11 @@ export interface JobEngine {
    * while ago but does not report are taken back and re-queued; without, only presence is recorded.
    */
   heartbeat(endpointId: string, workerId: string, jobIds?: string[]): Promise<void>;
+  /**
+   * The worker reported itself unhealthy (a failed fitness check, before it exits): it no longer counts among the
+   * endpoint's live workers. Jobs it holds stay with it until it takes them up again or is found lost.
+   */
+  unhealthy(endpointId: string, workerId: string): Promise<void>;
   /** Long-polls up to `waitMs` for jobs this worker must stop (cancelled, timed out). */
   stopRequests(endpointId: string, workerId: string, waitMs: number, signal?: AbortSignal): Promise<string[]>;
 

@@ -1,6 +1,6 @@
 import { NotFoundError } from '@runplane/contracts';
 import { normalizePrefix, type Redis } from '@runplane/queue';
-import type { JobCounts, JobRecord, JobStatus } from './engine';
+import type { JobCounts, JobRecord, JobStatus, LiveWorkers } from './engine';
 
 /** Where an engine keeps its keys: "<prefix>jobs:". */
 export class JobKeys {
@@ -112,14 +112,13 @@ export class JobReader {
     return Math.max(0, queued - low);
   }
 
-  /** Workers seen since `since`: idle ones hold no job, running ones hold at least one. */
-  async workers(endpointId: string, since: number): Promise<{ idle: number; running: number }> {
+  /** Workers seen since `since`, by id: idle ones hold no job, running ones hold at least one. */
+  async workers(endpointId: string, since: number): Promise<LiveWorkers> {
     const ids = await this.redis.zrangebyscore(this.keys.endpoint(endpointId, 'workers'), since, '+inf');
-    if (ids.length === 0) return { idle: 0, running: 0 };
+    if (ids.length === 0) return { idle: [], running: [] };
     const pipeline = this.redis.pipeline();
     for (const id of ids) pipeline.scard(this.keys.endpoint(endpointId, `worker:${id}`));
     const held = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
-    const running = held.filter((count) => count > 0).length;
-    return { idle: ids.length - running, running };
+    return { idle: ids.filter((_, index) => !(held[index] ?? 0)), running: ids.filter((_, index) => (held[index] ?? 0) > 0) };
   }
 }

@@ -107,7 +107,7 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     await f.engine.heartbeat(ep, 'idle', []);
     expect((await f.engine.recent(ep, 10)).map((job) => job.id)).toEqual([second.id, first]);
     expect(await f.engine.recent(ep, 1)).toHaveLength(1);
-    expect(await f.engine.workers(ep)).toEqual({ idle: 1, running: 1 });
+    expect(await f.engine.workers(ep)).toEqual({ idle: ['idle'], running: ['busy'] });
     expect(await f.engine.scalingQueue(ep)).toBe(1);
     const low = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: true };
     await f.engine.submit(submission(ep, { policy: low }));

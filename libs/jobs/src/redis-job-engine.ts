@@ -6,7 +6,7 @@ import {
   type Redis,
   type TypedQueue,
 } from '@runplane/queue';
-import type { Clock, JobCounts, JobEngine, JobRecord, JobResult, JobSubmission, StreamRead, TakenJob } from './engine';
+import type { Clock, JobCounts, JobEngine, JobRecord, JobResult, JobSubmission, LiveWorkers, StreamRead, TakenJob } from './engine';
 import { TERMINAL_STATUSES } from './engine';
 import { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 import { claimIdempotencyKey, idempotencyKey } from './idempotency';
@@ -184,7 +184,7 @@ export class RedisJobEngine implements JobEngine {
   }
 
   /** Workers of the endpoint heard from within 3 heartbeat intervals, split into idle and running. */
-  workers(endpointId: string): Promise<{ idle: number; running: number }> {
+  workers(endpointId: string): Promise<LiveWorkers> {
     return this.reader.workers(endpointId, this.clock.now() - 3 * this.sweeper.heartbeatIntervalMs);
   }
 
@@ -269,6 +269,12 @@ export class RedisJobEngine implements JobEngine {
     const now = this.clock.now();
     await SCRIPTS.heartbeat.run(this.commands, [this.keys.base, endpointId, workerId, now]);
     if (jobIds) await this.sweeper.reconcile(endpointId, workerId, jobIds, now);
+  }
+
+  async unhealthy(endpointId: string, workerId: string): Promise<void> {
+    // Its next take writes a heartbeat again, whenever the last one was.
+    this.takeBeats.delete(`${endpointId}|${workerId}`);
+    await this.commands.zrem(this.keys.endpoint(endpointId, 'workers'), workerId);
   }
 
   async stopRequests(endpointId: string, workerId: string, waitMs: number, signal?: AbortSignal): Promise<string[]> {

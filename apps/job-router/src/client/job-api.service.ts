@@ -1,8 +1,9 @@
-import type { EndpointHealth, Principal, RunJobInput } from '@runplane/contracts';
+import type { EndpointHealth, EndpointMetrics, Principal, RunJobInput } from '@runplane/contracts';
 import {
   type JobEngine,
   type JobRecord,
   type JobStatus,
+  type LiveWorkers,
   resolveJobPolicy,
   type StreamRead,
   syncRetentionMs,
@@ -12,7 +13,7 @@ import type { EndpointDirectory } from './endpoint-directory';
 
 /** Idle and running workers of an endpoint, from their heartbeats. */
 export interface WorkerStats {
-  workers(endpointId: string): Promise<{ idle: number; running: number }>;
+  workers(endpointId: string): Promise<LiveWorkers>;
 }
 
 /**
@@ -120,18 +121,32 @@ export class JobApiService {
 
   async health(principal: Principal, endpointId: string): Promise<EndpointHealth> {
     await this.endpoints.require(principal, endpointId);
-    const [jobs, workers, scheduled] = await Promise.all([
-      this.engine.counts(endpointId),
-      this.engine.workers(endpointId),
-      this.schedulerStates.counts(endpointId),
-    ]);
-    // idle / running: what workers report by heartbeat; the rest: what the scheduler sees of workers not serving yet.
-    return { jobs, workers: { idle: workers.idle, running: workers.running, ...scheduled } };
+    const [jobs, { workers }] = await Promise.all([this.engine.counts(endpointId), this.workerStates(endpointId)]);
+    return { jobs, workers };
+  }
+
+  /** /metrics: the ids of the workers taking jobs, and the /health worker counts with their number as `ready`. */
+  async metrics(principal: Principal, endpointId: string): Promise<EndpointMetrics> {
+    await this.endpoints.require(principal, endpointId);
+    const { ready, workers } = await this.workerStates(endpointId);
+    return { readyWorkers: ready, workers: { ready: ready.length, ...workers } };
   }
 
   async requests(principal: Principal, endpointId: string, limit: number): Promise<JobRecord[]> {
     await this.endpoints.require(principal, endpointId);
     return this.engine.recent(endpointId, limit);
+  }
+
+  /**
+   * idle / running: what workers report by heartbeat (`ready`: their ids); the rest: what the scheduler sees of
+   * workers not serving yet.
+   */
+  private async workerStates(endpointId: string): Promise<{ ready: string[]; workers: EndpointHealth['workers'] }> {
+    const [live, scheduled] = await Promise.all([this.engine.workers(endpointId), this.schedulerStates.counts(endpointId)]);
+    return {
+      ready: [...live.idle, ...live.running],
+      workers: { idle: live.idle.length, running: live.running.length, ...scheduled },
+    };
   }
 
   private finishedOrRef(record: JobRecord): JobRecord | JobRef {

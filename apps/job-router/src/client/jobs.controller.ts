@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { type EndpointHealth, type Principal, requestsQuery, streamWaitQuery, syncWaitQuery } from '@runplane/contracts';
+import { type EndpointHealth, type EndpointMetrics, type Principal, requestsQuery, streamWaitQuery, syncWaitQuery } from '@runplane/contracts';
 import type { JobRecord, StreamRead } from '@runplane/jobs';
 import { Authenticated, CurrentPrincipal, EndpointScoped, ZodPipe } from '@runplane/http';
 import type { z } from 'zod';
@@ -104,6 +104,11 @@ export class JobsController {
   @Get('health')
   health(@CurrentPrincipal() principal: Principal, @Param('endpointId') endpointId: string): Promise<EndpointHealth> {
     return this.jobs.health(principal, endpointId);
+  }
+
+  @Get('metrics')
+  metrics(@CurrentPrincipal() principal: Principal, @Param('endpointId') endpointId: string): Promise<EndpointMetrics> {
+    return this.jobs.metrics(principal, endpointId);
   }
 
   @Get('requests')

@@ -53,6 +53,13 @@ export class WorkerRoutes implements OnModuleInit {
     });
     this.route(fastify, 'GET', 'ping/:workerId', async (worker, request) => {
       const query = parseInput(pingQuery, request.query ?? {});
+      if (query.status === 'unhealthy') {
+        // A failed fitness check, reported once before the worker exits: not a sign of life. The scheduler sees the
+        // exit and replaces the worker; the reason is kept in the job-router's log.
+        request.log.warn({ ...worker, check: query.check, reason: query.reason }, 'worker reported a failed fitness check');
+        await engine.unhealthy(worker.endpointId, worker.workerId);
+        return {};
+      }
       await engine.heartbeat(worker.endpointId, worker.workerId, query.job_id);
       return {};
     });
