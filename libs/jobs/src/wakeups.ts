@@ -119,8 +119,8 @@ export class Wakeups {
 
   /**
    * Sets aside one caller parked on `channel` (the one parked under {@link ParkOptions.id} `id`, when given) that is
-   * waiting for a wake-up (not mid-attempt, not hung up), for a hand-over: e.g. a job claimed for it directly. Undefined when there is none. Wake-ups skip it meanwhile; the
-   * caller must end it with `give` or `release`.
+   * waiting for a wake-up (not mid-attempt, not hung up), for a hand-over: e.g. a job claimed for it directly.
+   * Undefined when there is none. Wake-ups skip it meanwhile; the caller must end it with `give` or `release`.
    */
   reserve(channel: string, id?: string): Reservation | undefined {
     const waiter = this.waiters.get(channel)?.find((candidate) => (id === undefined || candidate.id === id) && isReservable(candidate));
