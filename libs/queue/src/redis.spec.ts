@@ -76,12 +76,9 @@ describe('checkRedis', () => {
   it('rejects fast when Redis is unreachable, right after creation and while reconnecting', async () => {
     const redis = createRedis(`redis://127.0.0.1:${await closedPort()}`, { connectTimeoutMs: 500 });
     try {
-      let started = Date.now();
-      await expect(checkRedis(redis, 5_000)).rejects.toThrow(/Redis is not ready.*ECONNREFUSED/);
-      expect(Date.now() - started).toBeLessThan(1_000);
-      started = Date.now();
-      await expect(checkRedis(redis, 5_000)).rejects.toThrow(/Redis is not ready/);
-      expect(Date.now() - started).toBeLessThan(100);
+      // The connection error ends the first check, not its 5 s timeout; the second one refuses without a PING.
+      await expect(checkRedis(redis, 5_000)).rejects.toThrow(/^Redis is not ready: .*ECONNREFUSED/);
+      await expect(checkRedis(redis, 5_000)).rejects.toThrow(/^Redis is not ready \(status (reconnecting|connecting|close)/);
     } finally {
       redis.disconnect();
     }
@@ -104,9 +101,7 @@ describe('checkRedis', () => {
     const redis = createRedis(`redis://127.0.0.1:${silent.port}`);
     try {
       await redis.info();
-      const started = Date.now();
       await expect(checkRedis(redis, 100)).rejects.toThrow(/timed out after 100 ms/);
-      expect(Date.now() - started).toBeLessThan(1_000);
     } finally {
       redis.disconnect();
       await silent.close();

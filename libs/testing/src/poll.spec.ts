@@ -23,9 +23,8 @@ describe('pollUntil', () => {
     await expect(pollUntil(() => false, { timeoutMs: 100, intervalMs: 10, description: 'worker ready' })).rejects.toThrow(
       'pollUntil: worker ready not met within 100 ms',
     );
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(95);
-    expect(elapsed).toBeLessThan(1000);
+    // It does not give up before its timeout.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(95);
   });
 
   it('fails fast on an error unless told to ignore errors', async () => {
