@@ -1,5 +1,8 @@
 import { seedCatalog } from '@runplane/catalog';
 import type { EndpointDto, PodDto, TemplateDto } from '@runplane/contracts';
+import { WorkerStateStore } from '@runplane/endpoints';
+import { REDIS_CLIENT } from '@runplane/http';
+import type { Redis } from '@runplane/queue';
 import { bearer, type GatewayHarness, startGateway } from './harness';
 
 type Caller = { accountId: string; secret: string };
@@ -263,6 +266,7 @@ describe('v1 /endpoints', () => {
     const plain = await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`);
     expect(plain).not.toHaveProperty('template');
     expect(plain).not.toHaveProperty('workers');
+    expect(plain).not.toHaveProperty('workerStates');
 
     const full = await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}?includeTemplate=true&includeWorkers=true`);
     expect(full.template).toEqual(await ok<TemplateDto>(owner, 'GET', `/v1/templates/${template.id}`));
@@ -270,18 +274,52 @@ describe('v1 /endpoints', () => {
     expect(workers.map((pod) => pod.id).sort()).toEqual(['worker-a', 'worker-b']);
     expect(workers[0]).toMatchObject({ endpointId: ep.id, aiApiId: ep.id, slsVersion: 0 });
 
+    expect(full.workerStates).toEqual([]);
+
     const listed = await ok<EndpointDto[]>(owner, 'GET', '/v1/endpoints?includeWorkers=true');
     expect(listed.find((e) => e.id === ep.id)?.workers).toHaveLength(2);
     expect(listed.find((e) => e.id === bare.id)?.workers).toEqual([]);
+    expect(listed.find((e) => e.id === bare.id)?.workerStates).toEqual([]);
     expect(listed.every((e) => e.template === undefined)).toBe(true);
     const withTemplates = await ok<EndpointDto[]>(owner, 'GET', '/v1/endpoints?includeTemplate=1');
     expect(withTemplates.every((e) => e.template?.id === e.templateId)).toBe(true);
-    expect(withTemplates.every((e) => e.workers === undefined)).toBe(true);
+    expect(withTemplates.every((e) => e.workers === undefined && e.workerStates === undefined)).toBe(true);
     expect((await call(owner, 'GET', '/v1/endpoints?includeWorkers=maybe')).statusCode).toBe(400);
 
     expect((await call(owner, 'DELETE', `/v1/endpoints/${ep.id}`)).statusCode).toBe(204);
     expect(await gw.db.pod.count({ where: { endpointId: ep.id } })).toBe(0);
     expect(await gw.db.pod.count({ where: { id: { in: ['worker-a', 'worker-b'] } } })).toBe(0);
+  });
+
+  it('says with the workers why jobs wait: the states the scheduler published, with its reasons', async () => {
+    const ep = await createEndpoint({ templateId: template.id, name: 'waiting' });
+    const calm = await createEndpoint({ templateId: template.id, name: 'calm' });
+    // What the scheduler's autoscaler writes each pass, in its wording (apps/scheduler/test/workers.kube.spec.ts and
+    // crash-loop.e2e.spec.ts show it).
+    const states = new WorkerStateStore(gw.app.get<Redis>(REDIS_CLIENT));
+    const noRoom = 'There are no longer any instances available with the requested specifications. Please refresh and try '
+      + 'again. (NVIDIA A40: 1 GPU requested, at most 0 free on one machine)'; // prettier-ignore
+    await states.replace(ep.id, [
+      { workerId: 'throttled-1', state: 'throttled', reason: noRoom },
+      { workerId: 'crashed', state: 'unhealthy', reason: 'CrashLoopBackOff after 3 restarts (exit code 1)' },
+      { workerId: 'starting', state: 'initializing' },
+    ]);
+    const got = await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}?includeWorkers=true`);
+    expect(got.workerStates).toEqual([
+      { workerId: 'starting', state: 'initializing' },
+      { workerId: 'crashed', state: 'unhealthy', reason: 'CrashLoopBackOff after 3 restarts (exit code 1)' },
+      { workerId: 'throttled-1', state: 'throttled', reason: noRoom },
+    ]);
+    const listed = await ok<EndpointDto[]>(owner, 'GET', '/v1/endpoints?includeWorkers=true');
+    expect(listed.find((e) => e.id === ep.id)?.workerStates).toEqual(got.workerStates);
+    expect(listed.find((e) => e.id === calm.id)?.workerStates).toEqual([]);
+    // Another account sees nothing of them.
+    const theirs = await call(other, 'GET', `/v1/endpoints/${ep.id}?includeWorkers=true`);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.body).not.toContain('CrashLoopBackOff');
+    // Deleting the endpoint forgets them.
+    expect((await call(owner, 'DELETE', `/v1/endpoints/${ep.id}`)).statusCode).toBe(204);
+    expect((await states.read(ep.id)).workers).toEqual([]);
   });
 
   it("lists only the caller's endpoints, oldest first, and answers 404 for another account's", async () => {

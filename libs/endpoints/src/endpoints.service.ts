@@ -193,8 +193,15 @@ export class EndpointsService {
       dtos.push(dto);
     }
     if (query.includeWorkers && dtos.length > 0) {
-      const workers = await this.workers.listWorkers(accountId, dtos.map((dto) => dto.id));
-      for (const dto of dtos) dto.workers = workers.filter((pod) => pod.endpointId === dto.id);
+      const [workers, states] = await Promise.all([
+        this.workers.listWorkers(accountId, dtos.map((dto) => dto.id)),
+        Promise.all(dtos.map((dto) => this.runtime.workerStates(dto.id))),
+      ]);
+      dtos.forEach((dto, index) => {
+        dto.workers = workers.filter((pod) => pod.endpointId === dto.id);
+        // Why jobs wait: workers still starting, crashed (unhealthy) or refused for want of capacity (throttled).
+        dto.workerStates = states[index] ?? [];
+      });
     }
     return dtos;
   }

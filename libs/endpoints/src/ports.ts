@@ -1,4 +1,4 @@
-import type { PodDto, TemplateDto } from '@runplane/contracts';
+import type { EndpointWorkerStateDto, PodDto, TemplateDto } from '@runplane/contracts';
 
 /**
  * What endpoints need from other domains. Domain libs don't import each other, so the app wires these to
@@ -31,8 +31,13 @@ export interface EndpointCatalog {
   listDataCenters(): Promise<Array<{ id: string }>>;
 }
 
-/** What an endpoint keeps outside Postgres: its queue, jobs and results (the job engine's Redis data). */
+/**
+ * What an endpoint keeps outside Postgres: its queue, jobs and results (the job engine's Redis data), and its workers'
+ * states as the scheduler publishes them.
+ */
 export interface EndpointRuntimeData {
   /** Removes a deleted endpoint's queue, jobs, results and worker states; idempotent. */
   purge(endpointId: string): Promise<void>;
+  /** The endpoint's workers as the scheduler last saw them, with the reason for each unhealthy or throttled one. */
+  workerStates(endpointId: string): Promise<EndpointWorkerStateDto[]>;
 }

@@ -21,19 +21,20 @@ describe('WorkerStateStore', () => {
       { workerId: 'c', state: 'unhealthy', reason: 'Exit code 3' },
     ]);
     await store.replace('ep1', [
+      { workerId: 'throttled-1', state: 'throttled', reason: 'no capacity' },
+      { workerId: 'c', state: 'unhealthy', reason: 'Exit code 3' },
+      { workerId: 'd', state: 'running' },
       { workerId: 'b', state: 'running' },
+    ]);
+    const read = await store.read('ep1');
+    expect(read.counts).toEqual({ initializing: 0, idle: 0, running: 2, unhealthy: 1, throttled: 1 });
+    // In the order of the states, then by worker id.
+    expect(read.workers).toEqual([
+      { workerId: 'b', state: 'running' },
+      { workerId: 'd', state: 'running' },
       { workerId: 'c', state: 'unhealthy', reason: 'Exit code 3' },
       { workerId: 'throttled-1', state: 'throttled', reason: 'no capacity' },
     ]);
-    const read = await store.read('ep1');
-    expect(read.counts).toEqual({ initializing: 0, idle: 0, running: 1, unhealthy: 1, throttled: 1 });
-    expect(read.workers).toEqual(
-      expect.arrayContaining([
-        { workerId: 'b', state: 'running' },
-        { workerId: 'c', state: 'unhealthy', reason: 'Exit code 3' },
-        { workerId: 'throttled-1', state: 'throttled', reason: 'no capacity' },
-      ]),
-    );
     expect(await redis.ttl('workers:state:ep1')).toBeGreaterThan(0);
   });
 

@@ -1,16 +1,10 @@
+import { WORKER_STATES, type EndpointWorkerStateDto, type WorkerState } from '@runplane/contracts';
 import type { Redis } from '@runplane/queue';
 
-/** Worker states as RunPod's `/health` counts them. */
-export const WORKER_STATES = ['initializing', 'idle', 'running', 'unhealthy', 'throttled'] as const;
-/** One of {@link WORKER_STATES}. */
-export type WorkerState = (typeof WORKER_STATES)[number];
+export { WORKER_STATES, type WorkerState };
 
 /** A worker and its state; `reason` explains unhealthy and throttled ones (users want to know why jobs wait). */
-export interface WorkerStateEntry {
-  workerId: string;
-  state: WorkerState;
-  reason?: string;
-}
+export type WorkerStateEntry = EndpointWorkerStateDto;
 
 /** The states of an endpoint's workers, with counts per state. */
 export interface EndpointWorkerStates {
@@ -52,6 +46,9 @@ export class WorkerStateStore {
       counts[parsed.state] += 1;
       workers.push({ workerId, state: parsed.state, ...(parsed.reason ? { reason: parsed.reason } : {}) });
     }
+    // In WORKER_STATES order, then by id: a stable list for callers to show.
+    const rank = (entry: WorkerStateEntry) => WORKER_STATES.indexOf(entry.state);
+    workers.sort((a, b) => rank(a) - rank(b) || a.workerId.localeCompare(b.workerId));
     return { workers, counts };
   }
 

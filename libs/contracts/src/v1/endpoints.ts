@@ -68,9 +68,28 @@ export const endpointQuery = z.object({
 /** Parsed endpoint list/get query. */
 export type EndpointQuery = z.infer<typeof endpointQuery>;
 
+/** Worker states as RunPod's `/health` counts them. */
+export const WORKER_STATES = ['initializing', 'idle', 'running', 'unhealthy', 'throttled'] as const;
+/** One of {@link WORKER_STATES}. */
+export type WorkerState = (typeof WORKER_STATES)[number];
+
+/**
+ * A worker as the scheduler last saw it (Runplane's extension of the Endpoint): `reason` says why an unhealthy or
+ * throttled worker does not serve, e.g. `no capacity for NVIDIA A40` or the crashed process's exit. A throttled
+ * worker the cluster has no room for yet has no Pod, and an id of the form `throttled-<n>`.
+ */
+export const endpointWorkerStateDto = z.object({
+  workerId: z.string(),
+  state: z.enum(WORKER_STATES),
+  reason: z.string().optional(),
+});
+/** One entry of an endpoint's `workerStates`. */
+export type EndpointWorkerStateDto = z.infer<typeof endpointWorkerStateDto>;
+
 /**
  * An endpoint as the v1 API returns it (RunPod's Endpoint). `template` and `workers` appear only when asked
- * for; `flashboot`, `cpuFlavorIds` and `vcpuCount` are extensions RunPod's CLI also reads.
+ * for, and `workerStates` (Runplane's) with `workers`; `flashboot`, `cpuFlavorIds` and `vcpuCount` are extensions
+ * RunPod's CLI also reads.
  */
 export const endpointDto = z.object({
   id: z.string(),
@@ -100,6 +119,7 @@ export const endpointDto = z.object({
   createdAt: z.string(),
   template: templateDto.optional(),
   workers: z.array(podDto).optional(),
+  workerStates: z.array(endpointWorkerStateDto).optional(),
 });
 /** An endpoint as the v1 API returns it. */
 export type EndpointDto = z.infer<typeof endpointDto>;

@@ -53,8 +53,9 @@ function workerSource(pods: PodsService): EndpointWorkerSource {
 }
 
 /**
- * A deleted endpoint's Redis data: the job engine's queue, jobs and results, and the scheduler's worker states.
- * Workers still running one of its jobs get 404 when they report it, which ends it on their side.
+ * An endpoint's Redis data: the job engine's queue, jobs and results, and the scheduler's worker states. Deleting
+ * the endpoint removes them; workers still running one of its jobs get 404 when they report it, which ends it on
+ * their side.
  */
 function runtimeData(redis: Redis): EndpointRuntimeData {
   const workerStates = new WorkerStateStore(redis);
@@ -62,6 +63,9 @@ function runtimeData(redis: Redis): EndpointRuntimeData {
     async purge(endpointId) {
       await purgeEndpointJobs(redis, endpointId);
       await workerStates.remove(endpointId);
+    },
+    async workerStates(endpointId) {
+      return (await workerStates.read(endpointId)).workers;
     },
   };
 }
