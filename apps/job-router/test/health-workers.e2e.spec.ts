@@ -70,7 +70,7 @@ describe('job-router /health worker states', () => {
     expect(hidden.json()).toHaveProperty('error');
   });
 
-  it("drops a worker from the live workers when it reports a failed fitness check, as RunPod's worker SDK does before exiting", async () => {
+  it("drops a worker from the live workers when it reports a failed fitness check, as RunPod's worker SDK does before exiting, and tells the scheduler why", async () => {
     const account = await h.accountWithKey();
     const endpointId = await h.endpoint(account.accountId);
     const key = raw(await h.workerToken(endpointId, 'w-sick'));
@@ -87,5 +87,11 @@ describe('job-router /health worker states', () => {
     expect(await workers()).toMatchObject({ idle: 0, running: 0 });
     const metrics = await h.inject({ method: 'GET', url: `/v2/${endpointId}/metrics`, headers: bearer(account.secret) });
     expect(metrics.json().readyWorkers).toEqual([]);
+    // The job engine's event stream carries the report to the scheduler (apps/scheduler/test/crash-loop.e2e.spec.ts).
+    const events = await h.app.get<Redis>(REDIS_CLIENT).xrange('jobs:events', '-', '+');
+    const reports = events.map(([, fields]) => fields).filter((fields) => fields.includes('worker.unhealthy') && fields.includes(endpointId));
+    expect(reports).toEqual([
+      ['type', 'worker.unhealthy', 'endpointId', endpointId, 'workerId', 'w-sick', 'reason', 'Fitness check gpu failed: RuntimeError: no CUDA device'],
+    ]);
   });
 });

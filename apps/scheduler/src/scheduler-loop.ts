@@ -74,16 +74,22 @@ export class SchedulerLoop {
     this.trigger();
   }
 
-  /** Job engine events: finished jobs restart idle clocks, refresh requests recycle workers, everything re-plans. */
+  /**
+   * Job engine events: finished jobs restart idle clocks, refresh requests recycle workers, workers reporting themselves
+   * unhealthy are marked so and replaced, everything re-plans.
+   */
   onJobEvents(events: JobEvent[]): void {
     for (const event of events) {
       if (event.type === 'job.finished' && event.workerId) this.parts.autoscaler.noteFinished(event.workerId);
     }
-    const refresh = events.filter((event) => event.type === 'worker.refresh' && event.workerId);
-    if (refresh.length > 0 && this.parts.leader.isLeader()) {
-      void Promise.all(refresh.map((event) => this.parts.autoscaler.recycle(event.workerId as string))).catch((error: unknown) =>
-        this.parts.log('recycling a worker failed', error),
-      );
+    if (this.parts.leader.isLeader()) {
+      const changes = events.flatMap((event) => {
+        if (!event.workerId) return [];
+        if (event.type === 'worker.refresh') return [this.parts.autoscaler.recycle(event.workerId)];
+        if (event.type === 'worker.unhealthy') return [this.parts.autoscaler.workerReported(event.workerId, event.reason ?? 'Reported unhealthy')];
+        return [];
+      });
+      if (changes.length > 0) void Promise.all(changes).catch((error: unknown) => this.parts.log('acting on a worker event failed', error));
     }
     this.trigger();
   }

@@ -115,9 +115,10 @@ export interface JobEngine {
   heartbeat(endpointId: string, workerId: string, jobIds?: string[]): Promise<void>;
   /**
    * The worker reported itself unhealthy (a failed fitness check, before it exits): it no longer counts among the
-   * endpoint's live workers. Jobs it holds stay with it until it takes them up again or is found lost.
+   * endpoint's live workers, and a `worker.unhealthy` event carries `reason` to the scheduler. Jobs it holds stay with
+   * it until it takes them up again or is found lost.
    */
-  unhealthy(endpointId: string, workerId: string): Promise<void>;
+  unhealthy(endpointId: string, workerId: string, reason: string): Promise<void>;
   /** Long-polls up to `waitMs` for jobs this worker must stop (cancelled, timed out). */
   stopRequests(endpointId: string, workerId: string, waitMs: number, signal?: AbortSignal): Promise<string[]>;
 

@@ -9,6 +9,7 @@
  * - `job.expired` (jobId, status): ttl or retention deleted the job.
  * - `worker.lost` (workerId): no heartbeat for 3 intervals.
  * - `worker.refresh` (workerId): the worker asked to be recycled (`stopPod`).
+ * - `worker.unhealthy` (workerId, reason): the worker reported itself unhealthy (a failed fitness check) and exits.
  */
 export const JOB_EVENT_TYPES = [
   'job.queued',
@@ -18,7 +19,11 @@ export const JOB_EVENT_TYPES = [
   'job.expired',
   'worker.lost',
   'worker.refresh',
+  'worker.unhealthy',
 ] as const;
+
+/** The stream is trimmed near this many entries (`XADD … MAXLEN ~`). */
+export const JOB_EVENTS_MAX_LEN = 10_000;
 
 /** One of {@link JOB_EVENT_TYPES}. */
 export type JobEventType = (typeof JOB_EVENT_TYPES)[number];

@@ -9,13 +9,15 @@
  * members "<ep>/<id|wid>"; the `<base>events` stream and the `<base>wake` channel.
  */
 
+import { JOB_EVENTS_MAX_LEN } from './events';
+
 export const PRELUDE = `
 local base = ARGV[1]
 local function jkey(ep, id) return base .. ep .. ':job:' .. id end
 local function ekey(ep, name) return base .. ep .. ':' .. name end
 local TERMINAL = { COMPLETED = true, FAILED = true, CANCELLED = true, TIMED_OUT = true }
 local function emit(kind, ep, ...)
-  redis.call('XADD', base .. 'events', 'MAXLEN', '~', '10000', '*', 'type', kind, 'endpointId', ep, ...)
+  redis.call('XADD', base .. 'events', 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', 'type', kind, 'endpointId', ep, ...)
 end
 local function wake(message) redis.call('PUBLISH', base .. 'wake', message) end
 local function split(member) return string.match(member, '^([^/]+)/(.+)$') end

@@ -8,6 +8,7 @@ import {
 } from '@runplane/queue';
 import type { Clock, JobCounts, JobEngine, JobRecord, JobResult, JobSubmission, LiveWorkers, StreamRead, TakenJob } from './engine';
 import { TERMINAL_STATUSES } from './engine';
+import { JOB_EVENTS_MAX_LEN } from './events';
 import { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 import { claimIdempotencyKey, idempotencyKey } from './idempotency';
 import { JobKeys, JobReader, toJobRecord } from './job-store';
@@ -271,10 +272,15 @@ export class RedisJobEngine implements JobEngine {
     if (jobIds) await this.sweeper.reconcile(endpointId, workerId, jobIds, now);
   }
 
-  async unhealthy(endpointId: string, workerId: string): Promise<void> {
+  async unhealthy(endpointId: string, workerId: string, reason: string): Promise<void> {
     // Its next take writes a heartbeat again, whenever the last one was.
     this.takeBeats.delete(`${endpointId}|${workerId}`);
-    await this.commands.zrem(this.keys.endpoint(endpointId, 'workers'), workerId);
+    const event = ['type', 'worker.unhealthy', 'endpointId', endpointId, 'workerId', workerId, 'reason', reason];
+    await this.commands
+      .multi()
+      .zrem(this.keys.endpoint(endpointId, 'workers'), workerId)
+      .xadd(this.keys.events, 'MAXLEN', '~', JOB_EVENTS_MAX_LEN, '*', ...event)
+      .exec();
   }
 
   async stopRequests(endpointId: string, workerId: string, waitMs: number, signal?: AbortSignal): Promise<string[]> {

@@ -54,10 +54,10 @@ export class WorkerRoutes implements OnModuleInit {
     this.route(fastify, 'GET', 'ping/:workerId', async (worker, request) => {
       const query = parseInput(pingQuery, request.query ?? {});
       if (query.status === 'unhealthy') {
-        // A failed fitness check, reported once before the worker exits: not a sign of life. The scheduler sees the
-        // exit and replaces the worker; the reason is kept in the job-router's log.
+        // A failed fitness check, reported once before the worker exits: not a sign of life. The scheduler marks the
+        // worker unhealthy with this reason and replaces it.
         request.log.warn({ ...worker, check: query.check, reason: query.reason }, 'worker reported a failed fitness check');
-        await engine.unhealthy(worker.endpointId, worker.workerId);
+        await engine.unhealthy(worker.endpointId, worker.workerId, fitnessFailure(query.check, query.reason));
         return {};
       }
       await engine.heartbeat(worker.endpointId, worker.workerId, query.job_id);
@@ -85,4 +85,10 @@ export class WorkerRoutes implements OnModuleInit {
 
 function jobIdOf(request: FastifyRequest): string {
   return (request.params as JobRouteParams).jobId ?? '';
+}
+
+/** The reason shown for a worker that failed a fitness check, e.g. `Fitness check gpu_present failed: no CUDA device`. */
+function fitnessFailure(check: string | undefined, reason: string | undefined): string {
+  const what = check ? `Fitness check ${check} failed` : 'Fitness check failed';
+  return reason ? `${what}: ${reason}` : what;
 }

@@ -69,10 +69,38 @@ export class AutoscalerService {
   /** The reconciler found a worker's process dead: mark it unhealthy, remove it, back off before replacing it. */
   async workerFailed(row: WorkerRow, reason: string): Promise<void> {
     const endpointId = row.endpointId as string;
+    // A worker that reported its failure is failed once: its exit that follows changes nothing.
+    if (this.unhealthy.get(endpointId)?.some((entry) => entry.workerId === row.id)) return;
     const previous = this.failures.get(endpointId);
     this.failures.set(endpointId, { count: (previous?.count ?? 0) + 1, lastAt: this.clock(), reason });
     this.unhealthy.set(endpointId, [...(this.unhealthy.get(endpointId) ?? []), { workerId: row.id, state: 'unhealthy' as const, reason }].slice(-10));
     await this.remove(row);
+  }
+
+  /**
+   * The worker reported itself unhealthy (a failed fitness check) and is exiting: it fails now, with the reason it gave.
+   * When its exit was seen first, the reason it gave is added to the one already published.
+   */
+  async workerReported(workerId: string, reason: string): Promise<void> {
+    if (this.amendFailure(workerId, reason)) return;
+    const row = (await this.repository.workers()).find((worker) => worker.id === workerId);
+    // Checked again after the read, in the same step as failing it: the exit may have been seen meanwhile.
+    if (row && !this.amendFailure(workerId, reason)) await this.workerFailed(row, reason);
+  }
+
+  /** Puts `reason` before the published reason of a worker that failed already; false when it has not failed. */
+  private amendFailure(workerId: string, reason: string): boolean {
+    for (const [endpointId, entries] of this.unhealthy) {
+      const entry = entries.find((candidate) => candidate.workerId === workerId);
+      if (!entry) continue;
+      if (entry.reason?.startsWith(reason)) return true;
+      const combined = `${reason} (${entry.reason ?? 'exited'})`;
+      this.unhealthy.set(endpointId, entries.map((candidate) => (candidate === entry ? { ...entry, reason: combined } : candidate)));
+      const failures = this.failures.get(endpointId);
+      if (failures && failures.reason === entry.reason) this.failures.set(endpointId, { ...failures, reason: combined });
+      return true;
+    }
+    return false;
   }
 
   /** The worker asked to be recycled (`refresh_worker` / stopPod): remove it; a fresh one replaces it if needed. */

@@ -6,12 +6,14 @@ export interface JobEvent {
   endpointId: string;
   jobId?: string;
   workerId?: string;
+  /** `worker.unhealthy`: what the worker reported. */
+  reason?: string;
 }
 
 function toEvent(fields: string[]): JobEvent {
   const map: Record<string, string> = {};
   for (let index = 0; index + 1 < fields.length; index += 2) map[fields[index] as string] = fields[index + 1] as string;
-  return { type: map['type'] ?? '', endpointId: map['endpointId'] ?? '', jobId: map['jobId'], workerId: map['workerId'] };
+  return { type: map['type'] ?? '', endpointId: map['endpointId'] ?? '', jobId: map['jobId'], workerId: map['workerId'], reason: map['reason'] };
 }
 
 /**
