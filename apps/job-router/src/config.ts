@@ -19,8 +19,11 @@ export const jobRouterEnvSchema = serviceEnvSchema(8081).extend({
   JOB_OTHER_MAX_BYTES: envInt({ min: 1024, max: 1024 * MiB, default: 1 * MiB }),
   /** How long job-take and job-stop hold an empty answer (RunPod's worker SDK waits up to 90 s). */
   JOB_TAKE_WAIT_MS: envInt({ min: 0, max: 85_000, default: 30_000 }),
-  /** How long /stream holds an empty answer when the caller gives no `?wait=`. */
-  JOB_STREAM_WAIT_MS: envInt({ min: 0, max: 300_000, default: 10_000 }),
+  /**
+   * How long /stream holds an empty answer when the caller gives no `?wait=`. Below 10 s: runpod-python's synchronous
+   * `Job.stream()` polls without `wait` and gives up on a read that takes 10 s.
+   */
+  JOB_STREAM_WAIT_MS: envInt({ min: 0, max: 300_000, default: 8_000 }),
   /** How often the time-based job rules (ttl, retention, timeouts, lost workers) are applied; 0 = never. */
   JOB_SWEEP_INTERVAL_MS: envInt({ min: 0, max: 3_600_000, default: 1_000 }),
   /** Region suffix of job ids (`<uuid>-<region>`). */
