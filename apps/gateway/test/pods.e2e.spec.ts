@@ -125,6 +125,10 @@ describe('v1 /pods: the user walk-through', () => {
       lastStatusChange: expect.stringMatching(/^Reset for update by User: /),
     });
     expect(await generation()).toBe(4);
+    // An empty id detaches the registry auth, as null does.
+    const detached = await call('PATCH', `/pods/${pod.id}`, { containerRegistryAuthId: '' });
+    expect(detached.statusCode).toBe(200);
+    expect(detached.json()).toMatchObject({ containerRegistryAuthId: null });
 
     const deleted = await call('DELETE', `/pods/${pod.id}`);
     expect(deleted.statusCode).toBe(204);

@@ -97,12 +97,14 @@ describe('v1 /containerregistryauth', () => {
     });
     await gw.db.pod.update({ where: { id: 'pod-pulls-private' }, data: { desiredStatus: 'TERMINATED' } });
     expect((await remove()).json().message).toBe(`Container registry auth is in use by templates ${templateId}; delete or change them first`);
+    // As `runpodctl template update <id> --registry-auth-id ""` detaches it (null does the same; templates.e2e.spec.ts).
     const detach = await gw.inject({
       method: 'PATCH',
       url: `/v1/templates/${templateId}`,
       headers: bearer(owner.secret),
-      payload: { containerRegistryAuthId: null },
+      payload: { containerRegistryAuthId: '' },
     });
+    expect(detach.statusCode).toBe(200);
     expect(detach.json()).toMatchObject({ containerRegistryAuthId: null });
 
     expect((await remove()).statusCode).toBe(204);

@@ -77,6 +77,12 @@ export const diskGb = z.number().int().min(0).max(4000);
 /** An id of another resource given in a body (opaque, URL-safe). */
 export const refId = z.string().min(1).max(191);
 
+/**
+ * A reference an update may remove: `null`, or `""` as runpodctl sends it (`--registry-auth-id ""` clears a template's
+ * registry auth), both read as null.
+ */
+export const removableRefId = z.union([refId, z.null(), z.literal('').transform(() => null)]);
+
 /** A container image reference (`repo/name:tag`). */
 export const imageRef = z.string().trim().min(1).max(512);
 

@@ -13,6 +13,7 @@ import {
   queryArray,
   queryBoolean,
   refId,
+  removableRefId,
   resourceName,
   SELECTION_PRIORITIES,
 } from './common';
@@ -74,7 +75,7 @@ export const podUpdateInput = z.strictObject({
   containerDiskInGb: diskGb.nullable().optional(),
   volumeInGb: diskGb.nullable().optional(),
   volumeMountPath: mountPath.optional(),
-  containerRegistryAuthId: refId.nullable().optional(),
+  containerRegistryAuthId: removableRefId.optional(),
   ports: portList.optional(),
   env: envMap.optional(),
   dockerEntrypoint: command.optional(),

@@ -8,6 +8,7 @@ import {
   portList,
   queryBoolean,
   refId,
+  removableRefId,
   resourceName,
   TEMPLATE_CATEGORIES,
 } from './common';
@@ -37,7 +38,7 @@ export type TemplateCreateInput = z.infer<typeof templateCreateInput>;
 
 /**
  * Body of `PATCH /v1/templates/{id}` (RunPod's TemplateUpdateInput): every field optional; category and
- * isServerless are fixed at creation. `containerRegistryAuthId: null` detaches the credentials.
+ * isServerless are fixed at creation. `containerRegistryAuthId: null` (or `""`) detaches the credentials.
  */
 export const templateUpdateInput = z.strictObject({
   name: resourceName.optional(),
@@ -51,7 +52,7 @@ export const templateUpdateInput = z.strictObject({
   dockerStartCmd: commandLine.optional(),
   isPublic: z.boolean().optional(),
   readme: readme.optional(),
-  containerRegistryAuthId: refId.nullable().optional(),
+  containerRegistryAuthId: removableRefId.optional(),
 });
 /** Parsed body of `PATCH /v1/templates/{id}`. */
 export type TemplateUpdateInput = z.infer<typeof templateUpdateInput>;
