@@ -56,6 +56,8 @@ describe('v1 /pods: the user walk-through', () => {
       computeType: 'GPU',
       cloudType: 'COMMUNITY',
       gpu: expect.objectContaining({ id: 'NVIDIA A40', count: 2, displayName: 'A40', communityPrice: 0.35, securePrice: 0.4 }),
+      gpuTypeId: 'NVIDIA A40',
+      gpuCount: 2,
       cpuFlavorId: null,
       vcpuCount: 4,
       memoryInGb: 16,
@@ -174,7 +176,7 @@ describe('v1 /pods: the user walk-through', () => {
   it('creates CPU Pods priced per vCPU, interruptible Pods at spot prices, and applies defaults', async () => {
     const cpu = (await call('POST', '/pods', { imageName: 'alpine:3', computeType: 'CPU', cpuFlavorIds: ['cpu3g'], vcpuCount: 4 })).json();
     expect(cpu).toMatchObject({
-      computeType: 'CPU', gpu: null, cpuFlavorId: 'cpu3g', vcpuCount: 4, memoryInGb: 16, costPerHr: 0.16,
+      computeType: 'CPU', gpu: null, gpuTypeId: null, gpuCount: 0, cpuFlavorId: 'cpu3g', vcpuCount: 4, memoryInGb: 16, costPerHr: 0.16,
       name: 'my pod', ports: ['8888/http', '22/tcp'], containerDiskInGb: 50, volumeInGb: 20, env: {}, dataCenterId: null,
     });
     const spot = (await call('POST', '/pods', { imageName: 'alpine:3', gpuTypeIds: ['NVIDIA GeForce RTX 4090'], interruptible: true })).json();

@@ -25,7 +25,7 @@ describe('v1 /containerregistryauth', () => {
     const created = await create('docker hub');
     expect(created.statusCode).toBe(200);
     const dto = created.json() as ContainerRegistryAuthDto;
-    expect(Object.keys(dto).sort()).toEqual(['id', 'name']);
+    expect(dto).toEqual({ id: expect.any(String), name: 'docker hub', username: 'robot' });
 
     const row = await gw.db.containerRegistryAuth.findUniqueOrThrow({ where: { id: dto.id } });
     expect(row.passwordEncrypted).not.toBe(PASSWORD);

@@ -9,7 +9,10 @@ export const containerRegistryAuthCreateInput = z.strictObject({
 /** Parsed body of `POST /v1/containerregistryauth`. */
 export type ContainerRegistryAuthCreateInput = z.infer<typeof containerRegistryAuthCreateInput>;
 
-/** A container registry auth as the v1 API returns it: the password is never included. */
-export const containerRegistryAuthDto = z.object({ id: z.string(), name: z.string() });
+/**
+ * A container registry auth as the v1 API returns it: RunPod's `id` and `name`, and the `username` runpodctl shows. The
+ * password is never included.
+ */
+export const containerRegistryAuthDto = z.object({ id: z.string(), name: z.string(), username: z.string() });
 /** A container registry auth as the v1 API returns it. */
 export type ContainerRegistryAuthDto = z.infer<typeof containerRegistryAuthDto>;

@@ -177,7 +177,10 @@ export const podNetworkVolumeDto = z.object({
   dataCenterId: z.string(),
 });
 
-/** A Pod as the v1 API returns it; `imageName` repeats `image` and `aiApiId` repeats `endpointId`. */
+/**
+ * A Pod as the v1 API returns it; `imageName` repeats `image`, `aiApiId` repeats `endpointId`, and `gpuTypeId` and
+ * `gpuCount` repeat `gpu.id` and `gpu.count` (0 for a CPU Pod), as runpodctl reads them.
+ */
 export const podDto = z.object({
   id: z.string(),
   name: z.string(),
@@ -189,6 +192,8 @@ export const podDto = z.object({
   computeType: z.enum(COMPUTE_TYPES),
   cloudType: z.enum(CLOUD_TYPES),
   gpu: podGpuDto.nullable(),
+  gpuTypeId: z.string().nullable(),
+  gpuCount: z.number().int(),
   cpuFlavorId: z.string().nullable(),
   vcpuCount: z.number(),
   memoryInGb: z.number(),

@@ -114,6 +114,8 @@ export function toPodDto(row: PodRow, context: PodMapContext): PodDto {
     computeType: row.computeType,
     cloudType: row.cloudType,
     gpu: gpu ? toGpuDto(gpu, row.gpuCount) : null,
+    gpuTypeId: row.gpuTypeId,
+    gpuCount: row.gpuTypeId === null ? 0 : row.gpuCount,
     cpuFlavorId: row.cpuFlavorId,
     vcpuCount: row.vcpuCount,
     memoryInGb: row.memoryInGb,

@@ -16,7 +16,7 @@ export interface RegistryCredentials {
 }
 
 function toDto(row: ContainerRegistryAuth): ContainerRegistryAuthDto {
-  return { id: row.id, name: row.name };
+  return { id: row.id, name: row.name, username: row.username };
 }
 
 const aad = (accountId: string, id: string): string => `container-registry-auth:${accountId}:${id}`;
