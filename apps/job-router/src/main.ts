@@ -7,6 +7,8 @@ import { JobRouterModule } from './job-router.module';
 void runService({
   serviceName: 'job-router',
   errorStyle: 'job',
+  // Jobs, inputs and results live in Redis: a NUL character in a handler's output is no reason to lose it.
+  nulInBodies: 'keep',
   config,
   telemetry,
   module: (infrastructure) => JobRouterModule.forRoot(infrastructure, { config, engine: createJobRouterEngine }),

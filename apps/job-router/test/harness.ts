@@ -49,6 +49,7 @@ export async function startJobRouter(label: string, env: Record<string, string> 
   const app = await buildService({
     serviceName: 'job-router',
     errorStyle: 'job',
+    nulInBodies: 'keep',
     config,
     module: (infrastructure) =>
       JobRouterModule.forRoot(infrastructure, {

@@ -40,6 +40,27 @@ describe('job-router worker protocol', () => {
     await h.inject({ method: 'POST', url: `/v2/${endpointId}/job-done/w9/${id}?isStream=false`, headers: worker, payload: { output: 1 } });
   });
 
+  it('keeps NUL characters in inputs, stream chunks and results (jobs live in Redis), and refuses them only where Postgres would hold them', async () => {
+    const id = await submit({ text: 'a\u0000b' });
+    const taken = await get('job-take/w9');
+    expect(taken.json()).toMatchObject({ id, input: { text: 'a\u0000b' } });
+    const post = (path: string, body: object) =>
+      h.inject({ method: 'POST', url: `/v2/${endpointId}/${path}`, headers: { ...worker, 'content-type': 'application/x-www-form-urlencoded' }, payload: JSON.stringify(body) });
+    expect((await post(`job-stream/w9/${id}`, { output: 'chunk\u0000' })).statusCode).toBe(200);
+    expect((await post(`job-done/w9/${id}?isStream=false`, { output: { bytes: '\u0000\u0001' } })).statusCode).toBe(200);
+    const status = await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${id}`, headers: client });
+    expect(status.json()).toMatchObject({ status: 'COMPLETED', output: { bytes: '\u0000\u0001' } });
+    const stream = await h.inject({ method: 'GET', url: `/v2/${endpointId}/stream/${id}`, headers: client });
+    expect(stream.json()).toMatchObject({ stream: [{ output: 'chunk\u0000' }] });
+
+    // A webhook URL is kept in Postgres with its deliveries, and a path id or query value may be looked up there.
+    const hooked = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: client, payload: { input: {}, webhook: 'https://example.com/\u0000' } });
+    expect(hooked.statusCode).toBe(400);
+    expect(hooked.json()).toMatchObject({ error: expect.stringContaining('webhook: must not contain NUL characters') });
+    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/a%00b`, headers: client })).statusCode).toBe(404);
+    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${id}?ttl=%00`, headers: client })).statusCode).toBe(400);
+  });
+
   it('hands out a batch as an array', async () => {
     const ids = [await submit({ i: 1 }), await submit({ i: 2 }), await submit({ i: 3 })];
     const res = await get('job-take-batch/w9?batch_size=2&job_in_progress=0');

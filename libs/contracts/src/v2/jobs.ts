@@ -11,6 +11,8 @@ export const SYNC_WAIT_RANGE_MS = { min: 1_000, max: 300_000, default: 90_000 } 
 const webhookUrl = z
   .string()
   .max(2048)
+  // Kept in Postgres with the job's deliveries, which cannot hold NUL.
+  .refine((value) => !value.includes('\u0000'), { error: 'must not contain NUL characters' })
   .refine((value) => {
     try {
       const { protocol } = new URL(value);

@@ -18,6 +18,12 @@ export interface HttpAppOptions {
   errorStyle: ErrorStyle;
   bodyLimitBytes: number;
   metrics?: MetricsRegistry;
+  /**
+   * `refuse` (the default): a NUL character in a body answers 400, as Postgres text cannot hold it. `keep`: bodies are
+   * taken as they are, for a service that keeps them out of Postgres (the job-router's jobs and results live in Redis);
+   * path ids and query values are refused all the same.
+   */
+  nulInBodies?: 'refuse' | 'keep';
 }
 
 function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegistry): void {
@@ -116,8 +122,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     done();
   });
   app.useGlobalFilters(new ApiExceptionFilter(errorStyle, logger));
+  const checkBodies = options.nulInBodies !== 'keep';
   fastify.addHook('preHandler', (request, _reply, done) => {
-    rejectNulCharacters(request);
+    rejectNulCharacters(request, checkBodies);
     done();
   });
   if (options.metrics) recordRequestMetrics(app, options.metrics);

@@ -19,10 +19,11 @@ function findNul(value: unknown, path: string): string | undefined {
 /**
  * Postgres text cannot hold NUL (U+0000), so no id, name or value of ours ever contains one. Rejecting them
  * once, before any handler, keeps every route from turning them into a database error: in a path id the
- * resource cannot exist (404); in a query or body field it is invalid input (400 naming the field).
+ * resource cannot exist (404); in a query or body field it is invalid input (400 naming the field). Bodies are
+ * checked unless `checkBody` is false.
  */
-export function rejectNulCharacters(request: FastifyRequest): void {
+export function rejectNulCharacters(request: FastifyRequest, checkBody = true): void {
   if (findNul(request.params, '')) throw new DomainError('NOT_FOUND', 'Not found');
-  const field = findNul(request.query, '') ?? findNul(request.body, '');
+  const field = findNul(request.query, '') ?? (checkBody ? findNul(request.body, '') : undefined);
   if (field) throw new ValidationError(`${field}: must not contain NUL characters`);
 }

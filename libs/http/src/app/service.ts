@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { databaseEnv, httpEnv, logEnv, otelEnv, redisEnv, z } from '@runplane/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@runplane/observability';
 import type { ErrorStyle } from '../errors/error-body';
-import { createHttpApp } from './create-http-app';
+import { createHttpApp, type HttpAppOptions } from './create-http-app';
 import { InfrastructureModule } from './infrastructure.module';
 
 /** Environment every Runplane service reads: its HTTP listener, Postgres, Redis, logging and tracing. */
@@ -21,6 +21,8 @@ export interface ServiceOptions {
   /** Builds the app's root module around the shared infrastructure module. */
   module: (infrastructure: DynamicModule) => DynamicModule;
   logger?: Logger;
+  /** See {@link HttpAppOptions.nulInBodies}. */
+  nulInBodies?: HttpAppOptions['nulInBodies'];
 }
 
 /** Builds (but does not start listening) a service: used by main() and by tests. */
@@ -40,6 +42,7 @@ export async function buildService(options: ServiceOptions): Promise<NestFastify
     errorStyle: options.errorStyle,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     metrics,
+    nulInBodies: options.nulInBodies,
   });
 }
 
