@@ -180,4 +180,48 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
     expect(result.workerId).not.toBe(removedId);
     await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'scale to 0 again' });
   }, 90_000);
+
+  it('recycles a worker without the job-stop channel (RunPod worker SDK < 1.10) that goes on running a cancelled job', async () => {
+    // Takes one job and works on it for ever, pinging with its id, and never asks job-stop.
+    const oldWorker = [
+      'const headers = { authorization: process.env.RUNPOD_AI_API_KEY };',
+      "let held = '';",
+      "setInterval(() => fetch(`${process.env.RUNPOD_WEBHOOK_PING}${held ? `&job_id=${held}` : ''}`, { headers }).catch(() => {}), 500);",
+      '(async () => {',
+      '  while (!held) {',
+      '    const answer = await fetch(`${process.env.RUNPOD_WEBHOOK_GET_JOB}&job_in_progress=0`, { headers }).catch(() => null);',
+      '    if (answer?.status === 200) held = (await answer.json()).id;',
+      '  }',
+      '})();',
+    ].join('\n');
+    const template = await p.v1('POST', '/templates', {
+      name: 'old-sdk', imageName: 'runplane/old-sdk:1', isServerless: true, dockerEntrypoint: ['node'], dockerStartCmd: ['-e', oldWorker],
+    }); // prettier-ignore
+    const endpoint = await p.v1('POST', '/endpoints', {
+      name: 'old-sdk', templateId: (template.body as { id: string }).id, gpuTypeIds: [RTX], workersMin: 1, workersMax: 1, idleTimeout: 600,
+    }); // prettier-ignore
+    const oldEndpointId = (endpoint.body as { id: string }).id;
+    const client = runpodSdk(p.secret, { baseUrl: `${p.jobApiUrl}/v2` }).endpoint(oldEndpointId);
+    if (!client) throw new Error('runpod-sdk returned no endpoint');
+    const run = (await client.run({ input: { text: 'forever' } })) as { id: string };
+    const taken = await pollUntil(
+      async () => {
+        const answer = (await client.status(run.id)) as unknown as Status;
+        return answer.status === 'IN_PROGRESS' ? answer : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200, description: 'the job to be taken' },
+    );
+    const workerId = taken.workerId as string;
+    const pid = processRecord(p.stateDir, workerId)?.pid ?? 0;
+    expect(isProcessAlive(pid)).toBe(true);
+    expect(await client.cancel(run.id)).toMatchObject({ status: 'CANCELLED' });
+    // The job engine finds its stop request unheeded after 3 heartbeat intervals (here 6 s): the worker is recycled.
+    await pollUntil(async () => !(await p.db.pod.findUnique({ where: { id: workerId } })) || undefined, {
+      timeoutMs: 30_000,
+      description: 'the worker to be recycled',
+    });
+    await pollUntil(() => !isProcessAlive(pid) || undefined, { timeoutMs: 15_000, description: 'its process to end' });
+    expect(await client.status(run.id)).toMatchObject({ status: 'CANCELLED' });
+    await p.v1('DELETE', `/endpoints/${oldEndpointId}`);
+  }, 90_000);
 });

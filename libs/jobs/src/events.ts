@@ -8,7 +8,8 @@
  *   answer left, and the job went back to the queue.
  * - `job.expired` (jobId, status): ttl or retention deleted the job.
  * - `worker.lost` (workerId): no heartbeat for 3 intervals.
- * - `worker.refresh` (workerId): the worker asked to be recycled (`stopPod`).
+ * - `worker.refresh` (workerId, reason when the engine asks): the worker is to be recycled: it asked (`stopPod`), or it
+ *   did not stop a cancelled or timed-out job (it has no job-stop channel, as RunPod's worker SDK before 1.10.0).
  * - `worker.unhealthy` (workerId, reason): the worker reported itself unhealthy (a failed fitness check) and exits.
  */
 export const JOB_EVENT_TYPES = [

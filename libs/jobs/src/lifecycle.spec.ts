@@ -139,4 +139,33 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     expect(mine[0]).toMatchObject({ jobId: id, lowPriority: '1' });
     expect(mine[3]).toMatchObject({ jobId: id, status: 'COMPLETED', workerId: 'w9' });
   });
+
+  it('has a worker recycled that does not ask for the stop of its cancelled or timed-out job (no job-stop channel)', async () => {
+    const ep = endpoint();
+    const unheeded = await running(ep, 'old-sdk');
+    const heeded = await running(ep, 'new-sdk');
+    await f.engine.cancel(ep, unheeded);
+    await f.engine.cancel(ep, heeded);
+    // The worker with the job-stop channel asks for its stops; the other one never does, and goes on pinging.
+    expect(await f.engine.stopRequests(ep, 'new-sdk', 0)).toEqual([heeded]);
+    const events = async () =>
+      (await f.redis.xrange(f.keys.events, '-', '+'))
+        .map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1] ?? '']]), [])))
+        .filter((event) => event['endpointId'] === ep && event['type'] === 'worker.refresh');
+    const grace = 3 * 10_000; // 3 heartbeat intervals
+    f.clock.advance(grace - 1_000);
+    await f.engine.sweep();
+    expect(await events()).toEqual([]);
+    f.clock.advance(2_000);
+    await f.engine.heartbeat(ep, 'old-sdk', [unheeded]);
+    await f.engine.heartbeat(ep, 'new-sdk', []);
+    await f.engine.sweep();
+    expect(await events()).toEqual([
+      { type: 'worker.refresh', endpointId: ep, workerId: 'old-sdk', reason: `did not stop job ${unheeded} when told to (no job-stop channel)` },
+    ]);
+    // Once only: its stop requests are forgotten with it.
+    await f.engine.sweep();
+    expect(await events()).toHaveLength(1);
+    expect(await f.engine.stopRequests(ep, 'old-sdk', 0)).toEqual([]);
+  });
 });

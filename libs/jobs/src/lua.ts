@@ -5,7 +5,8 @@
  * `<base><ep>:low`, `<base><ep>:running`, `<base><ep>:worker:<wid>` (its jobs), `<base><ep>:stop:<wid>`,
  * `<base><ep>:workers` (zset by last seen), `<base><ep>:retired:<wid>` (a removed worker), `<base><ep>:takers` (list), `<base><ep>:recent`,
  * `<base><ep>:stats`; global zsets `<base>expiry` (deletion time), `<base>deadlines` (execution timeout),
- * `<base>workers` (last seen), `<base>outbox` (finished jobs whose webhook is not queued yet, by finish time), with
+ * `<base>workers` (last seen), `<base>outbox` (finished jobs whose webhook is not queued yet, by finish time),
+ * `<base>stops` (workers told to stop a job that have not asked for it yet, by the first request's time), with
  * members "<ep>/<id|wid>"; the `<base>events` stream and the `<base>wake` channel.
  */
 
@@ -25,8 +26,11 @@ local function unqueue(ep, id)
   redis.call('ZREM', ekey(ep, 'queued'), id)
   redis.call('SREM', ekey(ep, 'low'), id)
 end
-local function stop(ep, wid, id)
+-- Tells a worker to stop a job; the worker's first request not drained yet is remembered in 'stops', for workers
+-- without the job-stop channel (see SWEEP_UNHEEDED_STOPS).
+local function stop(ep, wid, id, now)
   redis.call('SADD', ekey(ep, 'stop:' .. wid), id)
+  redis.call('ZADD', base .. 'stops', 'NX', now, ep .. '/' .. wid)
   wake('s|' .. ep .. '|' .. wid)
 end
 -- A terminal transition; a job with a webhook enters the outbox in the same step (see webhook-outbox.ts).
@@ -180,7 +184,7 @@ local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId')
 if not f[1] then return 'missing' end
 if TERMINAL[f[1]] then return f[1] end
 finish(ep, id, 'CANCELLED', now, nil)
-if f[1] == 'IN_PROGRESS' then stop(ep, f[2], id) end
+if f[1] == 'IN_PROGRESS' then stop(ep, f[2], id, now) end
 return f[1]
 `;
 
@@ -243,6 +247,7 @@ export const DRAIN_STOPS = `${PRELUDE}
 local s = ekey(ARGV[2], 'stop:' .. ARGV[3])
 local ids = redis.call('SMEMBERS', s)
 redis.call('DEL', s)
+redis.call('ZREM', base .. 'stops', ARGV[2] .. '/' .. ARGV[3])
 return ids
 `;
 

@@ -9,7 +9,7 @@ for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'deadlines', '-inf', now,
   local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId', 'executionTimeoutMs')
   if f[1] == 'IN_PROGRESS' then
     finish(ep, id, 'TIMED_OUT', now, 'job timed out after ' .. f[3] .. ' ms (executionTimeout)')
-    stop(ep, f[2], id)
+    stop(ep, f[2], id, now)
     table.insert(out, ep)
     table.insert(out, id)
   else
@@ -35,7 +35,7 @@ for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'expiry', '-inf', now, 'L
     table.insert(out, id)
   elseif f[1] == 'IN_PROGRESS' and f[2] then
     redis.call('SREM', ekey(ep, 'worker:' .. f[2]), id)
-    stop(ep, f[2], id)
+    stop(ep, f[2], id, now)
   end
   redis.call('DEL', k, ekey(ep, 'stream:' .. id))
   unqueue(ep, id)
@@ -46,6 +46,30 @@ for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'expiry', '-inf', now, 'L
   if f[1] then
     emit('job.expired', ep, 'jobId', id, 'status', f[1])
     wake('j|' .. ep .. '|' .. id)
+  end
+end
+return out
+`;
+
+/**
+ * Stops not heeded: ARGV cutoff, limit. A worker told to stop a job before `cutoff` that has not asked for its stop
+ * requests since has no job-stop channel (RunPod's worker SDK before 1.10.0): the job runs on there, and only
+ * recycling the worker ends it. Emits `worker.refresh` for each such worker and forgets its requests; returns
+ * [ep, workerId, ...].
+ */
+export const SWEEP_UNHEEDED_STOPS = `${PRELUDE}
+local cutoff, limit = ARGV[2], ARGV[3]
+local out = {}
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'stops', '-inf', cutoff, 'LIMIT', 0, limit)) do
+  local ep, wid = split(m)
+  local s = ekey(ep, 'stop:' .. wid)
+  local ids = redis.call('SMEMBERS', s)
+  redis.call('DEL', s)
+  redis.call('ZREM', base .. 'stops', m)
+  if #ids > 0 then
+    emit('worker.refresh', ep, 'workerId', wid, 'reason', 'did not stop job ' .. table.concat(ids, ', ') .. ' when told to (no job-stop channel)')
+    table.insert(out, ep)
+    table.insert(out, wid)
   end
 end
 return out
@@ -94,6 +118,7 @@ ${REQUEUE}for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'workers', '-in
     if f[1] == 'IN_PROGRESS' and f[2] == wid then requeue(ep, id, k, f, wid, 'stopped responding while running the job') end
   end
   redis.call('DEL', wk, ekey(ep, 'stop:' .. wid))
+  redis.call('ZREM', base .. 'stops', m)
   redis.call('ZREM', base .. 'workers', m)
   redis.call('ZREM', ekey(ep, 'workers'), wid)
   emit('worker.lost', ep, 'workerId', wid)

@@ -1,12 +1,13 @@
 import type { EndpointQueues, Redis } from '@runplane/queue';
 import type { JobKeys } from './job-store';
 import { LuaScript, pairs } from './scripts';
-import { RECONCILE_WORKER, SWEEP_EXPIRED, SWEEP_LOST_WORKERS, SWEEP_TIMEOUTS } from './sweep-lua';
+import { RECONCILE_WORKER, SWEEP_EXPIRED, SWEEP_LOST_WORKERS, SWEEP_TIMEOUTS, SWEEP_UNHEEDED_STOPS } from './sweep-lua';
 
 const TIMEOUTS = new LuaScript(SWEEP_TIMEOUTS);
 const EXPIRED = new LuaScript(SWEEP_EXPIRED);
 const LOST_WORKERS = new LuaScript(SWEEP_LOST_WORKERS);
 const RECONCILE = new LuaScript(RECONCILE_WORKER);
+const UNHEEDED_STOPS = new LuaScript(SWEEP_UNHEEDED_STOPS);
 // Oldest queued jobs checked per endpoint and sweep: a bound on the repair's cost behind a deep backlog.
 const REPAIR_CHECKS = 50;
 
@@ -25,7 +26,10 @@ export interface SweeperOptions {
   relayWebhooks(now: number): Promise<void>;
 }
 
-/** Applies the time rules at a given instant: execution timeouts, ttl and retention, lost workers, webhook outbox. */
+/**
+ * Applies the time rules at a given instant: execution timeouts, ttl and retention, lost workers, stops a worker does
+ * not heed, webhook outbox.
+ */
 export class Sweeper {
   constructor(
     private readonly redis: Redis,
@@ -51,6 +55,9 @@ export class Sweeper {
 
     const cutoff = now - 3 * heartbeatIntervalMs;
     await this.settle(await LOST_WORKERS.run<[string[], string[]]>(this.redis, [base, now, cutoff, maxRetries, batch]));
+    // A worker with the job-stop channel asks for its stop requests within moments (its poll is parked, or comes back
+    // within a second); one that has not in 3 heartbeat intervals has no such channel, and is recycled.
+    await UNHEEDED_STOPS.run<string[]>(this.redis, [base, cutoff, batch]);
     await this.repairQueues(now);
     await this.options.relayWebhooks(now);
   }
