@@ -105,6 +105,24 @@ describe('job-router worker protocol', () => {
     expect(stop.json()).toEqual({ jobsToStop: [id] });
   });
 
+  it('takes back a job its worker stopped reporting, except from runpod-python 1.7.1, whose pings never report jobs', async () => {
+    const workerOf = async (name: string) => raw(await h.workerToken(endpointId, name));
+    const ping = async (name: string, query: string) =>
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/${name}?${query}`, headers: await workerOf(name) })).statusCode;
+    const takeAs = async (name: string) =>
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/${name}`, headers: await workerOf(name) })).json() as { id: string };
+    const old = await submit({ sdk: '1.7.1' });
+    expect((await takeAs('w-171')).id).toBe(old);
+    const current = await submit({ sdk: '1.8.0' });
+    expect((await takeAs('w-180')).id).toBe(current);
+    // Past two heartbeat intervals, a job its worker does not report never reached it, or was lost there.
+    h.clock.advance(25_000);
+    expect(await ping('w-171', 'runpod_version=1.7.1')).toBe(200);
+    expect(await ping('w-180', 'runpod_version=1.8.0')).toBe(200);
+    expect(await statusOf(old)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w-171', retries: 0 });
+    expect(await statusOf(current)).toMatchObject({ status: 'IN_QUEUE', retries: 1 });
+  });
+
   it('rejects bad worker queries with 400', async () => {
     expect((await get('job-take-batch/w9?batch_size=0')).statusCode).toBe(400);
     expect((await get('job-take/w9?job_in_progress=maybe')).statusCode).toBe(400);

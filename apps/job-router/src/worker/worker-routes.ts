@@ -60,7 +60,7 @@ export class WorkerRoutes implements OnModuleInit {
         await engine.unhealthy(worker.endpointId, worker.workerId, fitnessFailure(query.check, query.reason));
         return {};
       }
-      await engine.heartbeat(worker.endpointId, worker.workerId, query.job_id);
+      await engine.heartbeat(worker.endpointId, worker.workerId, reportedJobs(query.job_id, query.runpod_version));
       return {};
     });
     this.route(fastify, 'GET', 'job-stop/:workerId', async (worker, _request, reply) => {
@@ -85,6 +85,14 @@ export class WorkerRoutes implements OnModuleInit {
 
 function jobIdOf(request: FastifyRequest): string {
   return (request.params as JobRouteParams).jobId ?? '';
+}
+
+/**
+ * The jobs a ping says the worker holds, or undefined when it says nothing of them: RunPod's worker SDK 1.7.1 pings
+ * without `job_id` even while it runs jobs (fixed in 1.7.2), so its silence must not have them taken back.
+ */
+function reportedJobs(jobIds: string[], runpodVersion: string | undefined): string[] | undefined {
+  return jobIds.length === 0 && runpodVersion === '1.7.1' ? undefined : jobIds;
 }
 
 /** The reason shown for a worker that failed a fitness check, e.g. `Fitness check gpu_present failed: no CUDA device`. */
