@@ -41,10 +41,12 @@ describe('job-router client API', () => {
     });
 
   it('runs a job to COMPLETED and serves its record on GET and POST /status with 200', async () => {
-    const ref = await submit({ input: { n: 1 }, s3Config: { bucketName: 'b' }, custom: 7 });
+    const webhook = 'https://example.com/hook';
+    const ref = await submit({ input: { n: 1 }, s3Config: { bucketName: 'b' }, custom: 7, webhook, policy: { ttl: 60_000 } });
     expect(ref).toEqual({ id: expect.stringMatching(/-u1$/), status: 'IN_QUEUE' });
+    // The worker gets the job object as RunPod hands it to handlers: id, input, webhook and every other key but policy.
     const job = await take();
-    expect(job).toMatchObject({ id: ref.id, input: { n: 1 }, s3Config: { bucketName: 'b' }, custom: 7 });
+    expect(job).toEqual({ id: ref.id, input: { n: 1 }, s3Config: { bucketName: 'b' }, custom: 7, webhook });
     expect((await done(ref.id, { output: { ok: true } })).statusCode).toBe(200);
     for (const method of ['GET', 'POST'] as const) {
       const status = await call(method, `status/${ref.id}`);

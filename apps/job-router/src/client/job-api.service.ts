@@ -45,9 +45,12 @@ function ref(record: JobRecord): JobRef {
   return { id: record.id, status: record.status };
 }
 
-/** Everything of the body but the keys Runplane interprets goes to the worker as it came. */
+/**
+ * Everything of the body but `input` and `policy` goes to the worker as it came, `webhook` included: RunPod's worker
+ * SDK hands the job object to the handler as it is.
+ */
 function extraKeys(body: RunJobInput): Record<string, unknown> {
-  const { input: _input, webhook: _webhook, policy: _policy, ...extra } = body;
+  const { input: _input, policy: _policy, ...extra } = body;
   return extra;
 }
 
