@@ -1,7 +1,7 @@
-import { startTelemetry } from '@runplane/observability';
+import { startServiceTelemetry } from '@runplane/observability';
 import { loadGatewayConfig } from './config';
 
 /** Parsed once, before anything else loads, so tracing covers the whole process. */
 export const config = loadGatewayConfig();
 /** The gateway's OpenTelemetry SDK, started on import. */
-export const telemetry = startTelemetry({ serviceName: 'gateway', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+export const telemetry = startServiceTelemetry('gateway', config);

@@ -1,7 +1,7 @@
-import { startTelemetry } from '@runplane/observability';
+import { startServiceTelemetry } from '@runplane/observability';
 import { loadJobRouterConfig } from './config';
 
 /** Parsed once, before anything else loads, so tracing covers the whole process. */
 export const config = loadJobRouterConfig();
 /** The job-router's OpenTelemetry SDK, started on import. */
-export const telemetry = startTelemetry({ serviceName: 'job-router', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+export const telemetry = startServiceTelemetry('job-router', config);

@@ -1,5 +1,5 @@
-export { startTelemetry } from './telemetry';
-export type { Telemetry, TelemetryOptions } from './telemetry';
+export { startServiceTelemetry, startTelemetry } from './telemetry';
+export type { ServiceTelemetryConfig, Telemetry, TelemetryOptions } from './telemetry';
 export { createLogger, redactionPaths } from './logger';
 export type { Logger, LoggerOptions } from './logger';
 export { createMetricsRegistry } from './metrics';

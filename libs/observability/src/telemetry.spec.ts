@@ -1,19 +1,22 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { activeTraceIds, injectTraceContext, startTelemetry, withSpan, withTraceContext } from './index';
+import { activeTraceIds, injectTraceContext, startServiceTelemetry, startTelemetry, withSpan, withTraceContext } from './index';
 
 interface Received {
   url: string;
   bytes: number;
+  /** The body as latin1 text: OTLP protobuf keeps strings (service name, span names) as they are. */
+  text: string;
 }
 
 function startCollector(): Promise<{ server: Server; endpoint: string; received: Received[] }> {
   const received: Received[] = [];
   const server = createServer((req: IncomingMessage, res) => {
-    let bytes = 0;
-    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ url: req.url ?? '', bytes });
+      const body = Buffer.concat(chunks);
+      received.push({ url: req.url ?? '', bytes: body.length, text: body.toString('latin1') });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -50,6 +53,26 @@ describe('startTelemetry', () => {
       await withSpan('reconcile', async () => undefined);
       await telemetry.shutdown();
       expect(collector.received.some((r) => r.url === '/v1/traces' && r.bytes > 0)).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => collector.server.close(() => resolve()));
+    }
+  });
+
+  it("names a service's traces by OTEL_SERVICE_NAME when set, else by the service", async () => {
+    const collector = await startCollector();
+    try {
+      for (const [config, expected] of [
+        [{ OTEL_SERVICE_NAME: 'scheduler-eu-west' }, 'scheduler-eu-west'],
+        [{}, 'scheduler'],
+      ] as const) {
+        collector.received.length = 0;
+        const telemetry = startServiceTelemetry('scheduler', { ...config, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint });
+        await withSpan('reconcile', async () => undefined);
+        await telemetry.shutdown();
+        const exported = collector.received.filter((r) => r.url === '/v1/traces').map((r) => r.text).join('');
+        expect({ expected, exported: exported.includes('reconcile') && exported.includes(expected) }).toEqual({ expected, exported: true });
+        if (expected === 'scheduler') expect(exported).not.toContain('scheduler-eu-west');
+      }
     } finally {
       await new Promise<void>((resolve) => collector.server.close(() => resolve()));
     }

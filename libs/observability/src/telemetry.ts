@@ -35,6 +35,17 @@ function spanProcessors(otlpEndpoint: string | undefined): SpanProcessor[] {
   return [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(otlpEndpoint) }) })];
 }
 
+/** The OpenTelemetry settings of a service's configuration (`otelEnv` of @runplane/config). */
+export interface ServiceTelemetryConfig {
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_SERVICE_NAME?: string;
+}
+
+/** {@link startTelemetry} for a service: `OTEL_SERVICE_NAME`, when set, names it on traces instead of `serviceName`. */
+export function startServiceTelemetry(serviceName: string, config: ServiceTelemetryConfig): Telemetry {
+  return startTelemetry({ serviceName: config.OTEL_SERVICE_NAME ?? serviceName, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+}
+
 /** Start the OTel NodeSDK first thing in main(); exporter only when otlpEndpoint is set. */
 export function startTelemetry(opts: TelemetryOptions): Telemetry {
   if (!active) {
