@@ -97,13 +97,12 @@ describe('v1 /containerregistryauth', () => {
     });
     await gw.db.pod.update({ where: { id: 'pod-pulls-private' }, data: { desiredStatus: 'TERMINATED' } });
     expect((await remove()).json().message).toBe(`Container registry auth is in use by templates ${templateId}; delete or change them first`);
+    const patchTemplate = (payload: object) => gw.inject({ method: 'PATCH', url: `/v1/templates/${templateId}`, headers: bearer(owner.secret), payload });
+    const notAnId = await patchTemplate({ containerRegistryAuthId: 5 });
+    expect(notAnId.statusCode).toBe(400);
+    expect(notAnId.json().message).toBe('containerRegistryAuthId: expected an id, or null or "" to remove it');
     // As `runpodctl template update <id> --registry-auth-id ""` detaches it (null does the same; templates.e2e.spec.ts).
-    const detach = await gw.inject({
-      method: 'PATCH',
-      url: `/v1/templates/${templateId}`,
-      headers: bearer(owner.secret),
-      payload: { containerRegistryAuthId: '' },
-    });
+    const detach = await patchTemplate({ containerRegistryAuthId: '' });
     expect(detach.statusCode).toBe(200);
     expect(detach.json()).toMatchObject({ containerRegistryAuthId: null });
 

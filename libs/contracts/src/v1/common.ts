@@ -81,7 +81,9 @@ export const refId = z.string().min(1).max(191);
  * A reference an update may remove: `null`, or `""` as runpodctl sends it (`--registry-auth-id ""` clears a template's
  * registry auth), both read as null.
  */
-export const removableRefId = z.union([refId, z.null(), z.literal('').transform(() => null)]);
+export const removableRefId = z.union([refId, z.null(), z.literal('').transform(() => null)], {
+  error: 'expected an id, or null or "" to remove it',
+});
 
 /** A container image reference (`repo/name:tag`). */
 export const imageRef = z.string().trim().min(1).max(512);

@@ -75,8 +75,9 @@ export type WorkerState = (typeof WORKER_STATES)[number];
 
 /**
  * A worker as the scheduler last saw it (Runplane's extension of the Endpoint): `reason` says why an unhealthy or
- * throttled worker does not serve, e.g. `no capacity for NVIDIA A40` or the crashed process's exit. A throttled
- * worker the cluster has no room for yet has no Pod, and an id of the form `throttled-<n>`.
+ * throttled worker does not serve, e.g. `CrashLoopBackOff after 3 restarts (exit code 1)`, a failed fitness check,
+ * or why no machine has room for it. A throttled worker the cluster has no room for yet has no Pod, and an id of the
+ * form `throttled-<n>`.
  */
 export const endpointWorkerStateDto = z.object({
   workerId: z.string(),
