@@ -119,6 +119,8 @@ export class JobReader {
     const pipeline = this.redis.pipeline();
     for (const id of ids) pipeline.scard(this.keys.endpoint(endpointId, `worker:${id}`));
     const held = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
-    return { idle: ids.filter((_, index) => !(held[index] ?? 0)), running: ids.filter((_, index) => (held[index] ?? 0) > 0) };
+    const live: LiveWorkers = { idle: [], running: [] };
+    ids.forEach((id, index) => ((held[index] ?? 0) > 0 ? live.running : live.idle).push(id));
+    return live;
   }
 }

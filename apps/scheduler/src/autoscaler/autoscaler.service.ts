@@ -83,7 +83,7 @@ export class AutoscalerService {
    */
   async workerReported(workerId: string, reason: string): Promise<void> {
     if (this.amendFailure(workerId, reason)) return;
-    const row = (await this.repository.workers()).find((worker) => worker.id === workerId);
+    const row = await this.repository.worker(workerId);
     // Checked again after the read, in the same step as failing it: the exit may have been seen meanwhile.
     if (row && !this.amendFailure(workerId, reason)) await this.workerFailed(row, reason);
   }
@@ -105,7 +105,7 @@ export class AutoscalerService {
 
   /** The worker asked to be recycled (`refresh_worker` / stopPod): remove it; a fresh one replaces it if needed. */
   async recycle(workerId: string): Promise<void> {
-    const row = (await this.repository.workers()).find((worker) => worker.id === workerId);
+    const row = await this.repository.worker(workerId);
     if (row) await this.remove(row);
   }
 

@@ -84,6 +84,11 @@ export class ScalingRepository {
     return this.db.pod.findMany({ where: { endpointId: { not: null } }, select: WORKER_SELECT, orderBy: { createdAt: 'asc' } });
   }
 
+  /** One worker, or null when its row is gone (or the Pod is no worker). */
+  worker(id: string): Promise<WorkerRow | null> {
+    return this.db.pod.findFirst({ where: { id, endpointId: { not: null } }, select: WORKER_SELECT });
+  }
+
   /** On-demand prices (secure, community) per GPU type and per vCPU-hour per CPU flavor. */
   async prices(): Promise<{ gpu: Map<string, { secure: number | null; community: number | null }>; cpu: Map<string, number> }> {
     const [gpus, flavors] = await Promise.all([this.db.gpuType.findMany(), this.db.cpuFlavor.findMany()]);
