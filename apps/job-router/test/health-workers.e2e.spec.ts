@@ -2,6 +2,7 @@
 // idle / running counts workers report by heartbeat.
 import { WorkerStateStore } from '@runplane/endpoints';
 import { REDIS_CLIENT } from '@runplane/http';
+import { WorkerRetirement } from '@runplane/jobs';
 import type { Redis } from '@runplane/queue';
 import { bearer, type JobRouterHarness, raw, startJobRouter } from './harness';
 
@@ -93,5 +94,26 @@ describe('job-router /health worker states', () => {
     expect(reports).toEqual([
       ['type', 'worker.unhealthy', 'endpointId', endpointId, 'workerId', 'w-sick', 'reason', 'Fitness check gpu failed: RuntimeError: no CUDA device'],
     ]);
+  });
+
+  it('counts a worker the scheduler removed neither idle nor running from its removal on, though it pings until its process has stopped', async () => {
+    const account = await h.accountWithKey();
+    const endpointId = await h.endpoint(account.accountId);
+    const retirement = new WorkerRetirement(h.redis, h.config.REDIS_PREFIX);
+    const workers = async () =>
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: bearer(account.secret) })).json().workers as Record<string, number>;
+    const ping = async (workerId: string) =>
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/${workerId}`, headers: bearer(account.secret) })).statusCode;
+    expect(await ping('w-removed')).toBe(200);
+    expect(await ping('w-kept')).toBe(200);
+    expect(await workers()).toMatchObject({ idle: 2, running: 0 });
+
+    expect(await retirement.retireIdle(endpointId, 'w-removed')).toBe(true);
+    expect(await workers()).toMatchObject({ idle: 1, running: 0 });
+    // An ALL key of the owner may act as any worker of the endpoint, so its pings are not refused: still not counted.
+    expect(await ping('w-removed')).toBe(200);
+    expect(await workers()).toMatchObject({ idle: 1, running: 0 });
+    const metrics = await h.inject({ method: 'GET', url: `/v2/${endpointId}/metrics`, headers: bearer(account.secret) });
+    expect(metrics.json()).toMatchObject({ readyWorkers: ['w-kept'], workers: { ready: 1, idle: 1, running: 0 } });
   });
 });

@@ -56,7 +56,9 @@ export class SchedulerRuntime {
     const inventory = new InventoryService(driver, machines);
     const jobs = new JobScalingReader(this.queueRedis, config.REDIS_PREFIX);
     const retirement = new WorkerRetirement(this.queueRedis, config.REDIS_PREFIX);
-    const autoscaler = new AutoscalerService(new ScalingRepository(db), this.placement, jobs, retirement, new WorkerStateStore(redis), tokens);
+    // A removed worker's usage ends at its removal, not when its process is seen gone.
+    const removed = (workerId: string, at: Date) => usage.workerRemoved(workerId, at);
+    const autoscaler = new AutoscalerService(new ScalingRepository(db), this.placement, jobs, retirement, new WorkerStateStore(redis), tokens, removed);
     const specs = new WorkloadSpecs(tokens, {
       jobApiUrl: config.SCHEDULER_JOB_API_URL,
       workerPingMs: config.SCHEDULER_WORKER_PING_MS,

@@ -112,15 +112,21 @@ export class JobReader {
     return Math.max(0, queued - low);
   }
 
-  /** Workers seen since `since`, by id: idle ones hold no job, running ones hold at least one. */
+  /**
+   * Workers seen since `since`, by id: idle ones hold no job, running ones hold at least one. A worker the scheduler
+   * removed (retired) is neither from its removal on, though its process may still ping while it stops.
+   */
   async workers(endpointId: string, since: number): Promise<LiveWorkers> {
     const ids = await this.redis.zrangebyscore(this.keys.endpoint(endpointId, 'workers'), since, '+inf');
     if (ids.length === 0) return { idle: [], running: [] };
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.scard(this.keys.endpoint(endpointId, `worker:${id}`));
-    const held = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
+    for (const id of ids) pipeline.scard(this.keys.endpoint(endpointId, `worker:${id}`)).exists(this.keys.endpoint(endpointId, `retired:${id}`));
+    const replies = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
     const live: LiveWorkers = { idle: [], running: [] };
-    ids.forEach((id, index) => ((held[index] ?? 0) > 0 ? live.running : live.idle).push(id));
+    ids.forEach((id, index) => {
+      if (replies[2 * index + 1] === 1) return;
+      ((replies[2 * index] ?? 0) > 0 ? live.running : live.idle).push(id);
+    });
     return live;
   }
 }

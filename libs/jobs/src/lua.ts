@@ -142,13 +142,15 @@ return 1
 
 /**
  * Retires a worker the scheduler removes: no CLAIM gives it a job any more (its takes may still be parked, or come
- * before its token is refused). ARGV ep, workerId, onlyIfIdle (1|0), ttlMs (how long the mark outlives the worker).
- * Returns 1, or 0 (nothing marked) when onlyIfIdle and the worker holds a job: it took one since the scheduler looked.
+ * before its token is refused), and /health no longer counts it (JobReader.workers skips retired workers, though
+ * their processes may ping on until they have stopped). ARGV ep, workerId, onlyIfIdle (1|0), ttlMs (how long the mark
+ * outlives the worker), at (the removal time: the mark's value, which billing's stop of the worker equals). Returns 1,
+ * or 0 (nothing marked) when onlyIfIdle and the worker holds a job: it took one since the scheduler looked.
  */
 export const RETIRE = `${PRELUDE}
-local ep, wid, onlyIfIdle, ttl = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local ep, wid, onlyIfIdle, ttl, at = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 if onlyIfIdle == '1' and redis.call('SCARD', ekey(ep, 'worker:' .. wid)) > 0 then return 0 end
-redis.call('SET', ekey(ep, 'retired:' .. wid), '1', 'PX', ttl)
+redis.call('SET', ekey(ep, 'retired:' .. wid), at, 'PX', ttl)
 return 1
 `;
 

@@ -48,6 +48,27 @@ describe('WorkerRetirement', () => {
     expect(await f.engine.get(ep, third.id)).toEqual({ id: third.id, status: 'IN_QUEUE', retries: 0 });
   });
 
+  it('takes a retired worker out of the live workers at once, though its process still pings and takes; retiredAt says when', async () => {
+    const ep = endpoint();
+    const run = await f.engine.submit(submission(ep));
+    expect((await f.engine.take(ep, 'busy', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    await f.engine.heartbeat(ep, 'idle');
+    expect(await f.engine.workers(ep)).toEqual({ idle: ['idle'], running: ['busy'] });
+    expect(await retirement.retiredAt(ep, 'idle')).toBeNull();
+
+    expect(await retirement.retireIdle(ep, 'idle', 1_700_000_000_123)).toBe(true);
+    await retirement.retire(ep, 'busy', 1_700_000_000_456);
+    expect(await f.engine.workers(ep)).toEqual({ idle: [], running: [] });
+    // Asked to stop, the processes ping (and take) on for a moment: that brings neither back.
+    await f.engine.heartbeat(ep, 'idle');
+    await f.engine.heartbeat(ep, 'busy', [run.id]);
+    expect(await f.engine.take(ep, 'idle', 1, 0)).toEqual([]);
+    expect(await f.engine.workers(ep)).toEqual({ idle: [], running: [] });
+    expect(await other.workers(ep)).toEqual({ idle: [], running: [] });
+    expect(await retirement.retiredAt(ep, 'idle')).toBe(1_700_000_000_123);
+    expect(await retirement.retiredAt(ep, 'busy')).toBe(1_700_000_000_456);
+  });
+
   it('ends a retired take parked on the submitting replica empty, and the job goes to a take of another worker', async () => {
     const ep = endpoint();
     const retired = f.engine.take(ep, 'gone', 1, 60_000);

@@ -9,7 +9,8 @@ const RETIRED_MARK_MS = 24 * 60 * 60 * 1000;
  * Retires the workers the scheduler removes, in the job engine's keys: from then on no job is claimed for them, on
  * any job-router replica, even by a take that was parked before the removal or comes before its token is refused.
  * An idle worker is retired only if it still holds no job, in one atomic step: a worker that took a job since the
- * scheduler looked stays.
+ * scheduler looked stays. A retired worker is no live worker for /health from then on, even while its process, asked
+ * to stop, still pings.
  */
 export class WorkerRetirement {
   private readonly keys: JobKeys;
@@ -22,17 +23,26 @@ export class WorkerRetirement {
     this.keys = JobKeys.ofPrefix(prefix);
   }
 
-  /** Retires an idle worker; false (nothing changed) when it holds a job. */
-  async retireIdle(endpointId: string, workerId: string): Promise<boolean> {
-    return (await this.run(endpointId, workerId, true)) === 1;
+  /** Retires an idle worker, removed at `at` (ms since the epoch); false (nothing changed) when it holds a job. */
+  async retireIdle(endpointId: string, workerId: string, at = Date.now()): Promise<boolean> {
+    return (await this.run(endpointId, workerId, true, at)) === 1;
   }
 
-  /** Retires a worker whatever it holds (it died, or asked to be recycled); its jobs are re-queued once it is lost. */
-  async retire(endpointId: string, workerId: string): Promise<void> {
-    await this.run(endpointId, workerId, false);
+  /**
+   * Retires a worker whatever it holds (it died, or asked to be recycled), removed at `at`; its jobs are re-queued
+   * once it is lost.
+   */
+  async retire(endpointId: string, workerId: string, at = Date.now()): Promise<void> {
+    await this.run(endpointId, workerId, false, at);
   }
 
-  private run(endpointId: string, workerId: string, onlyIfIdle: boolean): Promise<number> {
-    return SCRIPTS.retire.run<number>(this.redis, [this.keys.base, endpointId, workerId, onlyIfIdle ? 1 : 0, RETIRED_MARK_MS]);
+  /** When the worker was retired (ms since the epoch), or null when it was not (or so long ago the mark is gone). */
+  async retiredAt(endpointId: string, workerId: string): Promise<number | null> {
+    const value = await this.redis.get(this.keys.endpoint(endpointId, `retired:${workerId}`));
+    return value === null ? null : Number(value);
+  }
+
+  private run(endpointId: string, workerId: string, onlyIfIdle: boolean, at: number): Promise<number> {
+    return SCRIPTS.retire.run<number>(this.redis, [this.keys.base, endpointId, workerId, onlyIfIdle ? 1 : 0, RETIRED_MARK_MS, at]);
   }
 }

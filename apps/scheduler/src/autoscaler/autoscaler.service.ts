@@ -11,6 +11,12 @@ type Prices = Awaited<ReturnType<ScalingRepository['prices']>>;
 /** An unchanged worker state list is written again after this long (the store keeps it 30 s). */
 const REPUBLISH_UNCHANGED_MS = 10_000;
 
+/**
+ * Told when a worker is removed, with the moment of its removal: the worker stops counting (and billing) then, not when
+ * its process is seen gone.
+ */
+export type WorkerRemovedHandler = (workerId: string, at: Date) => Promise<void>;
+
 /** Crash bookkeeping per endpoint: consecutive worker failures and when the last one happened. */
 interface Failures {
   count: number;
@@ -50,6 +56,7 @@ export class AutoscalerService {
     private readonly retirement: WorkerRetirement,
     private readonly states: WorkerStateStore,
     private readonly tokens: WorkerTokensService,
+    private readonly removed: WorkerRemovedHandler,
     private readonly clock: () => number = () => Date.now(),
   ) {}
 
@@ -193,14 +200,17 @@ export class AutoscalerService {
   }
 
   /**
-   * Retires a worker in the job engine (no job is handed to it any more), then removes it. With `onlyIfIdle`, a worker
-   * holding a job is neither retired nor removed (false).
+   * Retires a worker in the job engine (no job is handed to it any more, /health no longer counts it), then removes
+   * it: its row goes (the reconciler stops its process) and its usage ends, all as of the moment of the retirement.
+   * With `onlyIfIdle`, a worker holding a job is neither retired nor removed (false).
    */
   private async remove(row: Pick<WorkerRow, 'id' | 'accountId' | 'endpointId'>, { onlyIfIdle = false } = {}): Promise<boolean> {
     const endpointId = row.endpointId as string;
-    if (!onlyIfIdle) await this.retirement.retire(endpointId, row.id);
-    else if (!(await this.retirement.retireIdle(endpointId, row.id))) return false;
+    const at = this.clock();
+    if (!onlyIfIdle) await this.retirement.retire(endpointId, row.id, at);
+    else if (!(await this.retirement.retireIdle(endpointId, row.id, at))) return false;
     await this.repository.deleteWorker(row.id);
+    await this.removed(row.id, new Date(at));
     await this.tokens.revoke({ accountId: row.accountId, endpointId, workerId: row.id });
     this.idle.forget(row.id);
     this.seen.delete(row.id);

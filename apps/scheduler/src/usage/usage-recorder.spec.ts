@@ -89,6 +89,16 @@ describe('UsageRecorder', () => {
     expect(ledger.rows.size).toBe(0);
   });
 
+  it('a removed worker stops at its removal, whenever its process is seen gone; a worker removed before it ran bills nothing', async () => {
+    await recorder.observePod(shape({ podId: 'w1', endpointId: 'ep' }), true, t(2));
+    await recorder.workerRemoved('w1', t(7));
+    await recorder.workerRemoved('never-ran', t(7));
+    // Its process is seen gone later: nothing is left to settle.
+    expect(await ledger.listKind(['worker'])).toEqual([]);
+    expect(ids()).toEqual(['w1:started:1', 'w1:stopped:1']);
+    expect(published[1]).toMatchObject({ type: 'worker.stopped', workerId: 'w1', occurredAt: t(7).toISOString() });
+  });
+
   it('network volumes: created, resized (numbered), deleted with their last size', async () => {
     const volume = { id: 'vol1', accountId: 'acc', dataCenterId: 'EU-RO-1', size: 10, createdAt: t(1), updatedAt: t(1) };
     await recorder.observeVolumes([volume], t(2));

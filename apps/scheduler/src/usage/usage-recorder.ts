@@ -84,6 +84,15 @@ export class UsageRecorder {
     return running !== entry.running;
   }
 
+  /**
+   * The autoscaler removed a worker at `at`: its usage ends then, however long its process takes to stop. Its ledger
+   * entry goes with it, so the reconciler settles nothing more for it.
+   */
+  async workerRemoved(workerId: string, at: Date): Promise<void> {
+    const entry = await this.ledger.find(workerId);
+    if (entry) await this.podGone(entry, at);
+  }
+
   /** The Pod row is gone: a last stop if it was running, then (Pods only) the termination. */
   async podGone(entry: LedgerEntry, at: Date): Promise<void> {
     const shape = entry.snapshot as unknown as PodUsageShape;

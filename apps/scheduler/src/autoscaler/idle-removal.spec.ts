@@ -1,0 +1,132 @@
+// The autoscaler's removal of an idle worker, on a fake clock against real Postgres and Redis: the first pass once the
+// worker has been idle for idleTimeout removes it, and from that very moment /health's live workers (the job engine's
+// view) no longer count it, even while its process, asked to stop, still pings, and its billed usage ends then.
+import { createAccountsServices, createWorkerTokensService } from '@runplane/accounts';
+import { seedCatalog } from '@runplane/catalog';
+import type { UsageEvent } from '@runplane/contracts';
+import { createPrismaClient, newId, type Pod } from '@runplane/db';
+import { WorkerStateStore } from '@runplane/endpoints';
+import { JobScalingReader, RedisJobEngine, WorkerRetirement } from '@runplane/jobs';
+import { createRedis } from '@runplane/queue';
+import { cleanupRedisPrefix, createTestDatabase, FakeClock, type TestDatabase, testRedisPrefix } from '@runplane/testing';
+import { CapacityRepository } from '../placement/capacity.repository';
+import { PlacementService } from '../placement/placement.service';
+import { UsageLedgerRepository } from '../usage/usage-ledger.repository';
+import { type PodUsageShape, UsageRecorder } from '../usage/usage-recorder';
+import { AutoscalerService } from './autoscaler.service';
+import { ScalingRepository } from './scaling.repository';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const RTX = 'NVIDIA GeForce RTX 4090';
+const IDLE_TIMEOUT_S = 5;
+
+function usageShape(row: Pod): PodUsageShape {
+  return {
+    podId: row.id, accountId: row.accountId, endpointId: row.endpointId, gpuTypeId: row.gpuTypeId, gpuCount: row.gpuCount,
+    cpuFlavorId: row.cpuFlavorId, cloudType: row.cloudType, interruptible: row.interruptible, dataCenterId: row.dataCenterId,
+    costPerHr: row.costPerHr.toFixed(6), templateId: row.templateId, imageName: row.image, containerDiskInGb: row.containerDiskInGb,
+    volumeInGb: row.volumeInGb,
+  }; // prettier-ignore
+}
+
+describe('AutoscalerService: removing an idle worker', () => {
+  const clock = new FakeClock();
+  const prefix = testRedisPrefix('sched-idle-removal');
+  const redis = createRedis(REDIS_URL);
+  const prefixed = createRedis(REDIS_URL, { keyPrefix: prefix });
+  const published: UsageEvent[] = [];
+  let database: TestDatabase;
+  let db: ReturnType<typeof createPrismaClient>;
+  let engine: RedisJobEngine;
+  let retirement: WorkerRetirement;
+  let ledger: UsageLedgerRepository;
+  let usage: UsageRecorder;
+  let autoscaler: AutoscalerService;
+  let endpointId: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sched-idle-removal');
+    db = createPrismaClient(database.url);
+    await seedCatalog(db);
+    await db.machine.create({ data: { id: 'm1', name: 'm1', gpuTypeId: RTX, gpuCount: 8, cpuCount: 64, memoryInGb: 512, dataCenterId: 'EU-RO-1', ready: true } });
+    accountId = (await createAccountsServices(db).accounts.create({ name: 'idle-removal' })).id;
+    const template = await db.template.create({ data: { id: newId(), accountId, name: 'echo', imageName: 'runplane/echo:1', isServerless: true } });
+    endpointId = (
+      await db.endpoint.create({
+        data: { id: newId(), accountId, name: 'echo', templateId: template.id, gpuTypeIds: [RTX], workersMin: 0, workersMax: 1, idleTimeout: IDLE_TIMEOUT_S, scalerValue: 1 },
+      })
+    ).id;
+    engine = new RedisJobEngine({ redis, prefix, region: 'u1', clock });
+    retirement = new WorkerRetirement(redis, prefix);
+    ledger = new UsageLedgerRepository(db);
+    usage = new UsageRecorder(ledger, async (event) => {
+      published.push(event);
+    });
+    autoscaler = new AutoscalerService(
+      new ScalingRepository(db),
+      new PlacementService(db, new CapacityRepository()),
+      new JobScalingReader(redis, prefix),
+      retirement,
+      new WorkerStateStore(prefixed),
+      createWorkerTokensService(db),
+      (workerId, at) => usage.workerRemoved(workerId, at),
+      () => clock.now(),
+    );
+  });
+
+  afterAll(async () => {
+    await engine?.close();
+    await cleanupRedisPrefix(redis, prefix);
+    redis.disconnect();
+    prefixed.disconnect();
+    await db?.$disconnect();
+    await database?.drop();
+  });
+
+  const stopped = () => published.filter((event) => event.type === 'worker.stopped');
+
+  it('removes it on the first pass after idleTimeout: /health counts it neither idle nor running from then, and its usage ends then', async () => {
+    const run = await engine.submit({
+      endpointId, accountId, input: { text: 'one job' }, extra: {}, sync: false,
+      policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false },
+    }); // prettier-ignore
+    await autoscaler.scaleAll();
+    const [worker] = await db.pod.findMany({ where: { endpointId } });
+    if (!worker) throw new Error('no worker was added for the queued job');
+    // The reconciler saw its process start: its usage runs from then.
+    await usage.observePod(usageShape(worker), true, new Date(clock.now()));
+    expect((await engine.take(endpointId, worker.id, 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    await autoscaler.scaleAll();
+    clock.advance(3_000);
+    await engine.complete(endpointId, worker.id, run.id, { output: { done: true } });
+    // The job.finished event, and the pass it triggers: the worker's idle time starts now.
+    autoscaler.noteFinished(worker.id);
+    await autoscaler.scaleAll();
+    const finishedAt = clock.now();
+
+    clock.set(finishedAt + IDLE_TIMEOUT_S * 1000 - 1);
+    await engine.heartbeat(endpointId, worker.id);
+    await autoscaler.scaleAll();
+    expect(await db.pod.count({ where: { id: worker.id } })).toBe(1);
+    expect(await engine.workers(endpointId)).toEqual({ idle: [worker.id], running: [] });
+    expect(stopped()).toEqual([]);
+
+    const removedAt = finishedAt + IDLE_TIMEOUT_S * 1000;
+    clock.set(removedAt);
+    await autoscaler.scaleAll();
+    expect(await db.pod.count({ where: { id: worker.id } })).toBe(0);
+    expect(await retirement.retiredAt(endpointId, worker.id)).toBe(removedAt);
+    expect(await engine.workers(endpointId)).toEqual({ idle: [], running: [] });
+    expect(stopped()).toEqual([expect.objectContaining({ workerId: worker.id, endpointId, occurredAt: new Date(removedAt).toISOString() })]);
+    expect(await ledger.find(worker.id)).toBeNull();
+    expect(await db.workerToken.count({ where: { workerId: worker.id, revokedAt: null } })).toBe(0);
+
+    // Asked to stop, its process pings on for a moment: that neither counts it again nor bills it further.
+    clock.advance(1_000);
+    await engine.heartbeat(endpointId, worker.id);
+    await autoscaler.scaleAll();
+    expect(await engine.workers(endpointId)).toEqual({ idle: [], running: [] });
+    expect(stopped()).toHaveLength(1);
+  });
+});
