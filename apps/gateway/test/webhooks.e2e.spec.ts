@@ -98,7 +98,7 @@ describe('v1 webhook extension', () => {
       expect(new Webhook(fresh).verify(body, signed(fresh, body))).toEqual(JSON.parse(body));
     });
 
-    it('needs a key; a read-only key may read but not rotate; a restricted key may do neither', async () => {
+    it('needs a key that may write: a read-only key may neither read (nor so create) nor rotate it; a restricted key neither', async () => {
       const none = await gw.inject({ method: 'GET', url: '/v1/webhooks/secret' });
       expect(none.statusCode).toBe(401);
       expect(none.json()).toMatchObject({ message: 'Missing API key' });
@@ -106,10 +106,15 @@ describe('v1 webhook extension', () => {
       expect(bad.statusCode).toBe(401);
 
       const readOnly = await gw.accountWithKey('READ_ONLY');
-      expect((await getSecret(readOnly.secret)).statusCode).toBe(200);
+      const read = await getSecret(readOnly.secret);
+      expect(read.statusCode).toBe(401);
+      expect(read.json()).toMatchObject({ message: 'This API key is read-only; secrets need a key that may write', code: 'UNAUTHORIZED' });
+      expect(read.body).not.toContain('whsec_');
       const refused = await rotate(readOnly.secret);
       expect(refused.statusCode).toBe(401);
       expect(refused.json()).toMatchObject({ message: 'This API key is read-only' });
+      // The refused first read created no secret for the account.
+      expect(await gw.db.webhookSigningSecret.count({ where: { accountId: readOnly.accountId } })).toBe(0);
 
       const restricted = await gw.accountWithKey('RESTRICTED', ['ep-x']);
       expect((await getSecret(restricted.secret)).statusCode).toBe(401);

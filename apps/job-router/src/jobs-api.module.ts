@@ -10,6 +10,7 @@ import { JobApiService, type JobRouterEngine } from './client/job-api.service';
 import { JobsController, STREAM_DEFAULT_WAIT } from './client/jobs.controller';
 import type { JobRouterConfig } from './config';
 import { BODY_LIMITS, type BodyLimits, JobRouterHttpSetup } from './http/job-router-http';
+import { EndpointLimits } from './limits/endpoint-limits';
 import { JobRateLimiter } from './limits/job-rate-limiter';
 import { RateLimitInterceptor } from './limits/rate-limit.interceptor';
 import { OpenAiController } from './openai';
@@ -91,6 +92,11 @@ export class JobsApiModule {
             const limits = { windowMs: config.JOB_RATE_WINDOW_MS, perWorker: config.JOB_RATE_PER_WORKER, overrides: config.JOB_RATE_LIMITS };
             return new JobRateLimiter(redis, { ...limits, maxHoldMs: 310_000, keyPrefix: normalizePrefix(config.REDIS_PREFIX) }, workers);
           },
+        },
+        {
+          provide: EndpointLimits,
+          inject: [EndpointDirectory, JobRateLimiter],
+          useFactory: (endpoints: EndpointDirectory, limiter: JobRateLimiter) => new EndpointLimits(endpoints, limiter),
         },
         {
           provide: WorkerAuthenticator,

@@ -9,7 +9,7 @@ import {
   type ApiKeyUpdateInput,
   type Principal,
 } from '@runplane/contracts';
-import { Authenticated, CurrentPrincipal, ZodPipe } from '@runplane/http';
+import { Authenticated, CurrentPrincipal, Reads, Writes, ZodPipe } from '@runplane/http';
 import { API_KEYS_SERVICE } from './tokens';
 
 /** Runplane's API-key management extension of the v1 API. */
@@ -19,6 +19,7 @@ export class ApiKeysController {
   constructor(@Inject(API_KEYS_SERVICE) private readonly apiKeys: ApiKeysService) {}
 
   @Post()
+  @Writes()
   @HttpCode(201)
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -29,16 +30,19 @@ export class ApiKeysController {
   }
 
   @Get()
+  @Reads()
   list(@CurrentPrincipal() principal: Principal): Promise<ApiKeyDto[]> {
     return this.apiKeys.list(principal.accountId);
   }
 
   @Get(':id')
+  @Reads()
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ApiKeyDto> {
     return this.apiKeys.get(principal.accountId, id);
   }
 
   @Patch(':id')
+  @Writes()
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -49,6 +53,7 @@ export class ApiKeysController {
 
   /** `POST /x/{id}/update` is v1's synonym for PATCH on every resource. */
   @Post(':id/update')
+  @Writes()
   @HttpCode(200)
   updateSynonym(
     @CurrentPrincipal() principal: Principal,
@@ -59,6 +64,7 @@ export class ApiKeysController {
   }
 
   @Delete(':id')
+  @Writes()
   @HttpCode(204)
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     await this.apiKeys.delete(principal.accountId, id);

@@ -5,7 +5,7 @@ import {
   type ContainerRegistryAuthDto,
   type Principal,
 } from '@runplane/contracts';
-import { Authenticated, CurrentPrincipal, ZodPipe } from '@runplane/http';
+import { Authenticated, CurrentPrincipal, Reads, Writes, ZodPipe } from '@runplane/http';
 import type { RegistryAuthService } from '@runplane/workloads';
 import { REGISTRY_AUTH_SERVICE } from './tokens';
 
@@ -16,6 +16,7 @@ export class RegistryAuthController {
   constructor(@Inject(REGISTRY_AUTH_SERVICE) private readonly auths: RegistryAuthService) {}
 
   @Post()
+  @Writes()
   @HttpCode(200)
   create(
     @CurrentPrincipal() principal: Principal,
@@ -25,11 +26,13 @@ export class RegistryAuthController {
   }
 
   @Get()
+  @Reads()
   list(@CurrentPrincipal() principal: Principal): Promise<ContainerRegistryAuthDto[]> {
     return this.auths.list(principal.accountId);
   }
 
   @Get(':containerRegistryAuthId')
+  @Reads()
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('containerRegistryAuthId') id: string,
@@ -38,6 +41,7 @@ export class RegistryAuthController {
   }
 
   @Delete(':containerRegistryAuthId')
+  @Writes()
   @HttpCode(204)
   async remove(@CurrentPrincipal() principal: Principal, @Param('containerRegistryAuthId') id: string): Promise<void> {
     await this.auths.delete(principal.accountId, id);

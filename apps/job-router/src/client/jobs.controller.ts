@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { type EndpointHealth, type EndpointMetrics, type Principal, requestsQuery, streamWaitQuery, syncWaitQuery } from '@runplane/contracts';
 import type { JobRecord, StreamRead } from '@runplane/jobs';
-import { Authenticated, CurrentPrincipal, EndpointScoped, ZodPipe } from '@runplane/http';
+import { Authenticated, CurrentPrincipal, EndpointScoped, Reads, Writes, ZodPipe } from '@runplane/http';
 import type { z } from 'zod';
 import { RateLimited } from '../limits/rate-limit.interceptor';
 import { JobApiService, type JobRef } from './job-api.service';
@@ -12,7 +12,7 @@ export const STREAM_DEFAULT_WAIT = Symbol('STREAM_DEFAULT_WAIT');
 /**
  * The client job API (RunPod's /v2/{endpointId}/...) but its busiest routes (/run, /runsync, /status), which
  * ClientRoutes serves. Every success is exactly 200; status-sync and stream answer GET and POST because RunPod's
- * clients use both.
+ * clients use both. A /stream read is a write: it hands each chunk out once, so a reader takes it from the job's client.
  */
 @Controller('v2/:endpointId')
 @Authenticated()
@@ -25,6 +25,7 @@ export class JobsController {
 
   @Get('status-sync/:jobId')
   @RateLimited('status')
+  @Reads()
   statusSync(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') endpointId: string,
@@ -37,6 +38,7 @@ export class JobsController {
   @Post('status-sync/:jobId')
   @HttpCode(200)
   @RateLimited('status')
+  @Reads()
   statusSyncPost(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') endpointId: string,
@@ -48,6 +50,7 @@ export class JobsController {
 
   @Get('stream/:jobId')
   @RateLimited('stream')
+  @Writes()
   stream(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') endpointId: string,
@@ -60,6 +63,7 @@ export class JobsController {
   @Post('stream/:jobId')
   @HttpCode(200)
   @RateLimited('stream')
+  @Writes()
   streamPost(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') endpointId: string,
@@ -72,6 +76,7 @@ export class JobsController {
   @Post('cancel/:jobId')
   @HttpCode(200)
   @RateLimited('cancel')
+  @Writes()
   cancel(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') endpointId: string,
@@ -83,6 +88,7 @@ export class JobsController {
   @Post('retry/:jobId')
   @HttpCode(200)
   @RateLimited('run')
+  @Writes()
   retry(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') endpointId: string,
@@ -94,6 +100,7 @@ export class JobsController {
   @Post('purge-queue')
   @HttpCode(200)
   @RateLimited('purge-queue')
+  @Writes()
   purgeQueue(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') endpointId: string,
@@ -102,17 +109,20 @@ export class JobsController {
   }
 
   @Get('health')
+  @Reads()
   health(@CurrentPrincipal() principal: Principal, @Param('endpointId') endpointId: string): Promise<EndpointHealth> {
     return this.jobs.health(principal, endpointId);
   }
 
   @Get('metrics')
+  @Reads()
   metrics(@CurrentPrincipal() principal: Principal, @Param('endpointId') endpointId: string): Promise<EndpointMetrics> {
     return this.jobs.metrics(principal, endpointId);
   }
 
   @Get('requests')
   @RateLimited('requests')
+  @Reads()
   requests(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') endpointId: string,

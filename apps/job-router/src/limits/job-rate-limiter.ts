@@ -32,7 +32,8 @@ export interface JobRateLimitOptions {
 /** Counting is ours (the effective limit changes with the worker count), so the library never rejects. */
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
-type Release = () => Promise<void>;
+/** Gives back the concurrency slot a request held. */
+export type Release = () => Promise<void>;
 
 const NOTHING_TO_RELEASE: Release = async () => undefined;
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Inject, Param, Post, Res } from '@nestjs/common';
 import type { Principal } from '@runplane/contracts';
-import { Authenticated, CurrentPrincipal, EndpointScoped } from '@runplane/http';
+import { Authenticated, CurrentPrincipal, EndpointScoped, Writes } from '@runplane/http';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -67,7 +67,9 @@ export class OpenAiController {
     this.relay = new OpenAiRelay(jobs);
   }
 
+  // Every request is a job of the endpoint, even a GET of /v1/models: a write.
   @Get('*')
+  @Writes()
   @RateLimited('openai')
   async get(
     @CurrentPrincipal() principal: Principal,
@@ -79,6 +81,7 @@ export class OpenAiController {
   }
 
   @Post('*')
+  @Writes()
   @RateLimited('openai')
   async post(
     @CurrentPrincipal() principal: Principal,

@@ -3,7 +3,17 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Principal } from '@runplane/contracts';
 import { createLogger } from '@runplane/observability';
 import { createHttpApp } from '../app/create-http-app';
-import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, Authenticated, CurrentPrincipal, EndpointScoped, extractApiKey } from './api-key.guard';
+import {
+  API_KEY_AUTHENTICATOR,
+  type ApiKeyAuthenticator,
+  Authenticated,
+  CurrentPrincipal,
+  EndpointScoped,
+  extractApiKey,
+  Reads,
+  ReadsSecret,
+  Writes,
+} from './api-key.guard';
 
 const PRINCIPALS: Record<string, Principal> = {
   all: { accountId: 'acc', apiKeyId: 'k1', scope: 'ALL', allowedEndpointIds: [] },
@@ -18,18 +28,40 @@ const authenticator: ApiKeyAuthenticator = { authenticate: async (secret) => PRI
 @Authenticated()
 class EndpointsController {
   @Get()
+  @Reads()
   list(@CurrentPrincipal() principal: Principal): { key: string } {
     return { key: principal.apiKeyId };
   }
   @Get(':endpointId')
+  @Reads()
   @EndpointScoped()
   get(@Param('endpointId') id: string): { id: string } {
     return { id };
   }
   @Post(':endpointId/run')
+  @Writes()
   @EndpointScoped()
   run(@Param('endpointId') id: string): { id: string } {
     return { id };
+  }
+  /** A read sent as POST, as RunPod's clients send /status. */
+  @Post(':endpointId/look')
+  @Reads()
+  @EndpointScoped()
+  look(@Param('endpointId') id: string): { id: string } {
+    return { id };
+  }
+  /** A write sent as GET. */
+  @Get(':endpointId/touch')
+  @Writes()
+  @EndpointScoped()
+  touch(@Param('endpointId') id: string): { id: string } {
+    return { id };
+  }
+  @Get('secret')
+  @ReadsSecret()
+  secret(): { secret: string } {
+    return { secret: 'whsec_x' };
   }
 }
 
@@ -58,11 +90,22 @@ describe('ApiKeyGuard scopes', () => {
     expect((await call('POST', '/endpoints/ep2/run', 'all')).statusCode).toBe(201);
   });
 
-  it('lets READ_ONLY keys read only', async () => {
+  it('lets READ_ONLY keys read only, by what a route does rather than its method', async () => {
     expect((await call('GET', '/endpoints/ep2', 'reader')).statusCode).toBe(200);
-    const write = await call('POST', '/endpoints/ep2/run', 'reader');
-    expect(write.statusCode).toBe(401);
-    expect(write.json()).toMatchObject({ error: 'This API key is read-only' });
+    expect((await call('POST', '/endpoints/ep2/look', 'reader')).statusCode).toBe(201);
+    for (const [method, url] of [['POST', '/endpoints/ep2/run'], ['GET', '/endpoints/ep2/touch']] as const) {
+      const write = await call(method, url, 'reader');
+      expect(write.statusCode).toBe(401);
+      expect(write.json()).toMatchObject({ error: 'This API key is read-only', code: 'UNAUTHORIZED' });
+    }
+  });
+
+  it('hands a secret only to keys that may write', async () => {
+    expect((await call('GET', '/endpoints/secret', 'all')).json()).toEqual({ secret: 'whsec_x' });
+    const refused = await call('GET', '/endpoints/secret', 'reader');
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ error: 'This API key is read-only; secrets need a key that may write' });
+    expect((await call('GET', '/endpoints/secret', 'narrow')).statusCode).toBe(401);
   });
 
   it('lets RESTRICTED keys reach their own endpoints and nothing else', async () => {
@@ -77,6 +120,27 @@ describe('ApiKeyGuard scopes', () => {
   it('answers missing and unknown keys with 401', async () => {
     expect((await call('GET', '/endpoints')).json()).toMatchObject({ error: 'Missing API key', code: 'UNAUTHORIZED' });
     expect((await call('GET', '/endpoints', 'nope')).json()).toMatchObject({ error: 'Invalid API key' });
+  });
+});
+
+describe('Authenticated', () => {
+  it('refuses a controller with a route that does not declare what it does', () => {
+    expect(() => {
+      @Controller('things')
+      @Authenticated()
+      class ThingsController {
+        @Get()
+        @Reads()
+        list(): string[] {
+          return [];
+        }
+        @Post()
+        create(): string {
+          return 'made';
+        }
+      }
+      return ThingsController;
+    }).toThrow('ThingsController.create: an authenticated route declares its access with @Reads(), @Writes() or @ReadsSecret()');
   });
 });
 

@@ -6,8 +6,8 @@ import {
   Injectable,
   SetMetadata,
   UseGuards,
-  applyDecorators,
 } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { type Principal, UnauthorizedError } from '@runplane/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -21,7 +21,14 @@ export interface ApiKeyAuthenticator {
 export const API_KEY_AUTHENTICATOR = Symbol('API_KEY_AUTHENTICATOR');
 
 const ENDPOINT_PARAM = 'runplane:endpoint-param';
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const ACCESS = 'runplane:route-access';
+
+/**
+ * What an operation does, which decides the API key scopes that may call it, whatever its HTTP method: `read` changes
+ * nothing; `write` changes state (a GET that submits a job or moves a job's deletion time is one); `secret` hands out
+ * a credential and needs a key that may write.
+ */
+export type RouteAccess = 'read' | 'write' | 'secret';
 
 type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
@@ -37,27 +44,32 @@ export function extractApiKey(header: string | string[] | undefined): string | n
   return key ? key : null;
 }
 
+/** Refuses a principal whose scope does not cover the operation (see RouteAccess) on the route's endpoint. */
+function checkScope(principal: Principal, access: RouteAccess, endpointId: string | undefined): void {
+  if (principal.scope === 'READ_ONLY' && access !== 'read') {
+    throw new UnauthorizedError(access === 'secret' ? 'This API key is read-only; secrets need a key that may write' : 'This API key is read-only');
+  }
+  if (principal.scope === 'RESTRICTED' && (endpointId === undefined || !principal.allowedEndpointIds.includes(endpointId))) {
+    throw new UnauthorizedError('This API key is restricted to other endpoints');
+  }
+}
+
 /**
- * Authenticates a request's key and applies its scope: READ_ONLY keys may only read, RESTRICTED keys only reach
- * routes scoped to one of their endpoints (`endpointId` is the scoped route's endpoint, undefined when the route
- * is not endpoint-scoped). Shared by ApiKeyGuard and routes served by Fastify directly.
+ * Authenticates a request's key and applies its scope to the operation: READ_ONLY keys may only read, RESTRICTED keys
+ * only reach routes scoped to one of their endpoints (`endpointId` is the scoped route's endpoint, undefined when the
+ * route is not endpoint-scoped). Shared by ApiKeyGuard and routes served by Fastify directly.
  */
 export async function authorizeApiKey(
   authenticator: ApiKeyAuthenticator,
   authorization: string | string[] | undefined,
-  method: string,
+  access: RouteAccess,
   endpointId: string | undefined,
 ): Promise<Principal> {
   const secret = extractApiKey(authorization);
   if (!secret) throw new UnauthorizedError('Missing API key');
   const principal = await authenticator.authenticate(secret);
   if (!principal) throw new UnauthorizedError('Invalid API key');
-  if (principal.scope === 'READ_ONLY' && !READ_METHODS.has(method)) {
-    throw new UnauthorizedError('This API key is read-only');
-  }
-  if (principal.scope === 'RESTRICTED' && (endpointId === undefined || !principal.allowedEndpointIds.includes(endpointId))) {
-    throw new UnauthorizedError('This API key is restricted to other endpoints');
-  }
+  checkScope(principal, access, endpointId);
   return principal;
 }
 
@@ -72,7 +84,10 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const endpointId = this.scopedEndpoint(context, request);
-    request.principal = await authorizeApiKey(this.authenticator, request.headers.authorization, request.method, endpointId);
+    const access = this.reflector.get<RouteAccess | undefined>(ACCESS, context.getHandler());
+    // Authenticated() refuses such a controller when it is declared; this only guards a guard applied by hand.
+    if (!access) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no access`);
+    request.principal = await authorizeApiKey(this.authenticator, request.headers.authorization, access, endpointId);
     return true;
   }
 
@@ -86,16 +101,49 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
-/** Requires a valid API key on a controller or route. */
-export const Authenticated = (): MethodDecorator & ClassDecorator => applyDecorators(UseGuards(ApiKeyGuard));
+/** Throws when a route handler of `controller` has no @Reads, @Writes or @ReadsSecret. */
+function assertAccessDeclared(controller: { name: string; prototype: object }): void {
+  const reflector = new Reflector();
+  const prototype = controller.prototype;
+  for (const name of Object.getOwnPropertyNames(prototype)) {
+    const handler = Object.getOwnPropertyDescriptor(prototype, name)?.value as unknown;
+    if (name === 'constructor' || typeof handler !== 'function') continue;
+    if (reflector.get(PATH_METADATA, handler) === undefined) continue;
+    if (reflector.get(ACCESS, handler) === undefined) {
+      throw new Error(`${controller.name}.${name}: an authenticated route declares its access with @Reads(), @Writes() or @ReadsSecret()`);
+    }
+  }
+}
+
+/**
+ * Requires a valid API key on every route of a controller, whose scope must cover what the route does: each route
+ * declares it with @Reads(), @Writes() or @ReadsSecret(), else the controller fails as it is loaded.
+ */
+export const Authenticated = (): ClassDecorator => (controller) => {
+  // Method decorators run before class decorators, so every route's declaration is already there.
+  assertAccessDeclared(controller);
+  UseGuards(ApiKeyGuard)(controller);
+};
+
+/** The route changes nothing: every scope may call it. */
+export const Reads = (): MethodDecorator => SetMetadata(ACCESS, 'read' satisfies RouteAccess);
+/** The route changes state, whatever its HTTP method: not for READ_ONLY keys. */
+export const Writes = (): MethodDecorator => SetMetadata(ACCESS, 'write' satisfies RouteAccess);
+/** The route hands out a credential (a signing secret): only for keys that may write. */
+export const ReadsSecret = (): MethodDecorator => SetMetadata(ACCESS, 'secret' satisfies RouteAccess);
 
 /** Marks a route as belonging to the endpoint named by a path parameter, so RESTRICTED keys may reach it. */
 export const EndpointScoped = (param = 'endpointId'): MethodDecorator & ClassDecorator =>
   SetMetadata(ENDPOINT_PARAM, param);
 
-/** Injects the authenticated principal (set by ApiKeyGuard). */
-export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
-  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+/** The principal ApiKeyGuard authenticated for a request (for interceptors of guarded routes). */
+export function requestPrincipal(request: FastifyRequest): Principal {
+  const principal = (request as AuthenticatedRequest).principal;
   if (!principal) throw new UnauthorizedError('Missing API key');
   return principal;
-});
+}
+
+/** Injects the authenticated principal (set by ApiKeyGuard). */
+export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal =>
+  requestPrincipal(context.switchToHttp().getRequest<FastifyRequest>()),
+);

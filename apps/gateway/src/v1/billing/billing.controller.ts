@@ -11,7 +11,7 @@ import {
   type Principal,
 } from '@runplane/contracts';
 import type { BillingService } from '@runplane/billing';
-import { Authenticated, CurrentPrincipal, ZodPipe } from '@runplane/http';
+import { Authenticated, CurrentPrincipal, Reads, ZodPipe } from '@runplane/http';
 import { BILLING_SERVICE } from './billing.tokens';
 
 /** RunPod v1 `/billing/*`: the caller's charges, bucketed and grouped as the query asks. */
@@ -21,11 +21,13 @@ export class BillingController {
   constructor(@Inject(BILLING_SERVICE) private readonly billing: BillingService) {}
 
   @Get('pods')
+  @Reads()
   pods(@CurrentPrincipal() principal: Principal, @Query(new ZodPipe(podBillingQuery)) query: PodBillingQuery): Promise<BillingRecordDto[]> {
     return this.billing.pods(principal.accountId, query);
   }
 
   @Get('endpoints')
+  @Reads()
   endpoints(
     @CurrentPrincipal() principal: Principal,
     @Query(new ZodPipe(endpointBillingQuery)) query: EndpointBillingQuery,
@@ -34,6 +36,7 @@ export class BillingController {
   }
 
   @Get('networkvolumes')
+  @Reads()
   networkVolumes(
     @CurrentPrincipal() principal: Principal,
     @Query(new ZodPipe(networkVolumeBillingQuery)) query: NetworkVolumeBillingQuery,

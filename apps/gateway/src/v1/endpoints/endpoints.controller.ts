@@ -10,7 +10,7 @@ import {
   type Principal,
 } from '@runplane/contracts';
 import type { EndpointsService } from '@runplane/endpoints';
-import { Authenticated, CurrentPrincipal, ZodPipe } from '@runplane/http';
+import { Authenticated, CurrentPrincipal, Reads, Writes, ZodPipe } from '@runplane/http';
 import { ENDPOINTS_SERVICE } from './endpoints.tokens';
 
 /** RunPod v1 `/endpoints`: serverless endpoint configuration of the caller's account. */
@@ -20,6 +20,7 @@ export class EndpointsController {
   constructor(@Inject(ENDPOINTS_SERVICE) private readonly endpoints: EndpointsService) {}
 
   @Post()
+  @Writes()
   @HttpCode(200)
   create(
     @CurrentPrincipal() principal: Principal,
@@ -29,11 +30,13 @@ export class EndpointsController {
   }
 
   @Get()
+  @Reads()
   list(@CurrentPrincipal() principal: Principal, @Query(new ZodPipe(endpointQuery)) query: EndpointQuery): Promise<EndpointDto[]> {
     return this.endpoints.list(principal.accountId, query);
   }
 
   @Get(':endpointId')
+  @Reads()
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') id: string,
@@ -43,6 +46,7 @@ export class EndpointsController {
   }
 
   @Patch(':endpointId')
+  @Writes()
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') id: string,
@@ -53,6 +57,7 @@ export class EndpointsController {
 
   /** `POST /endpoints/{id}/update` is v1's synonym for PATCH. */
   @Post(':endpointId/update')
+  @Writes()
   @HttpCode(200)
   updateSynonym(
     @CurrentPrincipal() principal: Principal,
@@ -64,6 +69,7 @@ export class EndpointsController {
 
   /** Removes the configuration and the endpoint's worker Pods. */
   @Delete(':endpointId')
+  @Writes()
   @HttpCode(204)
   async remove(@CurrentPrincipal() principal: Principal, @Param('endpointId') id: string): Promise<void> {
     await this.endpoints.delete(principal.accountId, id);

@@ -7,7 +7,7 @@ import {
   type NetworkVolumeUpdateInput,
   type Principal,
 } from '@runplane/contracts';
-import { Authenticated, CurrentPrincipal, ZodPipe } from '@runplane/http';
+import { Authenticated, CurrentPrincipal, Reads, Writes, ZodPipe } from '@runplane/http';
 import type { NetworkVolumesService } from '@runplane/workloads';
 import { NETWORK_VOLUMES_SERVICE } from './network-volumes.tokens';
 
@@ -18,6 +18,7 @@ export class NetworkVolumesController {
   constructor(@Inject(NETWORK_VOLUMES_SERVICE) private readonly volumes: NetworkVolumesService) {}
 
   @Post()
+  @Writes()
   @HttpCode(200)
   create(
     @CurrentPrincipal() principal: Principal,
@@ -27,16 +28,19 @@ export class NetworkVolumesController {
   }
 
   @Get()
+  @Reads()
   list(@CurrentPrincipal() principal: Principal): Promise<NetworkVolumeDto[]> {
     return this.volumes.list(principal.accountId);
   }
 
   @Get(':networkVolumeId')
+  @Reads()
   get(@CurrentPrincipal() principal: Principal, @Param('networkVolumeId') id: string): Promise<NetworkVolumeDto> {
     return this.volumes.get(principal.accountId, id);
   }
 
   @Patch(':networkVolumeId')
+  @Writes()
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('networkVolumeId') id: string,
@@ -47,6 +51,7 @@ export class NetworkVolumesController {
 
   /** `POST /networkvolumes/{id}/update` is v1's synonym for PATCH. */
   @Post(':networkVolumeId/update')
+  @Writes()
   @HttpCode(200)
   updateSynonym(
     @CurrentPrincipal() principal: Principal,
@@ -57,6 +62,7 @@ export class NetworkVolumesController {
   }
 
   @Delete(':networkVolumeId')
+  @Writes()
   @HttpCode(204)
   async remove(@CurrentPrincipal() principal: Principal, @Param('networkVolumeId') id: string): Promise<void> {
     await this.volumes.delete(principal.accountId, id);

@@ -9,7 +9,7 @@ import {
   templateUpdateInput,
   type TemplateUpdateInput,
 } from '@runplane/contracts';
-import { Authenticated, CurrentPrincipal, ZodPipe } from '@runplane/http';
+import { Authenticated, CurrentPrincipal, Reads, Writes, ZodPipe } from '@runplane/http';
 import type { TemplatesService } from '@runplane/workloads';
 import { TEMPLATES_SERVICE } from './templates.tokens';
 
@@ -20,6 +20,7 @@ export class TemplatesController {
   constructor(@Inject(TEMPLATES_SERVICE) private readonly templates: TemplatesService) {}
 
   @Post()
+  @Writes()
   @HttpCode(200)
   create(
     @CurrentPrincipal() principal: Principal,
@@ -29,12 +30,14 @@ export class TemplatesController {
   }
 
   @Get()
+  @Reads()
   list(@CurrentPrincipal() principal: Principal, @Query(new ZodPipe(templateQuery)) query: TemplateQuery): Promise<TemplateDto[]> {
     return this.templates.list(principal.accountId, query);
   }
 
   /** The include flags only shape lists: a template asked for by id is returned whenever the caller may read it. */
   @Get(':templateId')
+  @Reads()
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('templateId') id: string,
@@ -44,6 +47,7 @@ export class TemplatesController {
   }
 
   @Patch(':templateId')
+  @Writes()
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('templateId') id: string,
@@ -54,6 +58,7 @@ export class TemplatesController {
 
   /** `POST /templates/{id}/update` is v1's synonym for PATCH. */
   @Post(':templateId/update')
+  @Writes()
   @HttpCode(200)
   updateSynonym(
     @CurrentPrincipal() principal: Principal,
@@ -64,6 +69,7 @@ export class TemplatesController {
   }
 
   @Delete(':templateId')
+  @Writes()
   @HttpCode(204)
   async remove(@CurrentPrincipal() principal: Principal, @Param('templateId') id: string): Promise<void> {
     await this.templates.delete(principal.accountId, id);
