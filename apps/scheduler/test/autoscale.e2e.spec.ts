@@ -3,6 +3,7 @@
 // idle, never removes a busy worker, and never scales up for lowPriority jobs alone.
 import { readFileSync } from 'node:fs';
 import runpodSdk from 'runpod-sdk';
+import { WorkerRetirement } from '@runplane/jobs';
 import { ECHO_WORKER_TEMPLATE, isProcessAlive, pollUntil } from '@runplane/testing';
 import { type PlatformHarness, startPlatform } from './harness';
 import { processRecord, workloadProcesses } from './workloads';
@@ -179,6 +180,29 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
     expect(result).toMatchObject({ status: 'COMPLETED', retries: 0, output: { echo: { text: 'after removal' } } });
     expect(result.workerId).not.toBe(removedId);
     await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'scale to 0 again' });
+  }, 90_000);
+
+  it('stops counting and billing an idle worker at its removal: /health right after it shows the worker neither idle nor running, and its usage ends at the retire time', async () => {
+    const health = async () =>
+      ((await (await fetch(`${p.jobApiUrl}/v2/${endpointId}/health`, { headers: { authorization: p.secret } })).json()) as { workers: Record<string, number> }).workers;
+    const run = (await sdk.run({ input: { text: 'one job' } })) as { id: string };
+    const workerId = (await finished(run.id)).workerId as string;
+    const pid = processRecord(p.stateDir, workerId)?.pid ?? 0;
+    await pollUntil(async () => (await p.db.pod.count({ where: { id: workerId } })) === 0 || undefined, { timeoutMs: 30_000, description: 'the idle worker to be removed' });
+    // The very next read, while its process may still be stopping (and pinging with its token the job-router cached).
+    expect(await health()).toMatchObject({ idle: 0, running: 0 });
+    const retiredAt = await new WorkerRetirement(p.redis, p.prefix).retiredAt(endpointId, workerId);
+    if (retiredAt === null) throw new Error(`worker ${workerId} was removed without being retired`);
+    const stop = await pollUntil(
+      async () => [...(await p.usageEvents()).values()].find((event) => event['workerId'] === workerId && event['type'] === 'worker.stopped'),
+      { timeoutMs: 15_000, description: 'the removed worker\'s stop event' },
+    );
+    expect(stop['occurredAt']).toBe(new Date(retiredAt).toISOString());
+    await pollUntil(() => !isProcessAlive(pid) || undefined, { timeoutMs: 15_000, description: 'its process to end' });
+    await passes(2);
+    expect(await health()).toMatchObject({ idle: 0, running: 0 });
+    const mine = [...(await p.usageEvents()).values()].filter((event) => event['workerId'] === workerId).map((event) => event['type']).sort();
+    expect(mine).toEqual(['worker.started', 'worker.stopped']);
   }, 90_000);
 
   it('recycles a worker without the job-stop channel (RunPod worker SDK < 1.10) that goes on running a cancelled job', async () => {
