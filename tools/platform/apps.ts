@@ -24,6 +24,11 @@ export interface Backends {
   encryptionKey: string;
 }
 
+/** Where the scheduler's local driver keeps its pid files under the runner. */
+export function schedulerStateDir(config: RunnerConfig): string {
+  return join(config.stateDir, 'scheduler');
+}
+
 /**
  * The scheduler runs Pods and workers as local processes: it needs where workers reach the job API, where to keep
  * its pid files, and the directory relative start commands (e.g. examples/echo-worker) resolve against.
@@ -32,7 +37,7 @@ function schedulerEnv(config: RunnerConfig): Record<string, string> {
   return {
     SCHEDULER_DRIVER: config.inheritedEnv.SCHEDULER_DRIVER ?? 'local',
     SCHEDULER_JOB_API_URL: `http://${config.host}:${config.ports['job-router']}`,
-    SCHEDULER_STATE_DIR: join(config.stateDir, 'scheduler'),
+    SCHEDULER_STATE_DIR: schedulerStateDir(config),
     SCHEDULER_WORK_DIR: config.inheritedEnv.SCHEDULER_WORK_DIR ?? config.repoRoot,
   };
 }

@@ -9,6 +9,7 @@ describe('readRunnerConfig', () => {
     expect(config).toMatchObject({
       host: '127.0.0.1', stateDir: '/repo/.runplane', logLevel: 'info', databaseUrl: undefined, redisUrl: undefined,
       encryptionKey: undefined, inheritedEnv: { PATH: '/usr/bin' },
+      restart: { backoffMs: 1_000, crashLimit: 5, windowMs: 300_000 },
     });
   });
 
@@ -19,11 +20,13 @@ describe('readRunnerConfig', () => {
       RUNPLANE_WEBHOOK_PORT: '9003', RUNPLANE_BILLING_PORT: '9004', RUNPLANE_STATE_DIR: '/var/lib/rp',
       DATABASE_URL: 'postgres://db/x', REDIS_URL: ' redis://r:1 ', REDIS_PREFIX: 'p', RUNPLANE_ENCRYPTION_KEY: key,
       RUNPLANE_CATALOG_FILE: '/etc/catalog.json', DATABASE_URL_UNUSED: '',
+      RUNPLANE_RESTART_BACKOFF_MS: '50', RUNPLANE_CRASH_LIMIT: '2', RUNPLANE_CRASH_WINDOW_MS: '600000',
     }, '/repo');
     expect(Object.values(config.ports)).toEqual([9000, 9001, 9002, 9003, 9004]);
     expect(config).toMatchObject({
       stateDir: '/var/lib/rp', databaseUrl: 'postgres://db/x', redisUrl: 'redis://r:1', redisPrefix: 'p',
       encryptionKey: key, catalogFile: '/etc/catalog.json',
+      restart: { backoffMs: 50, crashLimit: 2, windowMs: 600_000 },
     });
   });
 
@@ -33,6 +36,9 @@ describe('readRunnerConfig', () => {
     [{ RUNPLANE_GATEWAY_PORT: '8081' }, /must all differ/],
     [{ RUNPLANE_ENCRYPTION_KEY: 'short' }, /RUNPLANE_ENCRYPTION_KEY/],
     [{ RUNPLANE_READY_TIMEOUT_MS: '-1' }, /RUNPLANE_READY_TIMEOUT_MS/],
+    [{ RUNPLANE_CRASH_LIMIT: '0' }, /RUNPLANE_CRASH_LIMIT must be an integer between 1/],
+    [{ RUNPLANE_RESTART_BACKOFF_MS: 'soon' }, /RUNPLANE_RESTART_BACKOFF_MS/],
+    [{ RUNPLANE_CRASH_WINDOW_MS: '0' }, /RUNPLANE_CRASH_WINDOW_MS/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => readRunnerConfig(env, '/repo')).toThrow(RunnerConfigError);
     expect(() => readRunnerConfig(env, '/repo')).toThrow(message);

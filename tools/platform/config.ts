@@ -24,6 +24,8 @@ export interface RunnerConfig {
   catalogFile: string | undefined;
   readyTimeoutMs: number;
   shutdownGraceMs: number;
+  /** How a crashed app is restarted, and how many crashes within the window stop the platform. */
+  restart: { backoffMs: number; crashLimit: number; windowMs: number };
   /** The environment handed to child processes (PATH, locale, anything the apps read themselves). */
   inheritedEnv: Record<string, string>;
 }
@@ -95,6 +97,11 @@ export function readRunnerConfig(env: Env, repoRoot: string): RunnerConfig {
     catalogFile: optional(env, 'RUNPLANE_CATALOG_FILE'),
     readyTimeoutMs: integer(env, 'RUNPLANE_READY_TIMEOUT_MS', 180_000, 1_000, 3_600_000),
     shutdownGraceMs: integer(env, 'RUNPLANE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    restart: {
+      backoffMs: integer(env, 'RUNPLANE_RESTART_BACKOFF_MS', 1_000, 0, 300_000),
+      crashLimit: integer(env, 'RUNPLANE_CRASH_LIMIT', 5, 1, 1_000),
+      windowMs: integer(env, 'RUNPLANE_CRASH_WINDOW_MS', 300_000, 1, 86_400_000),
+    },
     inheritedEnv: definedOnly(env),
   };
 }

@@ -2,9 +2,11 @@ import { createAccountsServices } from '@runplane/accounts';
 import { createPrismaClient, ensureDatabaseExists } from '@runplane/db';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { APP_NAMES, appLaunches } from './apps';
+import { APP_NAMES, appLaunches, schedulerStateDir } from './apps';
+import { stopRecordedWorkloads } from '../../apps/scheduler/src/drivers/local/stop-recorded';
 import { ensureAdminKey, prepareDatabase } from './bootstrap';
 import type { RunnerConfig } from './config';
+import { stopLeftovers } from './leftovers';
 import { resolvePostgres } from './postgres';
 import { waitForReady } from './readiness';
 import { resolveRedis } from './redis';
@@ -18,8 +20,9 @@ const PREFIX_WIDTH = Math.max(...APP_NAMES.map((name) => name.length));
 class StartAborted extends Error {}
 
 /**
- * Brings the platform up (Postgres, Redis, migrations, catalog, admin key, five apps) and down
- * again in reverse order, exactly once, whether asked to by a signal or by a crashed app.
+ * Brings the platform up (Postgres, Redis, migrations, catalog, admin key, five apps) and down again in reverse
+ * order, with the local workloads the scheduler started, exactly once, whether asked to by a signal or by an app
+ * that crashed too often (a crashed app is restarted while the others keep running).
  */
 export class PlatformRunner {
   private readonly cleanups: Array<() => Promise<void>> = [];
@@ -34,8 +37,13 @@ export class PlatformRunner {
     private readonly config: RunnerConfig,
     private readonly out: { stdout: Writable; stderr: Writable },
   ) {
-    this.supervisor = new Supervisor((m) => this.log(m), out, config.shutdownGraceMs, PREFIX_WIDTH);
-    this.supervisor.onFailure((failure) => void this.shutdown(1, `${failure.name} stopped`));
+    this.supervisor = new Supervisor({
+      log: (m) => this.log(m), out, graceMs: config.shutdownGraceMs, prefixWidth: PREFIX_WIDTH, restart: config.restart,
+    });
+    this.supervisor.onFailure((failure) => {
+      void this.shutdown(1, `${failure.name} crashed ${failure.crashes} times within ${config.restart.windowMs} ms`);
+    });
+    this.supervisor.onRestart(() => this.recordPids());
   }
 
   /** Runner messages, prefixed like app output. */
@@ -47,6 +55,9 @@ export class PlatformRunner {
   async run(): Promise<void> {
     const { config } = this;
     ensureStateDir(config.stateDir);
+    await stopLeftovers({
+      stateDir: config.stateDir, schedulerStateDir: schedulerStateDir(config), graceMs: config.shutdownGraceMs, log: (m) => this.log(m),
+    });
     const postgres = await this.adopt(resolvePostgres({
       databaseUrl: config.databaseUrl, localHost: '127.0.0.1', localPort: 5432, databaseName: 'runplane',
       embeddedDataDir: join(config.stateDir, STATE_FILES.postgresData),
@@ -129,10 +140,23 @@ export class PlatformRunner {
 
   private startApps(databaseUrl: string, redisUrl: string, encryptionKey: string): void {
     if (this.abort.signal.aborted) throw new StartAborted('start-up interrupted');
+    // Cleanups run in reverse: the apps stop first, so no scheduler starts a workload once they are stopped.
+    this.cleanups.push(() => this.stopWorkloads());
     this.cleanups.push(() => this.supervisor.stopAll());
     for (const launch of appLaunches(this.config, { databaseUrl, redisUrl, encryptionKey })) {
       this.supervisor.start(launch);
     }
+    this.recordPids();
+  }
+
+  /** The local driver's workload processes run in their own process groups: Ctrl-C does not reach them. */
+  private async stopWorkloads(): Promise<void> {
+    const stopped = await stopRecordedWorkloads(schedulerStateDir(this.config), this.config.shutdownGraceMs);
+    if (stopped.length > 0) this.log(`stopped local workloads: ${stopped.join(', ')}`);
+  }
+
+  /** Current pids in pids.json (rewritten when an app is restarted). */
+  private recordPids(): void {
     writePids(this.config.stateDir, {
       runner: process.pid,
       apps: this.supervisor.pids(),

@@ -57,3 +57,17 @@ export function loadOrCreateEncryptionKey(dir: string): string {
 export function writePids(dir: string, record: PidRecord): void {
   writeFileSync(join(dir, STATE_FILES.pids), `${JSON.stringify(record, null, 2)}\n`);
 }
+
+/** The pid record of the last run, or undefined when there is none or it cannot be read. */
+export function readPids(dir: string): PidRecord | undefined {
+  const text = readStateFile(dir, STATE_FILES.pids);
+  if (text === undefined) return undefined;
+  try {
+    const record = JSON.parse(text) as Partial<PidRecord>;
+    if (typeof record.runner !== 'number') return undefined;
+    return { runner: record.runner, apps: record.apps ?? {}, services: record.services ?? {}, ports: record.ports ?? {} };
+  } catch {
+    // A file cut short by a crash: nothing can be learnt from it.
+    return undefined;
+  }
+}

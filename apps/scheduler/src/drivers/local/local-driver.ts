@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeListener, ComputeDriver, DriverMachine, WorkloadSpec, WorkloadStatus } from '../compute-driver';
-import { isWorkloadAlive, signalGroup, waitUntilGone, WORKLOAD_MARKER } from './process-group';
+import { isWorkloadAlive, terminateWorkload, WORKLOAD_MARKER } from './process-group';
 import { type ProcessRecord, ProcessRecords } from './process-records';
 
 /** Settings of the local driver. */
@@ -74,11 +74,7 @@ export class LocalDriver implements ComputeDriver {
     if (!record || record.phase !== 'RUNNING') return;
     this.stopping.add(podId);
     try {
-      signalGroup(record.pid, 'SIGTERM');
-      if (!(await waitUntilGone(() => isWorkloadAlive(record.pid, podId), this.options.stopGraceMs))) {
-        signalGroup(record.pid, 'SIGKILL');
-        await waitUntilGone(() => isWorkloadAlive(record.pid, podId), 5_000);
-      }
+      await terminateWorkload(record.pid, podId, this.options.stopGraceMs);
       this.records.write({ ...record, phase: 'EXITED', finishedAt: new Date().toISOString(), reason: 'Stopped' });
     } finally {
       this.stopping.delete(podId);
@@ -110,7 +106,10 @@ export class LocalDriver implements ComputeDriver {
     this.listeners.push(listener);
   }
 
-  /** Processes keep running when the scheduler stops: a restarted scheduler adopts them. */
+  /**
+   * Processes keep running when the scheduler stops: a restarted scheduler adopts them. Under `npm start` the
+   * platform runner stops them once the scheduler is down (stopRecordedWorkloads).
+   */
   close(): Promise<void> {
     this.listeners.length = 0;
     return Promise.resolve();

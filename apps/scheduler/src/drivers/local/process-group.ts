@@ -42,3 +42,11 @@ export async function waitUntilGone(check: () => boolean, timeoutMs: number): Pr
   }
   return true;
 }
+
+/** SIGTERM to the workload's process group, SIGKILL after `graceMs`; resolves once its leader is gone. */
+export async function terminateWorkload(pid: number, podId: string, graceMs: number): Promise<void> {
+  signalGroup(pid, 'SIGTERM');
+  if (await waitUntilGone(() => isWorkloadAlive(pid, podId), graceMs)) return;
+  signalGroup(pid, 'SIGKILL');
+  await waitUntilGone(() => isWorkloadAlive(pid, podId), 5_000);
+}

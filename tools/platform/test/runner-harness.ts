@@ -1,0 +1,154 @@
+import { createRedis } from '@runplane/queue';
+import {
+  cleanupRedisPrefix,
+  createTestDatabase,
+  ECHO_WORKER_TEMPLATE,
+  isPortOpen,
+  isProcessAlive,
+  pollUntil,
+  type ProcessGroup,
+  signalProcessGroup,
+  spawnProcessGroup,
+  stopProcessGroup,
+  type TestDatabase,
+  testRedisPrefix,
+} from '@runplane/testing';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { PidRecord } from '../state';
+
+// The runner is started the way the README says, so it gets the caller's environment (PATH, HOME).
+const INHERITED_ENV = { ...process.env };
+const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** One test file's `npm start`: its own database, Redis key prefix and state directory. */
+export class RunnerHarness {
+  database!: TestDatabase;
+  stateDir!: string;
+  private redisPrefix!: string;
+  private readonly groups: ProcessGroup[] = [];
+
+  constructor(private readonly name: string) {}
+
+  async setUp(): Promise<void> {
+    this.database = await createTestDatabase(this.name);
+    this.stateDir = mkdtempSync(join(tmpdir(), `runplane-${this.name}-`));
+    this.redisPrefix = testRedisPrefix(this.name);
+  }
+
+  /** Stops every runner group started (and what a killed runner left in it), then drops the test's state. */
+  async tearDown(): Promise<void> {
+    for (const group of this.groups) await stopProcessGroup(group);
+    // Workloads run in their own process groups: stop any a failed test left running.
+    for (const record of this.workloads()) if (isProcessAlive(record.pid)) signalProcessGroup(record.pid, 'SIGKILL');
+    await this.database.drop();
+    rmSync(this.stateDir, { recursive: true, force: true });
+    const redis = createRedis(REDIS_URL);
+    await cleanupRedisPrefix(redis, this.redisPrefix);
+    await redis.quit();
+  }
+
+  /** `npm start` on the given ports (gateway, job API, scheduler, webhooks, billing); resolves once it is ready. */
+  async start(ports: number[], env: Record<string, string> = {}): Promise<ProcessGroup> {
+    const [gateway, jobApi, scheduler, webhook, billing] = ports.map(String);
+    const group = spawnProcessGroup('npm', ['start'], {
+      cwd: REPO_ROOT,
+      env: {
+        ...INHERITED_ENV,
+        DATABASE_URL: this.database.url,
+        REDIS_URL,
+        REDIS_PREFIX: this.redisPrefix,
+        RUNPLANE_STATE_DIR: this.stateDir,
+        RUNPLANE_ENCRYPTION_KEY: undefined,
+        RUNPLANE_CATALOG_FILE: undefined,
+        RUNPLANE_GATEWAY_PORT: gateway,
+        RUNPLANE_JOB_API_PORT: jobApi,
+        RUNPLANE_SCHEDULER_PORT: scheduler,
+        RUNPLANE_WEBHOOK_PORT: webhook,
+        RUNPLANE_BILLING_PORT: billing,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+    });
+    this.groups.push(group);
+    await pollUntil(
+      () => {
+        if (group.child.exitCode !== null) throw new Error(`npm start exited early:\n${group.output()}`);
+        // The banner's last line: the lines before it (URLs, key) may arrive in separate chunks.
+        return group.output().includes('Press Ctrl-C to stop.');
+      },
+      { timeoutMs: 240_000, intervalMs: 250, description: 'npm start to report ready' },
+    );
+    return group;
+  }
+
+  adminKey(): string {
+    return readFileSync(join(this.stateDir, 'admin-key'), 'utf8').trim();
+  }
+
+  /** The runner's pids.json, and every pid in it. */
+  readPids(): { record: PidRecord; all: number[] } {
+    const record = JSON.parse(readFileSync(join(this.stateDir, 'pids.json'), 'utf8')) as PidRecord;
+    return { record, all: [record.runner, ...Object.values(record.apps), ...Object.values(record.services)] };
+  }
+
+  /** The local driver's pid files (see README, local driver): one per Pod or worker process it started. */
+  workloads(): Array<{ podId: string; pid: number; phase: string; reason: string | null }> {
+    const dir = join(this.stateDir, 'scheduler', 'workloads');
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((name) => name.endsWith('.json'));
+    } catch {
+      return [];
+    }
+    return names.map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { podId: string; pid: number; phase: string; reason: string | null });
+  }
+
+  /** Waits until a local worker process of the platform is running, and returns its record. */
+  async runningWorker(except: number[] = []): Promise<{ podId: string; pid: number }> {
+    return pollUntil(
+      () => this.workloads().find((record) => record.phase === 'RUNNING' && !except.includes(record.pid) && isProcessAlive(record.pid)),
+      { timeoutMs: 120_000, intervalMs: 250, description: 'a local worker process to be running' },
+    );
+  }
+
+  /** Waits until every pid is gone and no port answers. */
+  async expectNothingLeft(pids: number[], ports: number[]): Promise<void> {
+    await pollUntil(() => pids.every((pid) => !isProcessAlive(pid)), {
+      timeoutMs: 30_000,
+      description: 'every started process to be gone',
+    });
+    const open = await Promise.all(ports.map((port) => isPortOpen(port)));
+    expect(open).toEqual(ports.map(() => false));
+  }
+}
+
+/** POST to the management API with the admin key; returns the created object. */
+export async function postV1(gatewayPort: number, secret: string, path: string, body: unknown): Promise<{ id: string }> {
+  const response = await fetch(`http://127.0.0.1:${gatewayPort}/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`POST /v1${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as { id: string };
+}
+
+/** An echo-worker endpoint with `workersMin` workers kept running. */
+export async function createEchoEndpoint(gatewayPort: number, secret: string, workersMin: number, idleTimeout = 5): Promise<{ id: string }> {
+  const template = await postV1(gatewayPort, secret, '/templates', { ...ECHO_WORKER_TEMPLATE, name: `echo-${workersMin}-${Date.now()}` });
+  return postV1(gatewayPort, secret, '/endpoints', {
+    name: `echo-${workersMin}`,
+    templateId: template.id,
+    gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
+    gpuCount: 1,
+    workersMin,
+    workersMax: Math.max(1, workersMin),
+    idleTimeout,
+    scalerType: 'QUEUE_DELAY',
+    scalerValue: 1,
+  });
+}
