@@ -5,6 +5,7 @@ export * from './validation/zod.pipe';
 export * from './auth/api-key.guard';
 export * from './app/create-http-app';
 export * from './app/infrastructure.module';
+export * from './app/json-depth';
 export * from './app/nest-logger';
 export * from './app/request-id';
 export * from './app/service';

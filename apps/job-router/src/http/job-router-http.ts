@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ValidationError } from '@runplane/contracts';
+import { jsonDepthError } from '@runplane/http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Transform } from 'node:stream';
 
@@ -45,12 +46,17 @@ type BodyParser = (request: FastifyRequest, body: string, done: (error: Error | 
 /**
  * Every body is parsed as JSON whatever its Content-Type (RunPod's worker SDK posts JSON as form-urlencoded), and an
  * empty one is no body, even as application/json: runpod-python's `cancel()` and `purge_queue()` send that header
- * with nothing after it.
+ * with nothing after it. A body nested deeper than MAX_JSON_DEPTH is refused before it is parsed: the job engine
+ * stores inputs and results with `JSON.stringify`, which overflows the stack a few thousand levels down.
  */
 function jsonWhateverTheType(fastify: FastifyInstance): BodyParser {
   // Fastify's own JSON parser keeps its prototype-poisoning protection and its error codes.
   const json = fastify.getDefaultJsonParser('error', 'error') as BodyParser;
-  return (request, body, done) => (body.trim() === '' ? done(null, undefined) : json(request, body, done));
+  return (request, body, done) => {
+    if (body.trim() === '') return done(null, undefined);
+    const tooDeep = jsonDepthError(body);
+    return tooDeep ? done(tooDeep) : json(request, body, done);
+  };
 }
 
 const TEXT_TYPES = ['text/plain', 'application/x-www-form-urlencoded'];

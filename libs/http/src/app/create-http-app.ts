@@ -5,7 +5,9 @@ import type { Logger, MetricsRegistry } from '@runplane/observability';
 import type { Socket } from 'node:net';
 import { type FastifyBodyParser, type FastifyInstance, LogController } from 'fastify';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
+import { EdgeErrors } from './edge-errors';
 import type { ErrorStyle } from '../errors/error-body';
+import { jsonDepthError } from './json-depth';
 import { PinoNestLogger } from './nest-logger';
 import { rejectNulCharacters } from './nul-guard';
 import { lazyRequestLogger } from './request-logger';
@@ -24,6 +26,25 @@ export interface HttpAppOptions {
    * path ids and query values are refused all the same.
    */
   nulInBodies?: 'refuse' | 'keep';
+  /**
+   * Longest time to receive a request, headers and body, after which it is answered 408 and its connection closed,
+   * so a client trickling a body cannot hold a connection (default BODY_TIMEOUT_MS_DEFAULT).
+   */
+  bodyTimeoutMs?: number;
+}
+
+/** Default of {@link HttpAppOptions.bodyTimeoutMs}: a 20 MB result still arrives at 6 Mbit/s. */
+export const BODY_TIMEOUT_MS_DEFAULT = 30_000;
+
+/** Node's default time to receive a request's headers. */
+const HEADERS_TIMEOUT_MS = 60_000;
+
+/**
+ * Node checks for requests past their timeout on an interval (30 s by default), which would let a request overrun a
+ * short timeout by that much; a tenth of the timeout keeps the overrun small.
+ */
+function timeoutCheckIntervalMs(timeoutMs: number): number {
+  return Math.max(10, Math.min(1_000, Math.floor(timeoutMs / 10)));
 }
 
 function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegistry): void {
@@ -45,12 +66,17 @@ function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegis
 /**
  * Fastify's JSON parser, but an empty body is no body: RunPod's clients send `Content-Type: application/json` on
  * requests without one (runpodctl's pod start, stop, reset, restart and every DELETE; runpod-python's job cancel).
- * The route's own validation then decides whether it needed a body.
+ * The route's own validation then decides whether it needed a body. A body nested deeper than MAX_JSON_DEPTH is
+ * refused before it is parsed.
  */
 function jsonOrNothing(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
   // Typed for strings, it reads Buffers alike (Nest's own default JSON parser hands it the Buffer this one gets).
   const json = fastify.getDefaultJsonParser('error', 'error') as unknown as FastifyBodyParser<Buffer>;
-  return (request, body, done) => (body.length === 0 ? done(null, undefined) : json(request, body, done));
+  return (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    const tooDeep = jsonDepthError(body);
+    return tooDeep ? done(tooDeep) : json(request, body, done);
+  };
 }
 
 /** Longest a shutdown waits for answers in flight before it closes their connections anyway. */
@@ -99,17 +125,28 @@ function closeConnectionsOnShutdown(app: NestFastifyApplication): void {
 
 /**
  * Builds a Nest app on Fastify with Runplane's conventions: pino JSON logs, `x-request-id` accepted and echoed,
- * one error shape per API (Nest routes Fastify's own errors, e.g. malformed JSON, through the same filter),
+ * one error shape per API (Nest routes Fastify's own errors, e.g. malformed JSON, through the same filter, and
+ * EdgeErrors answers those raised before routing),
  * request metrics, shutdown hooks that never wait on a kept-alive client.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
   const { logger, errorStyle } = options;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS_DEFAULT;
+  const edgeErrors = new EdgeErrors(errorStyle, logger);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     genReqId: requestIdFor,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: options.bodyLimitBytes,
     childLoggerFactory: lazyRequestLogger,
+    requestTimeout: bodyTimeoutMs,
+    http: {
+      connectionsCheckingInterval: timeoutCheckIntervalMs(bodyTimeoutMs),
+      // Node swaps the two timeouts when the headers' one is the longer, which would stretch the request's to 60 s.
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, bodyTimeoutMs),
+    },
+    frameworkErrors: edgeErrors.frameworkErrors,
+    clientErrorHandler: edgeErrors.clientErrorHandler,
   });
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
     logger: new PinoNestLogger(logger),
@@ -121,6 +158,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  edgeErrors.track(fastify);
   app.useGlobalFilters(new ApiExceptionFilter(errorStyle, logger));
   const checkBodies = options.nulInBodies !== 'keep';
   fastify.addHook('preHandler', (request, _reply, done) => {

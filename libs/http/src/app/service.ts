@@ -1,14 +1,19 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { databaseEnv, httpEnv, logEnv, otelEnv, redisEnv, z } from '@runplane/config';
+import { databaseEnv, envInt, httpEnv, logEnv, otelEnv, redisEnv, z } from '@runplane/config';
 import { createLogger, createMetricsRegistry, type Logger } from '@runplane/observability';
 import type { ErrorStyle } from '../errors/error-body';
-import { createHttpApp, type HttpAppOptions } from './create-http-app';
+import { BODY_TIMEOUT_MS_DEFAULT, createHttpApp, type HttpAppOptions } from './create-http-app';
 import { InfrastructureModule } from './infrastructure.module';
+
+/** Longest time to receive a request (headers and body); a slower one is answered 408 and its connection closed. */
+const bodyTimeoutEnv = {
+  BODY_TIMEOUT_MS: envInt({ min: 100, max: 3_600_000, default: BODY_TIMEOUT_MS_DEFAULT }),
+};
 
 /** Environment every Runplane service reads: its HTTP listener, Postgres, Redis, logging and tracing. */
 export function serviceEnvSchema(defaultPort: number) {
-  return z.object({ ...httpEnv(defaultPort), ...databaseEnv, ...redisEnv, ...logEnv, ...otelEnv });
+  return z.object({ ...httpEnv(defaultPort), ...bodyTimeoutEnv, ...databaseEnv, ...redisEnv, ...logEnv, ...otelEnv });
 }
 /** Parsed service environment. */
 export type ServiceConfig = z.infer<ReturnType<typeof serviceEnvSchema>>;
@@ -41,6 +46,7 @@ export async function buildService(options: ServiceOptions): Promise<NestFastify
     logger,
     errorStyle: options.errorStyle,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    bodyTimeoutMs: config.BODY_TIMEOUT_MS,
     metrics,
     nulInBodies: options.nulInBodies,
   });

@@ -13,9 +13,11 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   MALFORMED_JSON: 400,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  HEADERS_TOO_LARGE: 431,
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   RATE_LIMITED: 429,
   NO_CAPACITY: 503,
@@ -35,6 +37,9 @@ const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
     code: 'VALIDATION_FAILED',
     message: 'Content-Length does not match the request body',
   },
+  FST_ERR_BAD_URL: { code: 'VALIDATION_FAILED', message: 'Request URL is not validly percent-encoded' },
+  // A path id longer than any id of ours names nothing, as an unknown short one does.
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'NOT_FOUND', message: 'Not found' },
 };
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ErrorCode } from '@runplane/contracts';
+import type { Logger } from '@runplane/observability';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from '../errors/api-exception.filter';
+import { errorBody, type ErrorStyle } from '../errors/error-body';
+import { REQUEST_ID_HEADER } from './request-id';
+
+interface ClientErrorView {
+  status: number;
+  code: ErrorCode;
+  message: string;
+}
+
+/** Errors Node's HTTP parser raises on a connection, before (or while) a request is read. */
+function clientErrorView(error: NodeJS.ErrnoException): ClientErrorView {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'REQUEST_TIMEOUT', message: 'Request not received in time' };
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'HEADERS_TOO_LARGE', message: 'Request line and headers are larger than 16 KB' };
+    default:
+      return { status: 400, code: 'VALIDATION_FAILED', message: 'Malformed HTTP request' };
+  }
+}
+
+/** A whole HTTP/1.1 answer written straight to the socket: there is no request object to answer through. */
+function rawAnswer(view: ClientErrorView, body: string, requestId: string): string {
+  return [
+    `HTTP/1.1 ${view.status} ${STATUS_CODES[view.status] ?? 'Error'}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    `${REQUEST_ID_HEADER}: ${requestId}`,
+    'connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/**
+ * Whether an answer is already going out on the connection (an early error, before the body was read): writing
+ * another one would corrupt it, so Node itself only closes such a connection.
+ */
+function answerStarted(socket: Socket): boolean {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  return inFlight?.headersSent === true;
+}
+
+/**
+ * Answers the errors raised before a route runs in the API's own error shape, with a request id, as every other
+ * answer: Fastify's router errors (a URL that is not valid percent-encoding, a path parameter over 100 characters)
+ * and Node's connection errors (a request line and headers over 16 KB, a request not received within the body
+ * timeout, unparsable HTTP), which Fastify and Node would otherwise answer in their own shapes or not at all.
+ */
+export class EdgeErrors {
+  /** Id of the request being read on each connection, so a timeout answer names the request that timed out. */
+  private readonly reading = new WeakMap<Socket, string>();
+
+  constructor(
+    private readonly style: ErrorStyle,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Fastify's router errors (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH): no hook ran, so the id header is set here. */
+  readonly frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    sendError(this.style, this.logger, error, request, reply);
+  };
+
+  /** Node's `clientError`: answers on the socket itself and closes it, as the rest of the request cannot be read. */
+  readonly clientErrorHandler = (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const view = clientErrorView(error);
+    const requestId = this.reading.get(socket) ?? randomUUID();
+    this.logger.debug({ err: error, requestId }, 'client error');
+    if (!socket.writable || answerStarted(socket)) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify(errorBody(this.style, view.message, view.code, requestId));
+    socket.end(rawAnswer(view, body, requestId), () => socket.destroy());
+  };
+
+  /** Remembers which request each connection is reading, from its headers until its answer. */
+  track(fastify: FastifyInstance): void {
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      this.reading.set(request.raw.socket, request.id);
+      done();
+    });
+    fastify.addHook('onResponse', (request, _reply, done) => {
+      this.reading.delete(request.raw.socket);
+      done();
+    });
+  }
+}
