@@ -118,14 +118,18 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     expect(signed.destination).toMatchObject({ address: '93.184.215.14' });
   });
 
-  it('sends again an attempt whose run died mid-request (at least once), then moves on', async () => {
+  it('sends again an attempt whose run died mid-request (at least once), as the same message, then moves on', async () => {
     const sender = new ScriptedSender([ok]);
-    const { instance } = dispatcher(sender);
+    const { instance, secrets } = dispatcher(sender);
     const delivery = await instance.accept(request(), 'source-3');
     // A previous run claimed attempt 1 and died before recording its result.
     await new WebhookDeliveriesRepository(db).claimAttempt(delivery, 1, new Date(Date.now() - 60_000));
     await instance.attempt(delivery.id, 1);
     expect(sender.requests).toHaveLength(1);
+    // The copy sent again carries the delivery's webhook-id, as the lost one did, signed over that id.
+    const resent = sender.requests[0]!;
+    expect(resent.headers['webhook-id']).toBe(`msg_${delivery.id}`);
+    expect(new Webhook(await secrets.current(accountId)).verify(resent.body, resent.headers)).toEqual(JSON.parse(delivery.body!));
     const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attemptsMade: true } });
     expect(row).toMatchObject({ status: 'SUCCEEDED', attempts: 1, body: null });
     expect(row.attemptsMade).toHaveLength(1);
