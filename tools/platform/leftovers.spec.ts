@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ProcessRecords } from '../../apps/scheduler/src/drivers/local/process-records';
 import { STOPPED_WITH_PLATFORM } from '../../apps/scheduler/src/drivers/local/stop-recorded';
 import { stopLeftovers } from './leftovers';
+import { findFreePort, redisAnswers } from './net';
 import { ServiceUnavailableError } from './services';
 import { writePids } from './state';
 
@@ -47,6 +48,20 @@ describe('stopLeftovers', () => {
     await pollUntil(() => !isProcessAlive(gateway), { description: 'the leftover gateway to be reaped' });
     expect(isProcessAlive(stranger)).toBe(true);
     expect(logs).toEqual([`stopping what an earlier run left running: gateway (pid ${gateway})`]);
+  });
+
+  it('stops a server it started by pid and port, and leaves one on another port (a reused pid) alone', async () => {
+    const [port, otherPort] = [await findFreePort(), await findFreePort()];
+    const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    children.push(redis);
+    await pollUntil(() => redisAnswers('127.0.0.1', port), { timeoutMs: 10_000, description: 'redis-server to answer' });
+    const other = idleProcess(`postgres -D /var/lib/postgresql -p ${otherPort}`);
+    writePids(stateDir, { runner: 999_999_999, apps: {}, services: { redis: redis.pid ?? 0, postgres: other }, ports: { redis: port, postgres: port } });
+
+    await stopLeftovers(options());
+    await pollUntil(() => !isProcessAlive(redis.pid ?? 0), { description: 'the leftover redis-server to be reaped' });
+    expect(isProcessAlive(other)).toBe(true);
+    expect(logs).toEqual([`stopping what an earlier run left running: redis (pid ${redis.pid})`]);
   });
 
   it('stops a workload process left running and marks its pid file EXITED', async () => {

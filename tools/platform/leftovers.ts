@@ -75,7 +75,13 @@ function leftoverProcesses(stateDir: string): Array<{ name: string; pid: number 
     throw new ServiceUnavailableError(`another npm start (pid ${previous.runner}) is using ${stateDir}; stop it first`);
   }
   const apps = Object.entries(previous.apps).filter(([name, pid]) => commandLine(pid)?.includes(join('apps', name, 'src', 'main.ts')));
-  const services = Object.entries(previous.services).filter(([, pid]) => /postgres|redis-server/.test(commandLine(pid) ?? ''));
+  // A server by its binary and port (postgres -D <dir> -p <port>, redis-server 127.0.0.1:<port>), never another one.
+  const services = Object.entries(previous.services).filter(([name, pid]) => {
+    const line = commandLine(pid) ?? '';
+    const port = previous.ports[name];
+    const binary = name === 'postgres' ? 'postgres' : 'redis-server';
+    return port !== undefined && line.includes(binary) && new RegExp(`[ :]${port}( |$)`).test(line);
+  });
   return [...apps, ...services].map(([name, pid]) => ({ name, pid }));
 }
 

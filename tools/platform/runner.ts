@@ -30,6 +30,7 @@ export class PlatformRunner {
   private readonly supervisor: Supervisor;
   private shutdownPromise: Promise<number> | undefined;
   private readonly pidServices: Record<string, number> = {};
+  private readonly servicePorts: Record<string, number> = {};
   private resolveStopped: (code: number) => void = () => undefined;
   private readonly stopped = new Promise<number>((resolve) => (this.resolveStopped = resolve));
 
@@ -118,7 +119,11 @@ export class PlatformRunner {
   /** Registers a started service for cleanup, or stops it at once when shutdown already began. */
   private async adopt(pending: Promise<ResolvedService>, name: string): Promise<ResolvedService> {
     const service = await pending;
-    if (service.pid !== undefined) this.pidServices[name] = service.pid;
+    if (service.pid !== undefined) {
+      this.pidServices[name] = service.pid;
+      // With its port, a later start tells this server from another one that reuses its pid.
+      this.servicePorts[name] = Number(new URL(service.url).port);
+    }
     if (this.abort.signal.aborted) {
       await service.stop();
       throw new StartAborted('start-up interrupted');
@@ -161,7 +166,7 @@ export class PlatformRunner {
       runner: process.pid,
       apps: this.supervisor.pids(),
       services: this.pidServices,
-      ports: { ...this.config.ports },
+      ports: { ...this.config.ports, ...this.servicePorts },
     });
   }
 
