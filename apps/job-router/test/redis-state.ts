@@ -24,7 +24,7 @@ async function valueOf(redis: Redis, key: string): Promise<unknown> {
     case 'set':
       return (await redis.smembers(key)).sort();
     case 'zset':
-      return await redis.zrange(key, 0, -1, 'WITHSCORES');
+      return await redis.zrange(key, '0', '-1', 'WITHSCORES');
     case 'stream':
       return await redis.xrange(key, '-', '+');
     default:
@@ -32,14 +32,18 @@ async function valueOf(redis: Redis, key: string): Promise<unknown> {
   }
 }
 
+/** BullMQ's own housekeeping: its workers stamp it on a timer, whatever requests come. */
+const HOUSEKEEPING = /:stalled-check$/;
+
 /**
  * The job state a request may change: every key under `prefix` with its value, but the rate limiter's counters (which
- * count reads too; tests look at them on their own). Two equal snapshots mean nothing was written.
+ * count reads too; tests look at them on their own) and BullMQ's timer-driven housekeeping. Two equal snapshots mean
+ * nothing was written.
  */
 export async function jobState(redis: Redis, prefix: string): Promise<Record<string, unknown>> {
   const state: Record<string, unknown> = {};
   for (const key of await keysUnder(redis, prefix)) {
-    if (key.startsWith(`${prefix}limits:`)) continue;
+    if (key.startsWith(`${prefix}limits:`) || HOUSEKEEPING.test(key)) continue;
     state[key] = await valueOf(redis, key);
   }
   return state;

@@ -17,6 +17,7 @@ export {
   type TestDatabase,
 } from './database';
 export { pollUntil, type PollOptions } from './poll';
+export { servedRoutes } from './served-routes';
 export { FakeClock } from './clock';
 export { ECHO_WORKER_TEMPLATE } from './echo-worker';
 export { default as prepareTestDatabases } from './jest-global-setup';
