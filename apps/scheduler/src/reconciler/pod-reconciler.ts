@@ -157,6 +157,9 @@ export class PodReconciler {
       if (since < replacementBackoffMs(crashes)) return status;
       this.crashes.set(row.id, crashes);
     }
+    // Stopped while no scheduler ran (`npm start` stops local processes with the platform): billing stops when it
+    // did, not when the workload starts again.
+    if (sameGeneration && status.phase === 'EXITED') await this.observeUsage(row.id, entry, false, status.finishedAt ?? now);
     const full = await this.fullRows.load(row.id);
     if (!full) return undefined;
     const reset = status !== null && status.generation !== row.generation;
