@@ -1,8 +1,9 @@
 // Autoscaling on kwok: worker pods are real Kubernetes pods bound by kube-scheduler, but kwok runs no code, so this
 // test speaks the worker protocol (libs/worker-sdk) for every worker pod that runs, with the environment and token
-// the pod was given. A burst scales the endpoint 0 -> workersMax, idle workers go after idleTimeout, a busy worker
-// stays, and lowPriority jobs alone never scale up.
+// the pod was given. A burst scales the endpoint 0 -> workersMax, idle workers go after idleTimeout (and stop counting
+// in /health and in billing at their removal), a busy worker stays, and lowPriority jobs alone never scale up.
 import { createHash } from 'node:crypto';
+import { WorkerRetirement } from '@runplane/jobs';
 import { LABELS, type V1Pod } from '@runplane/kube';
 import { pollUntil } from '@runplane/testing';
 import { runWorker } from '@runplane/worker-sdk';
@@ -195,5 +196,39 @@ describe('autoscaling worker pods on Kubernetes (kwok)', () => {
     expect(checks).toBeGreaterThan(0);
     expect(await status(id)).toMatchObject({ status: 'COMPLETED', workerId });
     await pollUntil(async () => (await workerPods()).length === 0 || undefined, { timeoutMs: 30_000, intervalMs: 200, description: 'scale to 0 again' });
+  }, 90_000);
+
+  it('stops counting and billing an idle worker at its removal: /health right after it shows the worker neither idle nor running, and its usage ends at the retire time', async () => {
+    const health = async () =>
+      ((await (await fetch(`${k.p.jobApiUrl}/v2/${endpointId}/health`, { headers: { authorization: k.p.secret } })).json()) as { workers: Record<string, number> }).workers;
+    const id = await run({ text: 'one job' });
+    const done = await pollUntil(async () => {
+      const job = await status(id);
+      return job.status === 'COMPLETED' && job;
+    }, { timeoutMs: 60_000, intervalMs: 100, description: 'the job to complete' });
+    const workerId = done.workerId as string;
+    await pollUntil(async () => (await k.p.db.pod.count({ where: { id: workerId } })) === 0 || undefined, {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      description: 'the idle worker to be removed',
+    });
+    // The very next read, while its pod may still be running (and its worker pinging with the token the job-router cached).
+    expect(await health()).toMatchObject({ idle: 0, running: 0 });
+    const retiredAt = await new WorkerRetirement(k.p.redis, k.p.prefix).retiredAt(endpointId, workerId);
+    if (retiredAt === null) throw new Error(`worker ${workerId} was removed without being retired`);
+    const stop = await pollUntil(
+      async () => [...(await k.p.usageEvents()).values()].find((event) => event['workerId'] === workerId && event['type'] === 'worker.stopped'),
+      { timeoutMs: 15_000, description: "the removed worker's stop event" },
+    );
+    expect(stop['occurredAt']).toBe(new Date(retiredAt).toISOString());
+    // Its pod is asked to stop (deleted).
+    await pollUntil(async () => {
+      const pod = await k.pod(workerId);
+      return !pod || pod.metadata?.deletionTimestamp !== undefined || undefined;
+    }, { timeoutMs: 30_000, intervalMs: 100, description: 'the worker pod to be deleted' });
+    await passes(2);
+    expect(await health()).toMatchObject({ idle: 0, running: 0 });
+    const mine = [...(await k.p.usageEvents()).values()].filter((event) => event['workerId'] === workerId).map((event) => event['type']).sort();
+    expect(mine).toEqual(['worker.started', 'worker.stopped']);
   }, 90_000);
 });
