@@ -2,6 +2,7 @@
  * `METHOD /path` of every route a Fastify app serves, read from its `printRoutes()` tree, in Fastify's own
  * path syntax (`/v2/:endpointId/status/:jobId`, `*` for a wildcard). HEAD twins Fastify adds to GET routes are
  * left out: a test enumerating routes from this list covers what the app registered, not a list kept by hand.
+ * Give it the default tree: `printRoutes({ commonPrefix: false })` prints a wildcard route without its prefix.
  */
 export function servedRoutes(tree: string): string[] {
   const parents: string[] = [];
