@@ -49,7 +49,7 @@ export function platformOf(name: string): Platform | undefined {
   const tokens = (name.split('/').pop() ?? name).split('-');
   for (let i = tokens.length - 2; i >= 0; i--) {
     const [os, cpu, abi] = [tokens[i], tokens[i + 1], tokens[i + 2]];
-    if (!OSES.includes(os) || !CPUS.includes(cpu)) continue;
+    if (!os || !cpu || !OSES.includes(os) || !CPUS.includes(cpu)) continue;
     if (abi?.startsWith('musl')) return { os, cpu, libc: 'musl' };
     if (abi?.startsWith('gnu')) return { os, cpu, libc: 'glibc' };
     return { os, cpu };
