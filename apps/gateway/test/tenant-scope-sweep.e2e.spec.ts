@@ -104,6 +104,15 @@ describe('v1 tenancy and scope sweep', () => {
 
   const state = () => dbState(gw.db);
 
+  /** Every id the sweep's accounts hold, none of which a public route may name. */
+  const idsMade: string[] = [];
+
+  async function freshAccount(): Promise<SweepAccount> {
+    const account = await sweepAccount(gw);
+    idsMade.push(account.accountId, ...Object.values(account.ids));
+    return account;
+  }
+
   function send(route: string, ids: SweepIds, key: string): Promise<LightMyRequestResponse> {
     const example = EXAMPLES[route];
     if (!example) throw new Error(`no example for ${route}`);
@@ -131,7 +140,7 @@ describe('v1 tenancy and scope sweep', () => {
   const withIds = Object.keys(EXAMPLES).filter((route) => route.includes(':'));
 
   it.each(withIds)('%s: another account’s or a made-up id answers 404 and changes nothing', async (route) => {
-    const owner = await sweepAccount(gw);
+    const owner = await freshAccount();
     await EXAMPLES[route]?.setup?.(gw, owner);
     const before = await state();
     expectError(await send(route, owner.ids, intruder.keys.all), [404], route);
@@ -143,7 +152,7 @@ describe('v1 tenancy and scope sweep', () => {
   });
 
   it.each(Object.keys(EXAMPLES))('%s: READ_ONLY and RESTRICTED keys are let in by what it does', async (route) => {
-    const owner = await sweepAccount(gw);
+    const owner = await freshAccount();
     await EXAMPLES[route]?.setup?.(gw, owner);
     const before = await state();
     expectError(await send(route, owner.ids, owner.keys.restrictedElsewhere), [401], route);
@@ -166,8 +175,11 @@ describe('v1 tenancy and scope sweep', () => {
     }
   });
 
-  it.each(PUBLIC_ROUTES)('%s answers without a key', async (route) => {
+  it.each(PUBLIC_ROUTES)('%s answers without a key and names no account or resource', async (route) => {
+    // At least one account with one resource of each kind, whatever ran before.
+    await freshAccount();
     const res = await gw.inject({ method: 'GET', url: route.split(' ')[1] ?? '' });
     expect(res.statusCode).toBe(200);
+    for (const id of idsMade) expect(res.body).not.toContain(id);
   });
 });

@@ -120,9 +120,18 @@ describe('job-router tenancy and scope sweep', () => {
     expect(res.json()).toMatchObject({ error: expect.any(String), code: status === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND', requestId: expect.any(String) });
   }
 
+  /** Every endpoint the sweep made, none of which a public route may name. */
+  const endpointsMade: string[] = [];
+
+  async function freshEndpoint(): Promise<string> {
+    const endpointId = await h.endpoint(owner.accountId);
+    endpointsMade.push(endpointId);
+    return endpointId;
+  }
+
   /** A fresh endpoint of the owner with its example request made ready. */
   async function prepared(make: Make): Promise<{ jobs: SweepJobs; example: Example }> {
-    const jobs = new SweepJobs(h, owner.secret, await h.endpoint(owner.accountId));
+    const jobs = new SweepJobs(h, owner.secret, await freshEndpoint());
     return { jobs, example: await make(jobs) };
   }
 
@@ -182,7 +191,7 @@ describe('job-router tenancy and scope sweep', () => {
 
   it.each(Object.entries(WORKER_EXAMPLES))('%s: takes only worker credentials of the endpoint’s owner', async (route, example) => {
     const method = route.split(' ')[0] as Method;
-    const endpointId = await h.endpoint(owner.accountId);
+    const endpointId = await freshEndpoint();
     const restricted = await keyOf(owner.accountId, 'RESTRICTED', [endpointId]);
     const made = `made-up-${newId()}`;
     const before = await state();
@@ -196,8 +205,11 @@ describe('job-router tenancy and scope sweep', () => {
     expect(await keysUnder(h.redis, h.config.REDIS_PREFIX)).not.toContainEqual(expect.stringContaining(made));
   });
 
-  it.each(PUBLIC_ROUTES)('%s answers without a key', async (route) => {
+  it.each(PUBLIC_ROUTES)('%s answers without a key and names no account or endpoint', async (route) => {
+    // At least one endpoint with a finished job, whatever ran before.
+    await new SweepJobs(h, owner.secret, await freshEndpoint()).completed();
     const res = await h.inject({ method: 'GET', url: route.split(' ')[1] ?? '' });
     expect(res.statusCode).toBe(200);
+    for (const id of [owner.accountId, intruder.accountId, intruderEndpoint, ...endpointsMade]) expect(res.body).not.toContain(id);
   });
 });
