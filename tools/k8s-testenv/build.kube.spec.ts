@@ -15,8 +15,8 @@ describe('npm run k8s:build', () => {
   });
 
   it('rebuilds only the component whose binary reports another version', async () => {
-    // The kube project's setup built the real cache; borrow its kubernetes and kwok folders.
-    for (const component of ['kubernetes', 'kwok'] as const) symlinkSync(kubeComponentDir(component), kubeComponentDir(component, cache));
+    // The kube project's setup built the real cache; borrow its kubernetes, kwok and helm folders.
+    for (const component of ['kubernetes', 'kwok', 'helm'] as const) symlinkSync(kubeComponentDir(component), kubeComponentDir(component, cache));
     const staleEtcd = kubeBinaryPaths(cache).etcd;
     mkdirSync(path.dirname(staleEtcd), { recursive: true });
     writeFileSync(staleEtcd, '#!/bin/sh\necho "etcd Version: 3.5.0"\n');
@@ -29,7 +29,7 @@ describe('npm run k8s:build', () => {
   it('rewrites an outdated kwok stage manifest without rebuilding kwok', async () => {
     const own = mkdtempSync(path.join(tmpdir(), 'kube-cache-'));
     try {
-      for (const component of ['kubernetes', 'etcd'] as const) symlinkSync(kubeComponentDir(component), kubeComponentDir(component, own));
+      for (const component of ['kubernetes', 'etcd', 'helm'] as const) symlinkSync(kubeComponentDir(component), kubeComponentDir(component, own));
       mkdirSync(kubeComponentDir('kwok', own));
       symlinkSync(path.join(kubeComponentDir('kwok'), 'bin'), path.join(kubeComponentDir('kwok', own), 'bin'));
       const manifestFile = kubeBinaryPaths(own).kwokStagesManifest;

@@ -12,7 +12,7 @@ import {
   type KubeComponent,
   type KwokStagesManifest,
 } from '@runplane/testing';
-import { assertGoAvailable, assertModulePinned, goBinary, goEnv, moduleDir, moduleSourceDir, regenerateModule, REQUIRED_MODULES } from './go-modules';
+import { assertGoAvailable, assertModulePinned, dependencyVersion, goBinary, goEnv, moduleDir, moduleSourceDir, regenerateModule, REQUIRED_MODULES } from './go-modules';
 import { withBuildLock } from './build-lock';
 
 /**
@@ -23,7 +23,7 @@ import { withBuildLock } from './build-lock';
  */
 
 const exec = promisify(execFile);
-const COMPONENTS: readonly KubeComponent[] = ['kubernetes', 'etcd', 'kwok'];
+const COMPONENTS: readonly KubeComponent[] = ['kubernetes', 'etcd', 'kwok', 'helm'];
 
 /** Go package of each binary. */
 const PACKAGES: Record<string, string> = {
@@ -31,7 +31,11 @@ const PACKAGES: Record<string, string> = {
   'kube-scheduler': 'k8s.io/kubernetes/cmd/kube-scheduler',
   etcd: 'go.etcd.io/etcd/server/v3',
   kwok: 'sigs.k8s.io/kwok/cmd/kwok',
+  helm: 'helm.sh/helm/v3/cmd/helm',
 };
+
+/** How a binary reports its version: helm has a `version` command instead of a flag. */
+const VERSION_ARGS: Record<string, string[]> = { helm: ['version', '--short'] };
 
 /** What `<binary> --version` prints for the pinned version. */
 function expectedVersionText(component: KubeComponent): string {
@@ -42,11 +46,26 @@ function expectedVersionText(component: KubeComponent): string {
 }
 
 /**
+ * helm's version, and the Kubernetes version `helm template` and `helm lint` assume, are stamped at link time as its
+ * Makefile does (the latter from the client-go it is built with); a plain build says v3.x-dev and Kubernetes 1.20.
+ */
+async function helmLdflags(): Promise<string[]> {
+  const [major = '0', minor = '0'] = (await dependencyVersion('helm', 'k8s.io/client-go')).slice(1).split('.');
+  const kube = `${Number(major) + 1}`;
+  const flags = [`-X helm.sh/helm/v3/internal/version.version=${KUBE_TEST_VERSIONS.helm}`];
+  for (const pkg of ['helm.sh/helm/v3/pkg/lint/rules', 'helm.sh/helm/v3/pkg/chartutil']) {
+    flags.push(`-X ${pkg}.k8sVersionMajor=${kube}`, `-X ${pkg}.k8sVersionMinor=${minor}`);
+  }
+  return flags;
+}
+
+/**
  * Link-time version stamps: a plain `go build` of Kubernetes reports v0.0.0-master, and runtime
  * overrides no longer work, so /version and discovery would be wrong. kwok and etcd carry theirs in source.
  */
-function ldflags(component: KubeComponent): string {
+async function ldflags(component: KubeComponent): Promise<string> {
   const flags = ['-s', '-w'];
+  if (component === 'helm') flags.push(...(await helmLdflags()));
   if (component === 'kubernetes') {
     const version = KUBE_TEST_VERSIONS.kubernetes;
     const [major, minor] = version.slice(1).split('.');
@@ -73,7 +92,7 @@ const KWOK_STAGE_FOLDERS = [
 
 async function versionOutput(binary: string): Promise<string> {
   try {
-    const { stdout, stderr } = await exec(binary, ['--version']);
+    const { stdout, stderr } = await exec(binary, VERSION_ARGS[path.basename(binary)] ?? ['--version']);
     return `${stdout}${stderr}`;
   } catch (err) {
     return String(err);
@@ -109,8 +128,8 @@ interface BuildProgress {
   downloads: number;
 }
 
-function goBuild(component: KubeComponent, binary: string, output: string, mode: 'readonly' | 'mod', progress: BuildProgress): Promise<void> {
-  const args = ['build', '-trimpath', `-ldflags=${ldflags(component)}`, '-o', output, PACKAGES[binary]!];
+async function goBuild(component: KubeComponent, binary: string, output: string, mode: 'readonly' | 'mod', progress: BuildProgress): Promise<void> {
+  const args = ['build', '-trimpath', `-ldflags=${await ldflags(component)}`, '-o', output, PACKAGES[binary]!];
   return new Promise((resolve, reject) => {
     const child = spawn(goBinary(), args, { cwd: moduleDir(component), env: goEnv(mode), stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';

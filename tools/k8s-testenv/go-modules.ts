@@ -22,6 +22,7 @@ export const REQUIRED_MODULES: Record<KubeComponent, string> = {
   kubernetes: 'k8s.io/kubernetes',
   etcd: 'go.etcd.io/etcd/server/v3',
   kwok: 'sigs.k8s.io/kwok',
+  helm: 'helm.sh/helm/v3',
 };
 
 /** The Go toolchain: $GO, else /usr/local/go/bin/go, else `go` on PATH. */
@@ -74,6 +75,11 @@ export function assertModulePinned(component: KubeComponent): void {
   }
 }
 
+/** The version of a module in a consumer module's build list, e.g. k8s.io/client-go in helm's. */
+export async function dependencyVersion(component: KubeComponent, modulePath: string): Promise<string> {
+  return (await go(component, ['list', '-m', '-f', '{{.Version}}', modulePath], 'readonly')).trim();
+}
+
 /** Where the Go module cache holds a module version's files (downloading it if needed). */
 export async function moduleSourceDir(component: KubeComponent, modulePath: string, version: string): Promise<string> {
   const info = JSON.parse(await go(component, ['mod', 'download', '-json', `${modulePath}@${version}`], 'readonly')) as { Dir?: string; Error?: string };
@@ -90,6 +96,7 @@ const HEADER: Record<KubeComponent, string> = {
     '// Consumer module that builds etcd for the Kubernetes test environment. etcd\'s own go.mod has replace\n' +
     '// directives, so `go install` refuses it; as a dependency they are ignored.\n',
   kwok: '// Consumer module that builds the standalone kwok controller for the Kubernetes test environment.\n',
+  helm: "// Consumer module that builds helm, which lints and renders the Helm chart in helm/runplane.\n",
 };
 
 /**

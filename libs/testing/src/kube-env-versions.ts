@@ -13,6 +13,8 @@ export const KUBE_TEST_VERSIONS = {
   etcd: 'v3.6.16',
   /** The standalone kwok controller (sigs.k8s.io/kwok), which plays kubelet for fake nodes. */
   kwok: 'v0.8.0',
+  /** helm (helm.sh/helm/v3), which lints and renders the chart in helm/runplane. */
+  helm: 'v3.22.0',
 } as const;
 
 /** A component of the test environment: the Go module it comes from and the binaries it provides. */
@@ -23,6 +25,7 @@ export const KUBE_COMPONENT_BINARIES: Record<KubeComponent, readonly string[]> =
   kubernetes: ['kube-apiserver', 'kube-scheduler'],
   etcd: ['etcd'],
   kwok: ['kwok'],
+  helm: ['helm'],
 };
 
 /** Where built binaries are cached: `$RUNPLANE_K8S_CACHE`, else `~/.cache/runplane/k8s`. */
@@ -58,6 +61,7 @@ export interface KubeBinaryPaths {
   etcd: string;
   kwok: string;
   kwokStagesManifest: string;
+  helm: string;
 }
 
 /** Paths of the cached binaries for the pinned versions (they may not exist yet). */
@@ -69,6 +73,7 @@ export function kubeBinaryPaths(cacheRoot = kubeCacheRoot()): KubeBinaryPaths {
     etcd: bin('etcd', 'etcd'),
     kwok: bin('kwok', 'kwok'),
     kwokStagesManifest: path.join(kubeComponentDir('kwok', cacheRoot), KWOK_STAGES_MANIFEST),
+    helm: bin('helm', 'helm'),
   };
 }
 

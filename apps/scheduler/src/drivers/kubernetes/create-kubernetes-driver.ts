@@ -29,6 +29,7 @@ export function createKubernetesDriver(config: KubeDriverConfig & { SCHEDULER_ST
     stopGraceMs: config.SCHEDULER_STOP_GRACE_MS,
     extras: (podId) => extras.extras(podId),
     leaderLease: config.KUBE_LEADER_LEASE,
+    applyPriorityClasses: config.KUBE_APPLY_PRIORITY_CLASSES,
     leaderIdentity: config.KUBE_LEADER_IDENTITY ?? `${hostname()}-${randomBytes(4).toString('hex')}`,
     log: (message, error) => logger.error(`${message}: ${error instanceof Error ? error.message : String(error)}`),
     resyncMs: 60_000,

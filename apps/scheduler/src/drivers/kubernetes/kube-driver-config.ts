@@ -43,6 +43,11 @@ export const kubeDriverEnv = {
   KUBE_LEADER_LEASE: z.string().min(1).default('runplane-scheduler'),
   /** This replica's identity in the election; defaults to the host name plus a random suffix. */
   KUBE_LEADER_IDENTITY: z.string().min(1).optional(),
+  /**
+   * Apply the PriorityClasses workload pods name at start (cluster-wide objects). Off when an installer such as the
+   * Helm chart created them, so the scheduler needs no permission to write cluster-wide objects.
+   */
+  KUBE_APPLY_PRIORITY_CLASSES: envBoolean(true),
   /** Key that decrypts container registry passwords for pull secrets (the gateway's key). */
   RUNPLANE_ENCRYPTION_KEY: encryptionEnv.RUNPLANE_ENCRYPTION_KEY.optional(),
 };

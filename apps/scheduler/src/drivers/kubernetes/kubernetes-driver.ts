@@ -22,6 +22,8 @@ export interface KubernetesDriverOptions {
   extras: (podId: string) => Promise<WorkloadExtras>;
   leaderLease: string;
   leaderIdentity: string;
+  /** Apply the two PriorityClasses at start; off when an installer created them (no cluster-wide write then). */
+  applyPriorityClasses?: boolean;
   log: (message: string, error?: unknown) => void;
   resyncMs?: number;
 }
@@ -187,7 +189,8 @@ export class KubernetesDriver implements ComputeDriver {
   }
 
   private async start(): Promise<ClusterCache> {
-    for (const priorityClass of buildPriorityClasses()) await applyObject(this.options.clients.objects, priorityClass, FIELD_MANAGER);
+    const apply = this.options.applyPriorityClasses ?? true;
+    for (const priorityClass of apply ? buildPriorityClasses() : []) await applyObject(this.options.clients.objects, priorityClass, FIELD_MANAGER);
     const cache = new ClusterCache({
       clients: this.options.clients,
       namespace: this.namespace,

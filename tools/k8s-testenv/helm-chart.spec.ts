@@ -1,0 +1,143 @@
+import { buildPriorityClasses } from '@runplane/kube';
+import { deployment, type KubeObject, lint, NAMESPACE, named, ofKind, PRODUCTION_VALUES, RELEASE, render, SERVICES, serviceEnv } from './helm-chart';
+
+const PORTS: Record<string, number> = { gateway: 8080, 'job-router': 8081, scheduler: 8082, 'webhook-dispatcher': 8083, 'billing-aggregator': 8084 };
+const PREFIX = `${RELEASE}-runplane`;
+
+describe('helm/runplane', () => {
+  let defaults: KubeObject[];
+  let production: KubeObject[];
+
+  beforeAll(async () => {
+    [defaults, production] = await Promise.all([render(), render({ files: [PRODUCTION_VALUES] })]);
+  });
+
+  it('passes helm lint --strict with the default values and with the production example', async () => {
+    for (const result of await Promise.all([lint(), lint({ files: [PRODUCTION_VALUES] })])) {
+      expect(result.output).toContain('0 chart(s) failed');
+      expect(result.code).toBe(0);
+    }
+  });
+
+  it('runs every service as a Deployment of 2 replicas with /readyz and /healthz probes, requests and limits', () => {
+    expect(ofKind(defaults, 'Deployment').map((d) => d.metadata.name).sort()).toEqual(SERVICES.map((s) => `${PREFIX}-${s}`).sort());
+    for (const service of SERVICES) {
+      const spec = deployment(defaults, service)['spec'];
+      expect(spec.replicas).toBe(2);
+      const [container] = spec.template.spec.containers;
+      expect(container.command).toEqual(['node', `dist/apps/${service}/main.js`]);
+      expect(container.ports).toEqual([{ name: 'http', containerPort: PORTS[service] }]);
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
+      expect(Object.keys(container.resources.limits).sort()).toEqual(['cpu', 'memory']);
+      expect(serviceEnv(defaults, service)).toMatchObject({ PORT: String(PORTS[service]), HOST: '0.0.0.0' });
+    }
+    expect(deployment(production, 'job-router')['spec'].replicas).toBe(4);
+  });
+
+  it('runs every container as uid 10001, non-root, read-only root filesystem, no privilege escalation, /tmp an emptyDir', () => {
+    const job = named(defaults, 'Job', `${PREFIX}-migrate`);
+    for (const pod of [...SERVICES.map((s) => deployment(defaults, s)['spec'].template.spec), job['spec'].template.spec]) {
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
+      const [container] = pod.containers;
+      expect(container.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: 10001,
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+      });
+      expect(container.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+      expect(pod.volumes).toContainEqual(expect.objectContaining({ name: 'tmp', emptyDir: expect.any(Object) }));
+    }
+  });
+
+  it('spreads each service over zones and nodes and guards it with a PodDisruptionBudget of its own pods', () => {
+    for (const service of SERVICES) {
+      const spec = deployment(defaults, service)['spec'];
+      const own = spec.selector.matchLabels as Record<string, string>;
+      expect(own['app.kubernetes.io/component']).toBe(service);
+      const spread = spec.template.spec.topologySpreadConstraints as { topologyKey: string; labelSelector: { matchLabels: unknown } }[];
+      expect(spread.map((c) => c.topologyKey)).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+      for (const constraint of spread) expect(constraint.labelSelector.matchLabels).toEqual(own);
+      const pdb = named(defaults, 'PodDisruptionBudget', `${PREFIX}-${service}`);
+      expect(pdb['spec']).toEqual({ maxUnavailable: 1, selector: { matchLabels: own } });
+    }
+  });
+
+  it('gives each service its own ServiceAccount, and mounts a token only into the scheduler', () => {
+    for (const service of SERVICES) {
+      const scheduler = service === 'scheduler';
+      expect(named(defaults, 'ServiceAccount', `${PREFIX}-${service}`)['automountServiceAccountToken']).toBe(scheduler);
+      const pod = deployment(defaults, service)['spec'].template.spec;
+      expect(pod.serviceAccountName).toBe(`${PREFIX}-${service}`);
+      expect(pod.automountServiceAccountToken).toBe(scheduler);
+    }
+    expect(named(defaults, 'Job', `${PREFIX}-migrate`)['spec'].template.spec.automountServiceAccountToken).toBe(false);
+  });
+
+  it("grants only the scheduler exactly its driver's calls: nodes and pods read cluster-wide, its objects and Lease in the workload namespace", () => {
+    for (const objects of [defaults, production]) {
+      const bindings = [...ofKind(objects, 'RoleBinding'), ...ofKind(objects, 'ClusterRoleBinding')];
+      expect(bindings.flatMap((b) => b['subjects'])).toEqual(bindings.map(() => ({ kind: 'ServiceAccount', name: `${PREFIX}-scheduler`, namespace: NAMESPACE })));
+      const [clusterRole] = ofKind(objects, 'ClusterRole');
+      expect(ofKind(objects, 'ClusterRole')).toHaveLength(1);
+      expect(clusterRole?.['rules']).toEqual([
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
+      ]);
+      const [role] = ofKind(objects, 'Role');
+      expect(ofKind(objects, 'Role')).toHaveLength(1);
+      expect(role?.['rules']).toEqual([
+        { apiGroups: [''], resources: ['pods', 'services', 'persistentvolumeclaims', 'secrets'], verbs: ['list', 'watch', 'create', 'delete'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['runplane-scheduler'], verbs: ['get', 'update'] },
+      ]);
+    }
+    expect(named(production, 'Role', `${PREFIX}-scheduler`).metadata.namespace).toBe('runplane-workloads');
+    expect(named(production, 'RoleBinding', `${PREFIX}-scheduler`).metadata.namespace).toBe('runplane-workloads');
+  });
+
+  it("creates the workload PriorityClasses as the scheduler would, and tells the scheduler not to write them", () => {
+    const rendered = ofKind(defaults, 'PriorityClass').map(({ metadata, value, preemptionPolicy, globalDefault }) => ({ name: metadata.name, value, preemptionPolicy, globalDefault }));
+    const built = buildPriorityClasses().map(({ metadata, value, preemptionPolicy, globalDefault }) => ({ name: metadata?.name, value, preemptionPolicy, globalDefault }));
+    expect(rendered).toEqual(built);
+    expect(serviceEnv(defaults, 'scheduler')['KUBE_APPLY_PRIORITY_CLASSES']).toBe('false');
+  });
+
+  it('migrates and seeds in a pre-install/pre-upgrade hook Job, after the Secret and catalog it reads, and no service migrates', () => {
+    const job = named(production, 'Job', `${PREFIX}-migrate`);
+    expect(job.metadata.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-weight': '0' });
+    const pod = job['spec'].template.spec;
+    expect(pod.restartPolicy).toBe('Never');
+    expect(pod.containers[0].command).toEqual(['node', 'dist/tools/migrate/main.js']);
+    expect(pod.containers[0].env).toContainEqual({ name: 'RUNPLANE_CATALOG_FILE', value: '/etc/runplane/catalog.json' });
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'catalog', mountPath: '/etc/runplane', readOnly: true });
+    const catalog = named(production, 'ConfigMap', `${PREFIX}-catalog`);
+    expect(pod.volumes).toContainEqual({ name: 'catalog', configMap: { name: `${PREFIX}-catalog` } });
+    expect(JSON.parse(catalog['data']['catalog.json'])).toMatchObject({ dataCenters: { 'EU-FR-1': { countryCode: 'FR' } } });
+    expect(Number(catalog.metadata.annotations?.['helm.sh/hook-weight'])).toBeLessThan(0);
+    for (const service of SERVICES) expect(deployment(production, service)['spec'].template.spec.initContainers).toBeUndefined();
+  });
+
+  it('exposes /v1 on the gateway Service and /v2 on the job-router Service, through the Ingress when enabled', () => {
+    expect(ofKind(defaults, 'Ingress')).toEqual([]);
+    for (const [service, port] of [['gateway', 8080], ['job-router', 8081]] as const) {
+      expect(named(defaults, 'Service', `${PREFIX}-${service}`)['spec']).toMatchObject({ ports: [{ port, targetPort: 'http' }], selector: { 'app.kubernetes.io/component': service } });
+    }
+    const rules = named(production, 'Ingress', PREFIX)['spec'].rules as { host: string; http: { paths: KubeObject[] } }[];
+    expect(rules.map((rule) => [rule.host, rule.http.paths[0]?.['path'], rule.http.paths[0]?.['backend'].service])).toEqual([
+      ['api.gpu.example.com', '/v1', { name: `${PREFIX}-gateway`, port: { number: 8080 } }],
+      ['api.gpu.example.com', '/v2', { name: `${PREFIX}-job-router`, port: { number: 8081 } }],
+    ]);
+  });
+
+  it('scrapes /metrics of all five services with the optional ServiceMonitor', () => {
+    expect(ofKind(defaults, 'ServiceMonitor')).toEqual([]);
+    const monitor = named(production, 'ServiceMonitor', PREFIX);
+    expect(monitor['spec'].endpoints).toEqual([{ port: 'http', path: '/metrics', interval: '30s' }]);
+    const scraped = ofKind(production, 'Service').filter((s) => Object.entries(monitor['spec'].selector.matchLabels).every(([k, v]) => s.metadata.labels?.[k] === v));
+    expect(scraped.map((s) => s['spec'].selector['app.kubernetes.io/component']).sort()).toEqual([...SERVICES].sort());
+  });
+});
