@@ -32,13 +32,16 @@ async function valueOf(redis: Redis, key: string): Promise<unknown> {
   }
 }
 
-/** BullMQ's own housekeeping: its workers stamp it on a timer, whatever requests come. */
-const HOUSEKEEPING = /:stalled-check$/;
+/**
+ * Bookkeeping that changes on its own: BullMQ's workers stamp `stalled-check` on a timer, and a worker's waiting
+ * take is listed under `takers` for the length of its long-poll (taken off in the background, then expiring).
+ */
+const HOUSEKEEPING = /:(stalled-check|takers)$/;
 
 /**
  * The job state a request may change: every key under `prefix` with its value, but the rate limiter's counters (which
- * count reads too; tests look at them on their own) and BullMQ's timer-driven housekeeping. Two equal snapshots mean
- * nothing was written.
+ * count reads too; tests look at them on their own) and the housekeeping above. Two equal snapshots mean nothing was
+ * written.
  */
 export async function jobState(redis: Redis, prefix: string): Promise<Record<string, unknown>> {
   const state: Record<string, unknown> = {};

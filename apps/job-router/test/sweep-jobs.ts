@@ -49,20 +49,23 @@ export class SweepJobs {
 
   /**
    * Answers the endpoint's jobs as a worker (each with an OpenAI-style empty list) until `request` settles, for
-   * routes that wait for their job to finish.
+   * routes that wait for their job to finish; resolves once the worker's last take is over too.
    */
   async serveWhile<T>(request: Promise<T>): Promise<T> {
     let settled = false;
     const done = request.finally(() => {
       settled = true;
     });
-    while (!settled) {
-      const taken = await this.worker('GET', `job-take/${WORKER}?job_in_progress=0`, undefined, true);
-      if (taken.statusCode !== 200) continue;
-      const { id } = taken.json() as { id: string };
-      await this.worker('POST', `job-done/${WORKER}/${id}?isStream=false`, { output: { object: 'list', data: [] } });
-    }
-    return done;
+    const serving = (async () => {
+      while (!settled) {
+        const taken = await this.worker('GET', `job-take/${WORKER}?job_in_progress=0`, undefined, true);
+        if (taken.statusCode !== 200) continue;
+        const { id } = taken.json() as { id: string };
+        await this.worker('POST', `job-done/${WORKER}/${id}?isStream=false`, { output: { object: 'list', data: [] } });
+      }
+    })();
+    const [answer] = await Promise.all([done, serving]);
+    return answer;
   }
 
   private async worker(method: 'GET' | 'POST', path: string, payload?: object, emptyIsFine = false) {
