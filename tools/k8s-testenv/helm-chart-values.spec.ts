@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type KubeObject, named, ofKind, PRODUCTION_VALUES, RELEASE, render, SERVICES, serviceEnv, template } from './helm-chart';
+import { sentinelConnectionOptions } from '@runplane/contracts';
+import { envOf, type KubeObject, named, ofKind, PRODUCTION_VALUES, RELEASE, render, SERVICES, serviceEnv, template } from './helm-chart';
 
 const PREFIX = `${RELEASE}-runplane`;
 const JOB_ROUTER_URL = `http://${PREFIX}-job-router.runplane.svc.cluster.local:8081`;
@@ -53,21 +54,26 @@ describe('helm/runplane values', () => {
     });
   });
 
-  it('renders Redis Sentinel settings into every service and the migration Job, with the password from its Secret', () => {
-    const job = named(production, 'Job', `${PREFIX}-migrate`)['spec'].template.spec.containers[0] as KubeObject;
+  it('points every service at the Redis Sentinels and their master, the password from its Secret, and the migration Job at PostgreSQL only', async () => {
     const sentinels = [0, 1, 2].map((i) => `redis-sentinel-${i}.redis-sentinel.redis.svc.cluster.local:26379`).join(',');
-    for (const env of [...SERVICES.map((service) => serviceEnv(production, service)), Object.fromEntries((job['env'] as { name: string }[]).map((e) => [e.name, e]))]) {
-      expect(Object.keys(env)).toEqual(expect.arrayContaining(['REDIS_SENTINELS', 'REDIS_SENTINEL_MASTER', 'REDIS_PASSWORD', 'DATABASE_URL']));
-      expect(Object.keys(env)).not.toContain('REDIS_URL');
+    for (const service of SERVICES) {
+      const env = serviceEnv(production, service);
+      expect(env).toMatchObject({
+        REDIS_PASSWORD: 'secret:runplane-redis/password',
+        REDIS_URL: `redis+sentinel://:$(REDIS_PASSWORD)@${sentinels}/runplane`,
+        REDIS_PREFIX: 'runplane-prod',
+        LOG_LEVEL: 'info',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc.cluster.local:4318',
+      });
+      // Kubernetes expands $(REDIS_PASSWORD) only from variables defined before REDIS_URL.
+      expect(Object.keys(env).indexOf('REDIS_PASSWORD')).toBeLessThan(Object.keys(env).indexOf('REDIS_URL'));
     }
-    expect(serviceEnv(production, 'job-router')).toMatchObject({
-      REDIS_SENTINELS: sentinels,
-      REDIS_SENTINEL_MASTER: 'runplane',
-      REDIS_PASSWORD: 'secret:runplane-redis/password',
-      REDIS_PREFIX: 'runplane-prod',
-      LOG_LEVEL: 'info',
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc.cluster.local:4318',
-    });
+    const url = serviceEnv(production, 'gateway')['REDIS_URL']!.replace('$(REDIS_PASSWORD)', 'pw');
+    expect(sentinelConnectionOptions(url)).toMatchObject({ name: 'runplane', password: 'pw', sentinels: sentinels.split(',').map((s) => ({ host: s.split(':')[0], port: 26379 })) });
+    const tls = await render({ set: ['redis.mode=sentinel', 'redis.sentinel.hosts={s0:26379}', 'redis.sentinel.masterName=m', 'redis.sentinel.tls=true'] });
+    expect(serviceEnv(tls, 'gateway')['REDIS_URL']).toBe('rediss+sentinel://s0:26379/m');
+    const job = named(production, 'Job', `${PREFIX}-migrate`)['spec'].template.spec.containers[0] as KubeObject;
+    expect(envOf(job)).toEqual({ DATABASE_URL: 'secret:runplane-postgres/url', RUNPLANE_CATALOG_FILE: '/etc/runplane/catalog.json' });
   });
 
   it('lets worker pods reach only the job-router and DNS when the NetworkPolicy is enabled', () => {

@@ -62,10 +62,39 @@ http://{{ include "runplane.fullname" . }}-job-router.{{ .Release.Namespace }}.s
       key: {{ .key }}
 {{- end -}}
 
-{{/* DATABASE_URL, Redis and the settings every service reads. */}}
+{{/* DATABASE_URL, from the chart's Secret when given as a value, else from the existing Secret. */}}
+{{- define "runplane.databaseEnv" -}}
+{{- $v := .Values -}}
+{{- if $v.database.url }}
+{{ include "runplane.secretEnv" (dict "name" "DATABASE_URL" "secret" (include "runplane.secretName" .) "key" "DATABASE_URL") }}
+{{- else }}
+{{ include "runplane.secretEnv" (dict "name" "DATABASE_URL" "secret" $v.database.existingSecret "key" $v.database.existingSecretKey) }}
+{{- end }}
+{{- end -}}
+
+{{/*
+REDIS_URL: one server (the value or an existing Secret), or with mode sentinel a redis+sentinel:// URL naming every
+Sentinel and the master, the password put in by Kubernetes from its Secret ($(REDIS_PASSWORD), defined first).
+*/}}
+{{- define "runplane.redisEnv" -}}
+{{- $v := .Values -}}
+{{- if eq $v.redis.mode "sentinel" }}
+{{- $s := $v.redis.sentinel }}
+{{- if $s.passwordSecret }}
+{{ include "runplane.secretEnv" (dict "name" "REDIS_PASSWORD" "secret" $s.passwordSecret "key" $s.passwordSecretKey) }}
+{{- end }}
+- name: REDIS_URL
+  value: {{ printf "%s://%s%s/%s" (ternary "rediss+sentinel" "redis+sentinel" $s.tls) (ternary ":$(REDIS_PASSWORD)@" "" (ne $s.passwordSecret "")) (join "," $s.hosts) $s.masterName | quote }}
+{{- else if $v.redis.url }}
+{{ include "runplane.secretEnv" (dict "name" "REDIS_URL" "secret" (include "runplane.secretName" .) "key" "REDIS_URL") }}
+{{- else }}
+{{ include "runplane.secretEnv" (dict "name" "REDIS_URL" "secret" $v.redis.existingSecret "key" $v.redis.existingSecretKey) }}
+{{- end }}
+{{- end -}}
+
+{{/* The settings every service reads. */}}
 {{- define "runplane.commonEnv" -}}
 {{- $v := .Values -}}
-{{- $own := include "runplane.secretName" . -}}
 - name: HOST
   value: "0.0.0.0"
 - name: LOG_LEVEL
@@ -76,30 +105,8 @@ http://{{ include "runplane.fullname" . }}-job-router.{{ .Release.Namespace }}.s
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ $v.otlpEndpoint | quote }}
 {{- end }}
-{{- if $v.database.url }}
-{{ include "runplane.secretEnv" (dict "name" "DATABASE_URL" "secret" $own "key" "DATABASE_URL") }}
-{{- else }}
-{{ include "runplane.secretEnv" (dict "name" "DATABASE_URL" "secret" $v.database.existingSecret "key" $v.database.existingSecretKey) }}
-{{- end }}
-{{- if eq $v.redis.mode "sentinel" }}
-{{- if $v.redis.sentinel.passwordSecret }}
-{{ include "runplane.secretEnv" (dict "name" "REDIS_PASSWORD" "secret" $v.redis.sentinel.passwordSecret "key" $v.redis.sentinel.passwordSecretKey) }}
-{{- end }}
-- name: REDIS_SENTINELS
-  value: {{ join "," $v.redis.sentinel.hosts | quote }}
-- name: REDIS_SENTINEL_MASTER
-  value: {{ $v.redis.sentinel.masterName | quote }}
-{{- if $v.redis.sentinel.tls }}
-- name: REDIS_TLS
-  value: "true"
-{{- end }}
-{{- else }}
-{{- if $v.redis.url }}
-{{ include "runplane.secretEnv" (dict "name" "REDIS_URL" "secret" $own "key" "REDIS_URL") }}
-{{- else }}
-{{ include "runplane.secretEnv" (dict "name" "REDIS_URL" "secret" $v.redis.existingSecret "key" $v.redis.existingSecretKey) }}
-{{- end }}
-{{- end }}
+{{- include "runplane.databaseEnv" . }}
+{{- include "runplane.redisEnv" . }}
 {{- end -}}
 
 {{- define "runplane.encryptionEnv" -}}

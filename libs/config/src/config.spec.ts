@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { redisConnectionOptions } from '@runplane/contracts';
 import {
   ConfigError,
   databaseEnv,
@@ -71,6 +72,21 @@ describe('loadConfig', () => {
     expect(config.RUNPLANE_ENCRYPTION_KEY.equals(key)).toBe(true);
   });
 
+  it('accepts a Redis Sentinel URL: the Sentinels and the name of the master they watch', () => {
+    const url = 'rediss+sentinel://:s%40cret@sentinel-0:26379,[::1]:26380/my-master/2';
+    expect(loadConfig(schema, { ...goodEnv, REDIS_URL: url }).REDIS_URL).toBe(url);
+    expect(redisConnectionOptions(url)).toEqual({
+      sentinels: [{ host: 'sentinel-0', port: 26379 }, { host: '::1', port: 26380 }],
+      name: 'my-master',
+      password: 's@cret',
+      db: 2,
+      tls: {},
+      sentinelTLS: {},
+      enableTLSForSentinelMode: true,
+    });
+    expect(redisConnectionOptions('rediss://user:pw@redis:6380/1')).toEqual({ host: 'redis', port: 6380, username: 'user', password: 'pw', db: 1, tls: {} });
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig(schema, { ...goodEnv, PORT: '', LOG_LEVEL: '' })).toMatchObject({ PORT: 8080, LOG_LEVEL: 'info' });
   });
@@ -80,6 +96,9 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://localhost/x'],
     ['DATABASE_URL', 'not a url'],
     ['REDIS_URL', 'http://localhost:6379'],
+    ['REDIS_URL', 'redis+sentinel://sentinel-0:26379'],
+    ['REDIS_URL', 'redis+sentinel://sentinel-0,sentinel-1:26379/mymaster'],
+    ['REDIS_URL', 'redis+sentinel://sentinel-0:99999/mymaster'],
     ['REDIS_PREFIX', 'has space'],
     ['PORT', 'abc'],
     ['PORT', '0'],

@@ -1,3 +1,4 @@
+import { isSentinelUrl, sentinelConnectionOptions } from '@runplane/contracts';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -47,7 +48,21 @@ export const databaseEnv = {
 
 /** Redis connection and the key prefix every Runplane key lives under. */
 export const redisEnv = {
-  REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
+  /** One server (redis://, rediss://) or, for a replicated Redis, its Sentinels and master (redis+sentinel://). */
+  REDIS_URL: z
+    .string({ error: 'required (redis://, rediss:// or redis+sentinel:// URL)' })
+    .superRefine((value, ctx) => {
+      if (!isSentinelUrl(value)) {
+        if (!urlWithProtocols(['redis:', 'rediss:'], '').safeParse(value).success) ctx.addIssue({ code: 'custom', message: 'expected a redis://, rediss:// or redis+sentinel:// URL' });
+        return;
+      }
+      try {
+        sentinelConnectionOptions(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    })
+    .default('redis://127.0.0.1:6379'),
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]+$/, { error: 'expected letters, digits, ":", "_" or "-"' })

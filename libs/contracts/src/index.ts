@@ -13,4 +13,5 @@ export * from './v2/jobs';
 export * from './v2/events';
 export * from './usage';
 export * from './placement';
+export * from './redis-url';
 export * from './storage-prices';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redisConnectionOptions, type RedisConnectionOptions } from './redis-url';
 
 /**
  * Placement RPC between the gateway and the scheduler (`@nestjs/microservices`, Redis transport). The gateway sends
@@ -42,15 +43,7 @@ export const placementRpcReply = z.discriminatedUnion('placed', [
 export type PlacementRpcRequest = z.infer<typeof placementRpcRequest>;
 export type PlacementRpcReply = z.infer<typeof placementRpcReply>;
 
-/** Connection options of Nest's Redis transport, from a redis:// URL (host, port, credentials, database). */
-export function redisTransportOptions(url: string): { host: string; port: number; username?: string; password?: string; db?: number } {
-  const parsed = new URL(url);
-  const db = parsed.pathname.replace(/^\//, '');
-  return {
-    host: parsed.hostname,
-    port: parsed.port === '' ? 6379 : Number(parsed.port),
-    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(db !== '' ? { db: Number(db) } : {}),
-  };
+/** Connection options of Nest's Redis transport from REDIS_URL: one server, or Sentinels and their master's name. */
+export function redisTransportOptions(url: string): RedisConnectionOptions {
+  return redisConnectionOptions(url);
 }

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { isSentinelUrl, sentinelConnectionOptions } from '@runplane/contracts';
+import { Redis, type RedisOptions } from 'ioredis';
 
 export type { Redis } from 'ioredis';
 
@@ -24,7 +25,7 @@ export function normalizePrefix(prefix: string): string {
 
 /** ioredis client from a redis:// URL with a key prefix, lazyConnect false, bounded reconnect, maxRetriesPerRequest null for BullMQ. */
 export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
-  const redis = new Redis(url, {
+  const options: RedisOptions = {
     lazyConnect: false,
     connectTimeout: opts.connectTimeoutMs ?? 5_000,
     // BullMQ workers need commands to wait across reconnects instead of failing after N retries.
@@ -33,7 +34,10 @@ export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
     retryStrategy: (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
     enableAutoPipelining: opts.autoPipelining === true,
     ...(opts.keyPrefix ? { keyPrefix: normalizePrefix(opts.keyPrefix) } : {}),
-  });
+  };
+  // A Sentinel URL becomes ioredis's sentinels + name: the client asks the Sentinels for the master and follows a
+  // failover to the new one. Other URLs are parsed by ioredis itself.
+  const redis = isSentinelUrl(url) ? new Redis({ ...sentinelConnectionOptions(url), ...options }) : new Redis(url, options);
   // Without a listener ioredis prints every connection error; keep the last one for readiness messages instead.
   redis.on('error', (error: Error) => lastErrors.set(redis, error));
   redis.on('ready', () => lastErrors.delete(redis));
