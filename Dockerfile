@@ -1,0 +1,48 @@
+# Runplane: one image for all five services, picked by the command, e.g.
+#   docker run … runplane node dist/apps/job-router/main.js
+#   docker run … runplane node dist/tools/migrate/main.js     (migrations + catalog seed, then exit 0)
+# See deploy/README.md. tools/image/assemble.ts reads this file's COPY and RUN lines to assemble the same
+# tree without Docker and tools/image/image.spec.ts starts the platform from it, so change them together.
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# Compiles the apps to plain JavaScript (npm run build -> dist/) and generates the Prisma client.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY . .
+RUN npm ci --no-audit --no-fund && npm run build
+
+# Production dependencies only, straight from the lockfile; no install scripts (nothing to compile or download).
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --workspaces=false --no-audit --no-fund
+
+FROM ${NODE_IMAGE} AS runtime
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/* \
+  && groupadd --system --gid 10001 runplane \
+  && useradd --system --uid 10001 --gid 10001 --home-dir /tmp --no-create-home --shell /usr/sbin/nologin runplane
+# The root filesystem is read-only in the cluster: anything a process writes goes to /tmp.
+ENV NODE_ENV=production \
+    HOME=/tmp \
+    TMPDIR=/tmp \
+    HOST=0.0.0.0 \
+    PRISMA_HIDE_UPDATE_MESSAGE=1 \
+    CHECKPOINT_DISABLE=1
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /src/package.json ./package.json
+COPY --from=build /src/dist ./dist
+COPY --from=build /src/prisma/schema.prisma ./prisma/schema.prisma
+COPY --from=build /src/prisma/migrations ./prisma/migrations
+COPY --from=build /src/prisma.config.ts ./prisma.config.ts
+COPY --from=build /src/tools/prisma-schema-engine/schema-engine.mjs ./tools/prisma-schema-engine/schema-engine.mjs
+COPY --from=build /src/tools/prisma-schema-engine/lib ./tools/prisma-schema-engine/lib
+COPY --from=build /src/config/catalog.example.json ./config/catalog.example.json
+USER 10001:10001
+EXPOSE 8080 8081 8082 8083 8084
+# tini forwards SIGTERM to Node and reaps children; each service shuts down gracefully on SIGTERM.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/apps/gateway/main.js"]

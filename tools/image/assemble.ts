@@ -1,0 +1,139 @@
+/**
+ * Assembles, without Docker, the file tree the repository's Dockerfile puts under the image's WORKDIR: it reads
+ * the Dockerfile's stages and mirrors each COPY of the final stage. The stage that copies the whole context
+ * (`COPY . .`, the build stage) is this checkout after its RUN lines (`npm run build` must have run); any other
+ * stage (the production dependencies) is rebuilt in a scratch directory by copying its files from the context and
+ * running its RUN lines, and cached outside the repository keyed by what it copies and runs (the lockfile).
+ *
+ * `node -r @swc-node/register tools/image/assemble.ts [dir]` prints the assembled directory.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, posix, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { type CopyInstruction, type DockerStage, parseDockerfile } from './dockerfile';
+
+const REPO_ROOT = resolve(__dirname, '..', '..');
+const run = promisify(execFile);
+
+/** Where {@link assembleImage} works. */
+export interface AssembleOptions {
+  root?: string;
+  /** Cache of dependency stages and assembled trees (default `RUNPLANE_IMAGE_CACHE`, else runplane-image in the temp directory). */
+  cacheDir?: string;
+  log?: (message: string) => void;
+}
+
+/** The tree the image would hold under its WORKDIR, and how the image runs it. */
+export interface AssembledImage {
+  /** Stands for the image's WORKDIR (/app). */
+  appDir: string;
+  workdir: string;
+  /** The final stage's ENV settings. */
+  env: Record<string, string>;
+}
+
+// Under the system temp directory, not HOME: the image's user (10001) must be able to reach the tree.
+function defaultCacheDir(): string {
+  return process.env.RUNPLANE_IMAGE_CACHE ?? join(tmpdir(), 'runplane-image');
+}
+
+/** True for the stage that copies the whole build context: this checkout stands for it. */
+function copiesWholeContext(stage: DockerStage): boolean {
+  return stage.copies.some((copy) => copy.from === undefined && copy.sources.length === 1 && copy.sources[0] === '.');
+}
+
+/** Where an image path (absolute, or relative to `workdir`) lies inside `dir`, which stands for `workdir`. */
+export function hostPath(dir: string, workdir: string, imagePath: string): string {
+  const absolute = posix.resolve(workdir, imagePath);
+  const inside = posix.relative(workdir, absolute);
+  if (inside.startsWith('..') || isAbsolute(inside)) throw new Error(`${imagePath} lies outside WORKDIR ${workdir}`);
+  return join(dir, inside);
+}
+
+/** Docker's COPY: a directory's contents go to the destination; a file goes into a destination ending in `/`. */
+function copyInto(source: string, destination: string, destinationIsDir: boolean): void {
+  if (!existsSync(source)) throw new Error(`COPY source ${source} does not exist (has npm run build run?)`);
+  const target = destinationIsDir && !source.endsWith('/') && !isDirectory(source) ? join(destination, posix.basename(source)) : destination;
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(dirname(target), { recursive: true });
+  cpSync(source, target, { recursive: true, verbatimSymlinks: true });
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path).isDirectory();
+}
+
+function stageKey(root: string, stage: DockerStage): string {
+  const hash = createHash('sha256').update(JSON.stringify({ copies: stage.copies, runs: stage.runs, workdir: stage.workdir }));
+  for (const copy of stage.copies) for (const source of copy.sources) hash.update(readFileSync(join(root, source)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Runs a context-only stage (COPY from the context, then RUN) in a scratch directory, once per key. */
+async function buildStage(root: string, stage: DockerStage, cacheDir: string, log: (m: string) => void): Promise<string> {
+  const dir = join(cacheDir, `${stage.name}-${stageKey(root, stage)}`);
+  if (existsSync(dir)) return dir;
+  const scratch = `${dir}.tmp-${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  for (const copy of stage.copies) {
+    if (copy.from !== undefined) throw new Error(`stage ${stage.name}: COPY --from is not mirrored in dependency stages`);
+    const destination = hostPath(scratch, stage.workdir, copy.destination);
+    for (const source of copy.sources) copyInto(join(root, source), destination, copy.destination.endsWith('/'));
+  }
+  // The same Node and npm as this process, first on PATH, as in the image.
+  const env = { ...process.env, PATH: [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter) };
+  for (const command of stage.runs) {
+    log(`stage ${stage.name}: ${command}`);
+    await run('sh', ['-c', command], { cwd: scratch, env, maxBuffer: 64 * 1024 * 1024 });
+  }
+  renameSync(scratch, dir);
+  return dir;
+}
+
+async function stageRoot(root: string, stage: DockerStage, cacheDir: string, log: (m: string) => void): Promise<string> {
+  return copiesWholeContext(stage) ? root : buildStage(root, stage, cacheDir, log);
+}
+
+function copyFromStage(copy: CopyInstruction, source: { dir: string; stage: DockerStage }, appDir: string, workdir: string): void {
+  const destination = hostPath(appDir, workdir, copy.destination);
+  for (const path of copy.sources) {
+    if (!posix.isAbsolute(path)) throw new Error(`COPY --from=${copy.from} ${path}: use an absolute path in the stage`);
+    copyInto(hostPath(source.dir, source.stage.workdir, path), destination, copy.destination.endsWith('/'));
+  }
+}
+
+/**
+ * Assembles the image's WORKDIR tree under the cache directory and returns it. Dependency stages are reused while
+ * their inputs are unchanged; everything the final stage copies is copied afresh on every call.
+ */
+export async function assembleImage(options: AssembleOptions = {}): Promise<AssembledImage> {
+  const root = options.root ?? REPO_ROOT;
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const log = options.log ?? (() => undefined);
+  const stages = parseDockerfile(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+  const image = stages[stages.length - 1];
+  if (image === undefined) throw new Error('the Dockerfile has no stage');
+  const appDir = join(cacheDir, 'app');
+  rmSync(appDir, { recursive: true, force: true });
+  mkdirSync(appDir, { recursive: true });
+  for (const copy of image.copies) {
+    const stage = stages.find((candidate) => candidate.name === copy.from);
+    if (stage === undefined) throw new Error(`the final stage must copy from a named stage: COPY ${copy.sources.join(' ')}`);
+    copyFromStage(copy, { dir: await stageRoot(root, stage, cacheDir, log), stage }, appDir, image.workdir);
+  }
+  return { appDir, workdir: image.workdir, env: image.env };
+}
+
+if (require.main === module) {
+  assembleImage({ cacheDir: process.argv[2], log: (message) => process.stderr.write(`${message}\n`) }).then(
+    (image) => process.stdout.write(`${image.appDir}\n`),
+    (err: unknown) => {
+      process.stderr.write(`assemble failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
