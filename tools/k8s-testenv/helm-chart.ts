@@ -32,6 +32,8 @@ export interface KubeObject {
 export interface HelmValues {
   files?: string[];
   set?: string[];
+  /** The release namespace; {@link NAMESPACE} unless given. */
+  namespace?: string;
 }
 
 function helmBinary(): string {
@@ -62,7 +64,7 @@ export function lint(values: HelmValues = {}): Promise<{ code: number; output: s
 
 /** `helm template` output, or its failure (exit code and message). */
 export function template(values: HelmValues = {}): Promise<{ code: number; output: string }> {
-  return helm(['template', RELEASE, CHART_DIR, '--namespace', NAMESPACE, '--kube-version', KUBE_TEST_VERSIONS.kubernetes, ...valueArgs(values)]);
+  return helm(['template', RELEASE, CHART_DIR, '--namespace', values.namespace ?? NAMESPACE, '--kube-version', KUBE_TEST_VERSIONS.kubernetes, ...valueArgs(values)]);
 }
 
 /** The objects `helm template` renders; throws with helm's message when it fails. */
