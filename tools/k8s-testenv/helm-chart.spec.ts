@@ -25,7 +25,8 @@ describe('helm/runplane', () => {
       const spec = deployment(defaults, service)['spec'];
       expect(spec.replicas).toBe(2);
       const [container] = spec.template.spec.containers;
-      expect(container.command).toEqual(['node', `dist/apps/${service}/main.js`]);
+      // The image's entrypoint (tini) is kept: only its command is replaced.
+      expect([container.command, container.args]).toEqual([undefined, ['node', `dist/apps/${service}/main.js`]]);
       expect(container.ports).toEqual([{ name: 'http', containerPort: PORTS[service] }]);
       expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
       expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
@@ -111,7 +112,7 @@ describe('helm/runplane', () => {
     expect(job.metadata.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-weight': '0' });
     const pod = job['spec'].template.spec;
     expect(pod.restartPolicy).toBe('Never');
-    expect(pod.containers[0].command).toEqual(['node', 'dist/tools/migrate/main.js']);
+    expect([pod.containers[0].command, pod.containers[0].args]).toEqual([undefined, ['node', 'dist/tools/migrate/main.js']]);
     expect(pod.containers[0].env).toContainEqual({ name: 'RUNPLANE_CATALOG_FILE', value: '/etc/runplane/catalog.json' });
     expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'catalog', mountPath: '/etc/runplane', readOnly: true });
     const catalog = named(production, 'ConfigMap', `${PREFIX}-catalog`);
