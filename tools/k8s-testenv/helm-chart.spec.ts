@@ -100,11 +100,14 @@ describe('helm/runplane', () => {
     expect(named(production, 'RoleBinding', `${PREFIX}-scheduler`).metadata.namespace).toBe('runplane-workloads');
   });
 
-  it("creates the workload PriorityClasses as the scheduler would, and tells the scheduler not to write them", () => {
+  it("creates the workload PriorityClasses as the scheduler would (unless told not to), and tells the scheduler not to write them", async () => {
     const rendered = ofKind(defaults, 'PriorityClass').map(({ metadata, value, preemptionPolicy, globalDefault }) => ({ name: metadata.name, value, preemptionPolicy, globalDefault }));
     const built = buildPriorityClasses().map(({ metadata, value, preemptionPolicy, globalDefault }) => ({ name: metadata?.name, value, preemptionPolicy, globalDefault }));
     expect(rendered).toEqual(built);
     expect(serviceEnv(defaults, 'scheduler')['KUBE_APPLY_PRIORITY_CLASSES']).toBe('false');
+    const second = await render({ set: ['workloads.createPriorityClasses=false'] });
+    expect(ofKind(second, 'PriorityClass')).toEqual([]);
+    expect(serviceEnv(second, 'scheduler')['KUBE_APPLY_PRIORITY_CLASSES']).toBe('false');
   });
 
   it('migrates and seeds in a pre-install/pre-upgrade hook Job, after the Secret and catalog it reads, and no service migrates', () => {
