@@ -57,3 +57,4 @@ export {
   type KubeComponent,
   type KwokStagesManifest,
 } from './kube-env-versions';
+export * from './fuzz';

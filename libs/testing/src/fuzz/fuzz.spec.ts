@@ -1,0 +1,42 @@
+import { fuzzSeed, requestRandom } from './random';
+import { type FuzzContext, fuzzRequest, type FuzzRoute } from './requests';
+import { shapeProblem } from './run';
+
+const route: FuzzRoute = { method: 'POST', path: '/v2/:endpointId/run', query: ['wait'], body: ['input', 'webhook'] };
+const context: FuzzContext = { ids: { endpointId: ['ep1'] }, authorizations: ['Bearer k', undefined], fieldPool: ['policy', 'ttl'] };
+
+describe('fuzz requests', () => {
+  it('builds request i from the seed and i alone, so a seed replays a run', () => {
+    const first = Array.from({ length: 200 }, (_, i) => fuzzRequest(route, requestRandom(42, i), context));
+    const again = Array.from({ length: 200 }, (_, i) => fuzzRequest(route, requestRandom(42, i), context));
+    const other = Array.from({ length: 200 }, (_, i) => fuzzRequest(route, requestRandom(43, i), context));
+    expect(again).toEqual(first);
+    expect(other).not.toEqual(first);
+    expect(first.some((request) => request.kind === 'raw')).toBe(true);
+    expect(first.some((request) => request.kind === 'http' && request.url.startsWith('/v2/ep1/run'))).toBe(true);
+  });
+
+  it('takes the seed from FUZZ_SEED when set and refuses one that is not an integer', () => {
+    expect(fuzzSeed({ FUZZ_SEED: '1234' })).toBe(1234);
+    expect(Number.isSafeInteger(fuzzSeed({}))).toBe(true);
+    expect(() => fuzzSeed({ FUZZ_SEED: 'abc' })).toThrow('FUZZ_SEED must be an integer');
+  });
+});
+
+describe('shapeProblem', () => {
+  const answer = (status: number, body: unknown, requestIdHeader = 'r1') => ({ status, requestIdHeader, body: JSON.stringify(body) });
+
+  it('accepts successes and errors in the API shape with the request id of the header', () => {
+    expect(shapeProblem(answer(200, [1]), 'error')).toBeUndefined();
+    expect(shapeProblem(answer(400, { error: 'bad', requestId: 'r1' }), 'error')).toBeUndefined();
+    expect(shapeProblem(answer(404, { message: 'Not found', requestId: 'r1' }), 'message')).toBeUndefined();
+  });
+
+  it('names a 5xx, another shape, a missing or mismatched request id and a body that is not JSON', () => {
+    expect(shapeProblem(answer(500, { error: 'x', requestId: 'r1' }), 'error')).toBe('a 5xx');
+    expect(shapeProblem(answer(400, { message: 'x', requestId: 'r1' }), 'error')).toBe('an error without a string "error"');
+    expect(shapeProblem(answer(414, { error: 'x' }), 'error')).toBe('an error without a requestId');
+    expect(shapeProblem(answer(400, { error: 'x', requestId: 'r2' }), 'error')).toBe('a requestId other than the x-request-id header');
+    expect(shapeProblem({ status: 431, requestIdHeader: undefined, body: '' }, 'error')).toBe('an error body that is not JSON');
+  });
+});
