@@ -5,8 +5,8 @@ import type { Logger, MetricsRegistry } from '@runplane/observability';
 import type { Socket } from 'node:net';
 import { type FastifyBodyParser, type FastifyInstance, LogController } from 'fastify';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
-import { EdgeErrors } from './edge-errors';
 import type { ErrorStyle } from '../errors/error-body';
+import { EdgeErrors } from './edge-errors';
 import { jsonDepthError } from './json-depth';
 import { PinoNestLogger } from './nest-logger';
 import { rejectNulCharacters } from './nul-guard';
@@ -124,17 +124,13 @@ function closeConnectionsOnShutdown(app: NestFastifyApplication): void {
 }
 
 /**
- * Builds a Nest app on Fastify with Runplane's conventions: pino JSON logs, `x-request-id` accepted and echoed,
- * one error shape per API (Nest routes Fastify's own errors, e.g. malformed JSON, through the same filter, and
- * EdgeErrors answers those raised before routing),
- * request metrics, shutdown hooks that never wait on a kept-alive client.
+ * Fastify as every service runs it: pino logs under the request id, the body limit, the time a request has to arrive
+ * and the answers to errors raised before routing.
  */
-export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
-  const { logger, errorStyle } = options;
+function fastifyAdapter(options: HttpAppOptions, edgeErrors: EdgeErrors): FastifyAdapter {
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS_DEFAULT;
-  const edgeErrors = new EdgeErrors(errorStyle, logger);
-  const adapter = new FastifyAdapter({
-    loggerInstance: logger,
+  return new FastifyAdapter({
+    loggerInstance: options.logger,
     genReqId: requestIdFor,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: options.bodyLimitBytes,
@@ -148,6 +144,18 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     frameworkErrors: edgeErrors.frameworkErrors,
     clientErrorHandler: edgeErrors.clientErrorHandler,
   });
+}
+
+/**
+ * Builds a Nest app on Fastify with Runplane's conventions: pino JSON logs, `x-request-id` accepted and echoed,
+ * one error shape per API (Nest routes Fastify's own errors, e.g. malformed JSON, through the same filter, and
+ * EdgeErrors answers those raised before routing),
+ * request metrics, shutdown hooks that never wait on a kept-alive client.
+ */
+export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
+  const { logger, errorStyle } = options;
+  const edgeErrors = new EdgeErrors(errorStyle, logger);
+  const adapter = fastifyAdapter(options, edgeErrors);
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
     logger: new PinoNestLogger(logger),
   });
