@@ -1,0 +1,75 @@
+/**
+ * Idle resident memory of each service, started from the image's tree (`node dist/apps/<app>/main.js`, the image's
+ * ENV including its NODE_OPTIONS) and the development way (`node -r @swc-node/register apps/<app>/src/main.ts`).
+ * Each platform runs alone: the five services start one after another, each once the previous answers /readyz; when
+ * all are ready the script waits RSS_IDLE_SECONDS (default 10) and reads `ps -o rss=` of each process. Prints the
+ * README's table. Needs a migrated database in DATABASE_URL (e.g. `npm run -s runplane -- migrate` first) and
+ * Redis; run `npm run build` and `node -r @swc-node/register tools/image/assemble.ts` before.
+ *
+ *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/runplane node -r @swc-node/register tools/image/measure-rss.ts
+ */
+import { getFreePorts, pollUntil } from '@runplane/testing';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { assembleImage } from './assemble';
+import { isReady, type PlatformSettings, REPO_ROOT, type RunningService, SERVICES, type ServiceName, startService, stopService } from './launch';
+
+const IDLE_SECONDS = Number(process.env.RSS_IDLE_SECONDS ?? '10');
+
+function rssMb(pid: number): number {
+  return Math.round(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024);
+}
+
+async function measure(base: Omit<PlatformSettings, 'ports' | 'mode'>, mode: PlatformSettings['mode']): Promise<Record<ServiceName, number>> {
+  const ports = await getFreePorts(SERVICES.length);
+  const settings: PlatformSettings = {
+    ...base, mode, ports: Object.fromEntries(SERVICES.map((name, i) => [name, ports[i] ?? 0])) as Record<ServiceName, number>,
+  };
+  const running: RunningService[] = [];
+  try {
+    for (const name of SERVICES) {
+      const service = startService(name, settings);
+      running.push(service);
+      await pollUntil(async () => {
+        if (service.child.exitCode !== null) throw new Error(`${name} exited:\n${service.output()}`);
+        return (await isReady(settings.ports[name])) || undefined;
+      }, { timeoutMs: 180_000, intervalMs: 250, description: `${name} to answer /readyz` });
+    }
+    await sleep(IDLE_SECONDS * 1000);
+    return Object.fromEntries(running.map((service) => [service.name, rssMb(service.child.pid ?? 0)])) as Record<ServiceName, number>;
+  } finally {
+    await Promise.all(running.map((service) => stopService(service)));
+  }
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/runplane';
+  const image = await assembleImage();
+  const schedulerStateDir = mkdtempSync(join(tmpdir(), 'runplane-rss-'));
+  const base = {
+    appDir: image.appDir, imageEnv: image.env, databaseUrl, redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisPrefix: `rss-${randomBytes(4).toString('hex')}`, encryptionKey: randomBytes(32).toString('hex'),
+    schedulerStateDir, workerDir: REPO_ROOT,
+  };
+  try {
+    // The development way gets no image ENV: it runs as `npm start` runs the apps.
+    const source = await measure({ ...base, imageEnv: {} }, 'source');
+    const dist = await measure(base, 'dist');
+    const total = (rss: Record<ServiceName, number>): number => SERVICES.reduce((sum, name) => sum + rss[name], 0);
+    const lines = ['| Service | today (`-r @swc-node/register`) | build (`node dist/…`) |', '|---|---:|---:|'];
+    for (const name of SERVICES) lines.push(`| ${name} | ${source[name]} MB | ${dist[name]} MB |`);
+    lines.push(`| **all five** | **${total(source)} MB** | **${total(dist)} MB** |`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    rmSync(schedulerStateDir, { recursive: true, force: true });
+  }
+}
+
+void main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
