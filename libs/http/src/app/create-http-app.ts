@@ -70,12 +70,13 @@ function recordRequestMetrics(app: NestFastifyApplication, metrics: MetricsRegis
  * refused before it is parsed.
  */
 function jsonOrNothing(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
-  // Typed for strings, it reads Buffers alike (Nest's own default JSON parser hands it the Buffer this one gets).
-  const json = fastify.getDefaultJsonParser('error', 'error') as unknown as FastifyBodyParser<Buffer>;
+  const json = fastify.getDefaultJsonParser('error', 'error');
   return (request, body, done) => {
     if (body.length === 0) return done(null, undefined);
-    const tooDeep = jsonDepthError(body);
-    return tooDeep ? done(tooDeep) : json(request, body, done);
+    // Decoded once, for the depth check and the parser alike.
+    const text = body.toString('utf8');
+    const tooDeep = jsonDepthError(text);
+    return tooDeep ? done(tooDeep) : json(request, text, done);
   };
 }
 
