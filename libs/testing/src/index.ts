@@ -18,6 +18,7 @@ export {
 } from './database';
 export { pollUntil, type PollOptions } from './poll';
 export { servedRoutes } from './served-routes';
+export { answerOf, type RawAnswer, sendRaw, trickleUntilAnswered } from './raw-http';
 export { FakeClock } from './clock';
 export { ECHO_WORKER_TEMPLATE } from './echo-worker';
 export { default as prepareTestDatabases } from './jest-global-setup';

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createLogger } from '@runplane/observability';
+import { answerOf, nestedJson, sendRaw, trickleUntilAnswered } from '@runplane/testing';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { connect, type Socket } from 'node:net';
 import type { ErrorStyle } from '../errors/error-body';
 import { createHttpApp } from './create-http-app';
 import { MAX_JSON_DEPTH } from './json-depth';
@@ -35,40 +35,6 @@ async function start(style: ErrorStyle, bodyTimeoutMs?: number): Promise<Started
   return { app, port: typeof address === 'object' && address ? address.port : 0 };
 }
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
-
-/** Everything the server writes on a socket until it closes it, read as one HTTP answer. */
-function answerOf(socket: Socket): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const raw = Buffer.concat(chunks).toString();
-      const [head = '', body = ''] = raw.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => line.split(': ', 2).map((part, i) => (i ? part : part.toLowerCase()))));
-      try {
-        resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as Record<string, unknown> });
-      } catch {
-        reject(new Error(`no JSON answer before the connection closed: ${JSON.stringify(raw.slice(0, 300))}`));
-      }
-    });
-  });
-}
-
-function send(port: number, head: string): Socket {
-  const socket = connect(port, '127.0.0.1');
-  socket.write(head);
-  return socket;
-}
-
-const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-
 describe.each<[ErrorStyle, string]>([
   ['v1', 'message'],
   ['job', 'error'],
@@ -84,7 +50,7 @@ describe.each<[ErrorStyle, string]>([
 
   it('refuses a body nested deeper than the limit with 400, and takes one at the limit', async () => {
     for (const depth of [MAX_JSON_DEPTH + 1, 10_000, 1_000_000]) {
-      const res = await inject({ method: 'POST', url: '/things', headers: json, payload: `{"a":${nested(depth - 1)}}` });
+      const res = await inject({ method: 'POST', url: '/things', headers: json, payload: `{"a":${nestedJson(depth - 1)}}` });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({
         [field]: `body: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`,
@@ -92,7 +58,7 @@ describe.each<[ErrorStyle, string]>([
         requestId: res.headers['x-request-id'],
       });
     }
-    const atLimit = await inject({ method: 'POST', url: '/things', headers: json, payload: `{"a":${nested(MAX_JSON_DEPTH - 1)}}` });
+    const atLimit = await inject({ method: 'POST', url: '/things', headers: json, payload: `{"a":${nestedJson(MAX_JSON_DEPTH - 1)}}` });
     expect(atLimit.statusCode).toBe(201);
     // Brackets inside strings are text, not nesting.
     const inString = await inject({ method: 'POST', url: '/things', headers: json, payload: JSON.stringify({ a: `\\"${'['.repeat(10_000)}` }) });
@@ -114,13 +80,13 @@ describe.each<[ErrorStyle, string]>([
   });
 
   it('answers a request line over 16 KB with 431 and a request id, then closes the connection', async () => {
-    const answer = await answerOf(send(ctx.port, `GET /things/${'a'.repeat(17 * 1024)} HTTP/1.1\r\nhost: x\r\n\r\n`));
+    const answer = await answerOf(sendRaw(ctx.port, `GET /things/${'a'.repeat(17 * 1024)} HTTP/1.1\r\nhost: x\r\n\r\n`));
     expect(answer.status).toBe(431);
     expect(answer.body).toEqual({ [field]: 'Request line and headers are larger than 16 KB', code: 'HEADERS_TOO_LARGE', requestId: answer.headers['x-request-id'] });
   });
 
   it('answers unparsable HTTP with 400 and a request id', async () => {
-    const answer = await answerOf(send(ctx.port, 'GET /things/1 HTTP/1.1\r\nhost x\r\n\r\n'));
+    const answer = await answerOf(sendRaw(ctx.port, 'GET /things/1 HTTP/1.1\r\nhost x\r\n\r\n'));
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ [field]: 'Malformed HTTP request', code: 'VALIDATION_FAILED', requestId: expect.any(String) });
   });
@@ -131,21 +97,13 @@ describe('a body trickled slower than the body timeout', () => {
     const ctx = await start('job', 300);
     const declared = 1024 * 1024;
     const head = `POST /things HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${declared}\r\nx-request-id: slow-1\r\n\r\n`;
-    const socket = send(ctx.port, head);
-    // One byte every 20 ms: the declared megabyte would take almost six hours to arrive.
-    let sent = 0;
-    const trickle = setInterval(() => {
-      if (socket.writable) socket.write('[', () => (sent += 1));
-    }, 20);
     try {
-      const answer = await answerOf(socket);
+      const { answer, sent } = await trickleUntilAnswered(sendRaw(ctx.port, head), '[');
       expect(sent).toBeLessThan(declared);
       expect(answer.status).toBe(408);
       expect(answer.headers['x-request-id']).toBe('slow-1');
       expect(answer.body).toEqual({ error: 'Request not received in time', code: 'REQUEST_TIMEOUT', requestId: 'slow-1' });
     } finally {
-      clearInterval(trickle);
-      socket.destroy();
       await ctx.app.close();
     }
   });
