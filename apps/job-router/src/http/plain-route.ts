@@ -4,8 +4,9 @@ import type { FastifyReply } from 'fastify';
  * Helpers of the job-router's plain Fastify routes. The busiest routes (submission, status and the whole worker
  * protocol) are served by Fastify directly, without Nest's per-request pipeline (guards, interceptors, pipes,
  * RxJS), which cost more than the work itself. They use the same rules as the Nest routes (authorizeApiKey,
- * WorkerAuthenticator, JobRateLimiter, parseInput) and the app-wide hooks and error handler (request id, NUL guard,
- * body limits, metrics, the API's error shape).
+ * WorkerAuthenticator, EndpointLimits, which finds the key's own endpoint before JobRateLimiter counts anything, and
+ * parseInput) and the app-wide hooks and error handler (request id, NUL guard, body limits, metrics, the API's error
+ * shape).
  */
 
 /** Path parameters of the job API's routes. */
