@@ -9,7 +9,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, posix, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -91,6 +91,10 @@ async function buildStage(root: string, stage: DockerStage, cacheDir: string, lo
     await run('sh', ['-c', command], { cwd: scratch, env, maxBuffer: 64 * 1024 * 1024 });
   }
   renameSync(scratch, dir);
+  // Earlier lockfiles' trees are half a gigabyte each: keep only the current one.
+  for (const entry of readdirSync(cacheDir)) {
+    if (entry.startsWith(`${stage.name}-`) && join(cacheDir, entry) !== dir) rmSync(join(cacheDir, entry), { recursive: true, force: true });
+  }
   return dir;
 }
 
@@ -118,6 +122,8 @@ export async function assembleImage(options: AssembleOptions = {}): Promise<Asse
   const image = stages[stages.length - 1];
   if (image === undefined) throw new Error('the Dockerfile has no stage');
   const appDir = join(cacheDir, 'app');
+  // A test that made the tree read-only (as the image's root filesystem is) may have died before undoing it.
+  if (existsSync(appDir)) await run('chmod', ['-R', 'u+w', appDir]);
   rmSync(appDir, { recursive: true, force: true });
   mkdirSync(appDir, { recursive: true });
   for (const copy of image.copies) {

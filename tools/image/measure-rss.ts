@@ -4,7 +4,8 @@
  * Each platform runs alone: the five services start one after another, each once the previous answers /readyz; when
  * all are ready the script waits RSS_IDLE_SECONDS (default 10) and reads `ps -o rss=` of each process. Prints the
  * README's table. Needs a migrated database in DATABASE_URL (e.g. `npm run -s runplane -- migrate` first) and
- * Redis; run `npm run build` and `node -r @swc-node/register tools/image/assemble.ts` before.
+ * Redis; it runs `npm run build`'s output, so build first. RSS_NODE_OPTIONS replaces the image's NODE_OPTIONS
+ * (e.g. to compare V8 settings); RSS_ONLY=dist skips the development way.
  *
  *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/runplane node -r @swc-node/register tools/image/measure-rss.ts
  */
@@ -49,6 +50,7 @@ async function measure(base: Omit<PlatformSettings, 'ports' | 'mode'>, mode: Pla
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/runplane';
   const image = await assembleImage();
+  if (process.env.RSS_NODE_OPTIONS !== undefined) image.env.NODE_OPTIONS = process.env.RSS_NODE_OPTIONS;
   const schedulerStateDir = mkdtempSync(join(tmpdir(), 'runplane-rss-'));
   const base = {
     appDir: image.appDir, imageEnv: image.env, databaseUrl, redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -57,8 +59,8 @@ async function main(): Promise<void> {
   };
   try {
     // The development way gets no image ENV: it runs as `npm start` runs the apps.
-    const source = await measure({ ...base, imageEnv: {} }, 'source');
     const dist = await measure(base, 'dist');
+    const source = process.env.RSS_ONLY === 'dist' ? dist : await measure({ ...base, imageEnv: {} }, 'source');
     const total = (rss: Record<ServiceName, number>): number => SERVICES.reduce((sum, name) => sum + rss[name], 0);
     const lines = ['| Service | today (`-r @swc-node/register`) | build (`node dist/…`) |', '|---|---:|---:|'];
     for (const name of SERVICES) lines.push(`| ${name} | ${source[name]} MB | ${dist[name]} MB |`);
