@@ -4,7 +4,7 @@
 // scheduler adopts the running workers (no second process) and scales them away once idle.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createAccountsServices } from '@runplane/accounts';
 import { seedCatalog } from '@runplane/catalog';
 import { createPrismaClient, newId } from '@runplane/db';
@@ -17,14 +17,13 @@ import {
   pollUntil,
   type ProcessGroup,
   signalProcessGroup,
-  spawnProcessGroup,
   stopProcessGroup,
   type TestDatabase,
   testRedisPrefix,
 } from '@runplane/testing';
+import { REPO_ROOT, startApp, waitReady } from './app-process';
 import { processRecord, workloadProcesses } from './workloads';
 
-const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 const REDIS_URL = 'redis://127.0.0.1:6379';
 /** Jobs submitted before the kill; the scheduler dies once KILL_AFTER of them completed. */
 const BEFORE_KILL = 200;
@@ -34,23 +33,6 @@ const DURING_OUTAGE = 100;
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
 
 type JobStatus = { status: string; retries?: number };
-
-function startApp(name: string, env: Record<string, string>): ProcessGroup {
-  return spawnProcessGroup(process.execPath, ['-r', '@swc-node/register', join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-  });
-}
-
-async function waitReady(group: ProcessGroup, port: number, name: string): Promise<void> {
-  await pollUntil(
-    async () => {
-      if (group.child.exitCode !== null) throw new Error(`${name} exited early:\n${group.output()}`);
-      return (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok;
-    },
-    { timeoutMs: 120_000, intervalMs: 200, description: `${name} ready on ${port}` },
-  );
-}
 
 describe('scheduler killed with SIGKILL under load', () => {
   let database: TestDatabase;

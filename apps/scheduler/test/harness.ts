@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAccountsServices } from '@runplane/accounts';
 import { seedCatalog } from '@runplane/catalog';
@@ -12,10 +12,8 @@ import {
   cleanupRedisPrefix,
   createTestDatabase,
   getFreePorts,
-  isPortOpen,
   pollUntil,
   type ProcessGroup,
-  spawnProcessGroup,
   stopProcessGroup,
   type TestDatabase,
   testRedisPrefix,
@@ -24,8 +22,8 @@ import { type SchedulerConfig, schedulerEnvSchema } from '../src/config';
 import { SCHEDULER_RUNTIME, SchedulerModule } from '../src/scheduler.module';
 import type { SchedulerRuntime } from '../src/scheduler-runtime';
 import { startPlacementListener } from '../src/start-scheduler';
+import { REPO_ROOT, startApp, waitForPort } from './app-process';
 
-const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** One platform for a test file: gateway and job-router as processes, the scheduler in this process (restartable). */
@@ -57,23 +55,6 @@ export interface PlatformOptions {
   /** Start the job-router too (not needed for Pods). */
   jobRouter?: boolean;
   jobRouterEnv?: Record<string, string>;
-}
-
-function startApp(name: string, env: Record<string, string>): ProcessGroup {
-  return spawnProcessGroup(process.execPath, ['-r', '@swc-node/register', join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-  });
-}
-
-async function waitForPort(group: ProcessGroup, port: number, name: string): Promise<void> {
-  await pollUntil(
-    async () => {
-      if (group.child.exitCode !== null) throw new Error(`${name} exited early:\n${group.output()}`);
-      return (await isPortOpen(port)) || undefined;
-    },
-    { timeoutMs: 120_000, intervalMs: 200, description: `${name} to listen on ${port}` },
-  );
 }
 
 async function buildScheduler(config: SchedulerConfig): Promise<NestFastifyApplication> {
