@@ -2,7 +2,7 @@
 // workloads are adopted (no second process, no new start event); a workload whose Pod was deleted meanwhile is ended.
 import { isProcessAlive, pollUntil } from '@runplane/testing';
 import { type PlatformHarness, startPlatform } from './harness';
-import { processRecord, workloadProcesses } from './workloads';
+import { processRecord, runningPod, workloadProcesses } from './workloads';
 
 describe('scheduler restart', () => {
   let p: PlatformHarness;
@@ -15,30 +15,9 @@ describe('scheduler restart', () => {
     await p?.close();
   }, 60_000);
 
-  async function runningPod(name: string): Promise<{ id: string; pid: number }> {
-    const created = await p.v1('POST', '/pods', {
-      name,
-      imageName: 'runplane/sleeper:1',
-      gpuTypeIds: ['NVIDIA H100 80GB HBM3'],
-      gpuCount: 1,
-      dockerEntrypoint: ['node'],
-      dockerStartCmd: ['-e', 'setInterval(() => {}, 1000)'],
-    });
-    const id = (created.body as { id: string }).id;
-    const pid = await pollUntil(
-      () => {
-        const record = processRecord(p.stateDir, id);
-        return record?.phase === 'RUNNING' && isProcessAlive(record.pid) ? record.pid : undefined;
-      },
-      { timeoutMs: 20_000, description: `${name} to run` },
-    );
-    await pollUntil(async () => (await p.usageEvents()).has(`${id}:started:1`) || undefined, { timeoutMs: 10_000, description: 'started event' });
-    return { id, pid };
-  }
-
   it('adopts running workloads, ends orphans, and publishes nothing twice', async () => {
-    const kept = await runningPod('kept');
-    const orphan = await runningPod('orphan');
+    const kept = await runningPod(p, 'kept');
+    const orphan = await runningPod(p, 'orphan');
     const eventsBefore = [...(await p.usageEvents()).keys()].sort();
 
     // While no scheduler runs, the orphan's Pod row disappears (as if deleted through the API during the outage).
