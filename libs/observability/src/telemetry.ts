@@ -2,7 +2,9 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  defaultResource, detectResources, envDetector, hostDetector, osDetector, processDetector, resourceFromAttributes, serviceInstanceIdDetector,
+} from '@opentelemetry/resources';
 import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 
 /** Options for startTelemetry. */
@@ -53,11 +55,11 @@ export function startServiceTelemetry(serviceName: string, config: ServiceTeleme
 
 /**
  * What the OpenTelemetry NodeSDK sets up for traces (W3C trace-context and baggage propagation over
- * AsyncLocalStorage, a resource from the env/process/host detectors named after the service), without the SDK's
+ * AsyncLocalStorage, a resource from the NodeSDK's default detectors named after the service), without the SDK's
  * metrics, logs and exporter packages, which a service would load and never use.
  */
 function registerTracing(opts: TelemetryOptions): TracerProvider {
-  const detected = detectResources({ detectors: [envDetector, processDetector, hostDetector] });
+  const detected = detectResources({ detectors: [hostDetector, osDetector, serviceInstanceIdDetector, processDetector, envDetector] });
   const provider = new TracerProvider({
     resource: defaultResource().merge(detected).merge(resourceFromAttributes({ 'service.name': opts.serviceName })),
     spanProcessors: spanProcessors(opts.otlpEndpoint),
