@@ -9,7 +9,8 @@
  *
  *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/runplane node -r @swc-node/register tools/image/measure-rss.ts
  */
-import { getFreePorts, pollUntil } from '@runplane/testing';
+import { createRedis } from '@runplane/queue';
+import { cleanupRedisPrefix, getFreePorts, pollUntil } from '@runplane/testing';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,6 +69,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     rmSync(schedulerStateDir, { recursive: true, force: true });
+    const redis = createRedis(base.redisUrl);
+    await cleanupRedisPrefix(redis, base.redisPrefix);
+    await redis.quit();
   }
 }
 
