@@ -349,8 +349,7 @@ describe('v1 /endpoints', () => {
   });
 
   it('answers odd path ids with 404, not 500', async () => {
-    expect((await call(owner, 'GET', `/v1/endpoints/${'x'.repeat(300)}`)).statusCode).toBe(414);
-    for (const id of ['%00', 'a%00b', 'a%20b', '..%2F..', 'x'.repeat(90), '%E2%9C%93', "'%3B--"]) {
+    for (const id of ['%00', 'a%00b', 'a%20b', '..%2F..', 'x'.repeat(90), 'x'.repeat(300), '%E2%9C%93', "'%3B--"]) {
       expect((await call(owner, 'GET', `/v1/endpoints/${id}`)).statusCode).toBe(404);
       expect((await call(owner, 'PATCH', `/v1/endpoints/${id}`, { name: 'x' })).statusCode).toBe(404);
       expect((await call(owner, 'DELETE', `/v1/endpoints/${id}`)).statusCode).toBe(404);

@@ -1,6 +1,6 @@
 import { fuzzSeed, requestRandom } from './random';
-import { type FuzzContext, fuzzRequest, type FuzzRoute } from './requests';
-import { shapeProblem } from './run';
+import { type FuzzContext, type FuzzRequest, fuzzRequest, type FuzzRoute } from './requests';
+import { isReadinessReport, shapeProblem } from './run';
 
 const route: FuzzRoute = { method: 'POST', path: '/v2/:endpointId/run', query: ['wait'], body: ['input', 'webhook'] };
 const context: FuzzContext = { ids: { endpointId: ['ep1'] }, authorizations: ['Bearer k', undefined], fieldPool: ['policy', 'ttl'] };
@@ -38,5 +38,21 @@ describe('shapeProblem', () => {
     expect(shapeProblem(answer(414, { error: 'x' }), 'error')).toBe('an error without a requestId');
     expect(shapeProblem(answer(400, { error: 'x', requestId: 'r2' }), 'error')).toBe('a requestId other than the x-request-id header');
     expect(shapeProblem({ status: 431, requestIdHeader: undefined, body: '' }, 'error')).toBe('an error body that is not JSON');
+  });
+});
+
+describe('isReadinessReport', () => {
+  const report = JSON.stringify({ status: 'unavailable', checks: { postgres: { status: 'error' } } });
+  const get = (url: string): FuzzRequest => ({ kind: 'http', method: 'GET', url, headers: {} });
+
+  it('takes a 503 readiness report from /readyz as the probe’s answer, whatever the query', () => {
+    expect(isReadinessReport(get('/readyz?=-1e308'), { status: 503, requestIdHeader: 'r1', body: report })).toBe(true);
+  });
+
+  it('takes nothing else: another route, another status or another body', () => {
+    expect(isReadinessReport(get('/v1/pods'), { status: 503, requestIdHeader: 'r1', body: report })).toBe(false);
+    expect(isReadinessReport(get('/readyz'), { status: 500, requestIdHeader: 'r1', body: report })).toBe(false);
+    expect(isReadinessReport(get('/readyz'), { status: 503, requestIdHeader: 'r1', body: '{"error":"boom"}' })).toBe(false);
+    expect(isReadinessReport(get('/readyz'), { status: 503, requestIdHeader: 'r1', body: 'not json' })).toBe(false);
   });
 });
