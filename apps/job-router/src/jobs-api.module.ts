@@ -1,7 +1,8 @@
 import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { DbClient } from '@runplane/db';
 import { EndpointsRepository, WorkerStateStore } from '@runplane/endpoints';
-import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
+import { HttpAdapterHost } from '@nestjs/core';
+import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, closingSignal, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
 import { createAccountsServices } from '@runplane/accounts';
 import { closeRedis, createRedis, normalizePrefix, type Redis } from '@runplane/queue';
 import { ClientRoutes } from './client/client-routes';
@@ -72,8 +73,8 @@ export class JobsApiModule {
         { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },
         {
           provide: JobApiService,
-          inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT],
-          useFactory: (engine: JobRouterEngine, endpoints: EndpointDirectory, redis: Redis) => {
+          inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT, HttpAdapterHost],
+          useFactory: (engine: JobRouterEngine, endpoints: EndpointDirectory, redis: Redis, host: HttpAdapterHost) => {
             const states = new WorkerStateStore(redis);
             const schedulerStates = {
               async counts(endpointId: string) {
@@ -81,7 +82,7 @@ export class JobsApiModule {
                 return { initializing: counts.initializing, throttled: counts.throttled, unhealthy: counts.unhealthy };
               },
             };
-            return new JobApiService(engine, endpoints, schedulerStates);
+            return new JobApiService(engine, endpoints, schedulerStates, closingSignal(host.httpAdapter.getHttpServer()));
           },
         },
         {

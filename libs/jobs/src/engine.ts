@@ -91,8 +91,8 @@ export interface StreamRead {
 export interface JobEngine {
   submit(job: JobSubmission): Promise<JobRecord>;
   get(endpointId: string, jobId: string): Promise<JobRecord>;
-  /** Resolves when the job is terminal or `waitMs` elapsed, with the record as it then is. */
-  waitFor(endpointId: string, jobId: string, waitMs: number): Promise<JobRecord>;
+  /** Resolves when the job is terminal, `waitMs` elapsed or `signal` aborted, with the record as it then is. */
+  waitFor(endpointId: string, jobId: string, waitMs: number, signal?: AbortSignal): Promise<JobRecord>;
   setTtl(endpointId: string, jobId: string, ttlMs: number): Promise<JobRecord>;
   cancel(endpointId: string, jobId: string): Promise<JobRecord>;
   retry(endpointId: string, jobId: string): Promise<JobRecord>;
@@ -100,8 +100,11 @@ export interface JobEngine {
   purgeQueue(endpointId: string): Promise<number>;
   counts(endpointId: string): Promise<JobCounts>;
   recent(endpointId: string, limit: number): Promise<JobRecord[]>;
-  /** Long-polls up to `waitMs` for chunks not yet handed out (returns at once when some exist or the job ends). */
-  readStream(endpointId: string, jobId: string, waitMs: number): Promise<StreamRead>;
+  /**
+   * Long-polls up to `waitMs` (or until `signal` aborts) for chunks not yet handed out (returns at once when some
+   * exist or the job ends).
+   */
+  readStream(endpointId: string, jobId: string, waitMs: number, signal?: AbortSignal): Promise<StreamRead>;
 
   /** Long-polls up to `waitMs` for at most `count` jobs; woken at once when a job arrives. Empty = 204. */
   take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]>;

@@ -129,10 +129,11 @@ export class RedisJobEngine implements JobEngine {
     return toJobRecord(await this.reader.hash(endpointId, jobId), this.clock.now());
   }
 
-  async waitFor(endpointId: string, jobId: string, waitMs: number): Promise<JobRecord> {
+  async waitFor(endpointId: string, jobId: string, waitMs: number, signal?: AbortSignal): Promise<JobRecord> {
     const done = await this.wakeups.park({
       channel: `j|${endpointId}|${jobId}`,
       waitMs,
+      signal,
       attempt: async () => {
         const record = await this.get(endpointId, jobId);
         return isTerminal(record.status) ? record : undefined;
@@ -194,7 +195,7 @@ export class RedisJobEngine implements JobEngine {
     return this.reader.scalingQueue(endpointId);
   }
 
-  async readStream(endpointId: string, jobId: string, waitMs: number): Promise<StreamRead> {
+  async readStream(endpointId: string, jobId: string, waitMs: number, signal?: AbortSignal): Promise<StreamRead> {
     const drain = async (): Promise<StreamRead> => {
       const reply = await SCRIPTS.drain.run<[string, string[]] | null>(this.commands, [this.keys.base, endpointId, jobId]);
       if (!reply) throw new NotFoundError(`Job ${jobId}`);
@@ -204,6 +205,7 @@ export class RedisJobEngine implements JobEngine {
     const read = await this.wakeups.park({
       channel: `j|${endpointId}|${jobId}`,
       waitMs,
+      signal,
       attempt: async () => {
         const result = await drain();
         return result.stream.length > 0 || isTerminal(result.status) ? result : undefined;

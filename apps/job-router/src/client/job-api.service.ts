@@ -60,6 +60,8 @@ export class JobApiService {
     private readonly engine: JobRouterEngine,
     private readonly endpoints: EndpointDirectory,
     private readonly schedulerStates: SchedulerWorkerStates,
+    /** Aborts when the service starts closing: /runsync, /status-sync and /stream then answer what they have at once. */
+    private readonly closing?: AbortSignal,
   ) {}
 
   /** Submits a job; /run answers `{id, status}`. */
@@ -87,7 +89,7 @@ export class JobApiService {
   async runSync(principal: Principal, endpointId: string, body: RunJobInput, waitMs: number): Promise<JobRecord | JobRef> {
     // RunPod keeps a /runsync result 1 min, longer (up to 5 min) when the caller waits longer.
     const submitted = await this.submit(principal, endpointId, body, { sync: true, retentionMs: syncRetentionMs(waitMs) });
-    return this.finishedOrRef(await this.engine.waitFor(endpointId, submitted.id, waitMs));
+    return this.finishedOrRef(await this.engine.waitFor(endpointId, submitted.id, waitMs, this.closing));
   }
 
   async status(principal: Principal, endpointId: string, jobId: string, ttlMs?: number): Promise<JobRecord> {
@@ -97,12 +99,12 @@ export class JobApiService {
 
   async statusSync(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<JobRecord> {
     await this.endpoints.require(principal, endpointId);
-    return this.engine.waitFor(endpointId, jobId, waitMs);
+    return this.engine.waitFor(endpointId, jobId, waitMs, this.closing);
   }
 
   async stream(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<StreamRead> {
     await this.endpoints.require(principal, endpointId);
-    const read = await this.engine.readStream(endpointId, jobId, waitMs);
+    const read = await this.engine.readStream(endpointId, jobId, waitMs, this.closing);
     // RunPod's clients index `stream` unconditionally: it is always an array.
     return { status: read.status, stream: Array.isArray(read.stream) ? read.stream : [] };
   }

@@ -1,3 +1,4 @@
+import { closingSignal } from '@runplane/http';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -21,10 +22,18 @@ export function noContent(reply: FastifyReply): FastifyReply {
   return reply.code(204).send();
 }
 
-/** Aborts when the caller hangs up before its long-poll is answered, so the engine stops holding a job for it. */
+/**
+ * Aborts when the caller hangs up before its long-poll is answered, so the engine stops holding a job for it, and when
+ * the service starts closing, so the long-poll answers (empty) at once instead of holding the shutdown.
+ */
 export function disconnectSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
+  const closing = closingSignal(reply.server.server);
+  const onClosing = (): void => controller.abort();
+  if (closing.aborted) controller.abort();
+  else closing.addEventListener('abort', onClosing, { once: true });
   reply.raw.once('close', () => {
+    closing.removeEventListener('abort', onClosing);
     if (!reply.raw.writableFinished) controller.abort();
   });
   return controller.signal;

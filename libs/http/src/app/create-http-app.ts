@@ -7,6 +7,7 @@ import { type FastifyBodyParser, type FastifyInstance, LogController } from 'fas
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import type { ErrorStyle } from '../errors/error-body';
 import { EdgeErrors } from './edge-errors';
+import { SHUTDOWN_DELAY_MS_DEFAULT, shutdownOnSignals, trackDraining } from './graceful-shutdown';
 import { jsonDepthError } from './json-depth';
 import { PinoNestLogger } from './nest-logger';
 import { rejectNulCharacters } from './nul-guard';
@@ -31,6 +32,11 @@ export interface HttpAppOptions {
    * so a client trickling a body cannot hold a connection (default BODY_TIMEOUT_MS_DEFAULT).
    */
   bodyTimeoutMs?: number;
+  /**
+   * How long after SIGTERM the app serves on with /readyz answering 503, before it closes its listener (default
+   * SHUTDOWN_DELAY_MS_DEFAULT): the time a load balancer needs to take it out of rotation.
+   */
+  shutdownDelayMs?: number;
 }
 
 /** Default of {@link HttpAppOptions.bodyTimeoutMs}: a 20 MB result still arrives at 6 Mbit/s. */
@@ -151,7 +157,7 @@ function fastifyAdapter(options: HttpAppOptions, edgeErrors: EdgeErrors): Fastif
  * Builds a Nest app on Fastify with Runplane's conventions: pino JSON logs, `x-request-id` accepted and echoed,
  * one error shape per API (Nest routes Fastify's own errors, e.g. malformed JSON, through the same filter, and
  * EdgeErrors answers those raised before routing),
- * request metrics, shutdown hooks that never wait on a kept-alive client.
+ * request metrics, a graceful shutdown on SIGTERM (see shutdownOnSignals) that never waits on a kept-alive client.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
   const { logger, errorStyle } = options;
@@ -176,6 +182,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   });
   if (options.metrics) recordRequestMetrics(app, options.metrics);
   closeConnectionsOnShutdown(app);
-  app.enableShutdownHooks();
+  trackDraining(app);
+  shutdownOnSignals(app, options.shutdownDelayMs ?? SHUTDOWN_DELAY_MS_DEFAULT, logger);
   return app;
 }

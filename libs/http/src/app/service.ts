@@ -4,6 +4,7 @@ import { databaseEnv, envInt, httpEnv, logEnv, otelEnv, redisEnv, z } from '@run
 import { createLogger, createMetricsRegistry, type Logger } from '@runplane/observability';
 import type { ErrorStyle } from '../errors/error-body';
 import { BODY_TIMEOUT_MS_DEFAULT, createHttpApp, type HttpAppOptions } from './create-http-app';
+import { SHUTDOWN_DELAY_MS_DEFAULT } from './graceful-shutdown';
 import { InfrastructureModule } from './infrastructure.module';
 
 /** Longest time to receive a request (headers and body); a slower one is answered 408 and its connection closed. */
@@ -11,9 +12,14 @@ const bodyTimeoutEnv = {
   BODY_TIMEOUT_MS: envInt({ min: 100, max: 3_600_000, default: BODY_TIMEOUT_MS_DEFAULT }),
 };
 
+/** How long a service serves on after SIGTERM with /readyz answering 503, so a load balancer stops sending first. */
+const shutdownEnv = {
+  SHUTDOWN_DELAY_MS: envInt({ min: 0, max: 120_000, default: SHUTDOWN_DELAY_MS_DEFAULT }),
+};
+
 /** Environment every Runplane service reads: its HTTP listener, Postgres, Redis, logging and tracing. */
 export function serviceEnvSchema(defaultPort: number) {
-  return z.object({ ...httpEnv(defaultPort), ...bodyTimeoutEnv, ...databaseEnv, ...redisEnv, ...logEnv, ...otelEnv });
+  return z.object({ ...httpEnv(defaultPort), ...bodyTimeoutEnv, ...shutdownEnv, ...databaseEnv, ...redisEnv, ...logEnv, ...otelEnv });
 }
 /** Parsed service environment. */
 export type ServiceConfig = z.infer<ReturnType<typeof serviceEnvSchema>>;
@@ -47,6 +53,7 @@ export async function buildService(options: ServiceOptions): Promise<NestFastify
     errorStyle: options.errorStyle,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     bodyTimeoutMs: config.BODY_TIMEOUT_MS,
+    shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
     metrics,
     nulInBodies: options.nulInBodies,
   });
