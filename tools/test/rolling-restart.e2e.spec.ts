@@ -121,38 +121,68 @@ describe('rolling restart of the job-router and the gateway under load', () => {
     return { jobs, gateway, env };
   }
 
-  it('loses no accepted job, fails no request, and every replica drains and exits 0 on SIGTERM', async () => {
-    const { secret, endpointId } = await seed();
-    const { jobs, gateway, env } = await startReplicas();
-    const client = new RetryingClient({ authorization: `Bearer ${secret}` });
-    const jobsUrl = `${jobs.url}/v2/${endpointId}`;
-
-    const handled = new Set<string>();
-    const workers = Array.from({ length: 4 }, (_, i) =>
+  /** Protocol workers taking jobs through the balancer; `handled` collects the ids of the jobs they ran. */
+  function startWorkers(baseUrl: string, endpointId: string, token: string, handled: Set<string>): Promise<void>[] {
+    return Array.from({ length: 4 }, (_, i) =>
       runWorker({
         handler: async (job) => {
           handled.add(job.id);
           return { echo: job.input };
         },
         concurrency: 8,
-        baseUrl: `${jobs.url}/v2`,
+        baseUrl,
         endpointId,
         workerId: `rolling-worker-${i}`,
-        token: secret,
+        token,
         pingIntervalMs: 1000,
         pollTimeoutMs: 10_000,
         signal: workersStop.signal,
         log: () => undefined,
       }),
     );
+  }
 
-    // One phase per replica, in this order: its SIGTERM goes out at `startAt` accepted jobs.
+  /** SIGTERM to a replica, then its start again on the same port, resolved once the balancer sends to it again. */
+  async function restart(replica: Replica, balancer: RoundRobinProxy, env: Record<string, string>, onExit: (exit: Exit) => void): Promise<void> {
+    onExit(await terminate(replica));
+    replica.group = startApp(replica.app, env);
+    await waitReady(replica.group, replica.port, replica.app);
+    await pollUntil(() => balancer.inRotation(replica.port), { timeoutMs: 30_000, description: `${replica.app}:${replica.port} back in rotation` });
+  }
+
+  /** Polls every accepted job's status through the balancer until all are finished; returns how many completed. */
+  async function finished(client: RetryingClient, jobsUrl: string, pending: Set<string>): Promise<number> {
+    let completed = 0;
+    const poll = async (): Promise<boolean> => {
+      for (const id of [...pending]) {
+        const answer = await client.send(`${jobsUrl}/status/${id}`, {}, [200]);
+        const status = (answer?.body as { status?: string } | undefined)?.status;
+        if (status === 'COMPLETED') completed++;
+        if (status === 'COMPLETED' || status === 'FAILED' || status === 'CANCELLED' || status === 'TIMED_OUT') pending.delete(id);
+      }
+      return pending.size === 0;
+    };
+    // What is still pending after the timeout is reported as lost.
+    await pollUntil(poll, { timeoutMs: 120_000, intervalMs: 500, description: 'every accepted job finished' }).catch(() => undefined);
+    return completed;
+  }
+
+  it('loses no accepted job, fails no request, and every replica drains and exits 0 on SIGTERM', async () => {
+    const { secret, endpointId } = await seed();
+    const { jobs, gateway, env } = await startReplicas();
+    const client = new RetryingClient({ authorization: `Bearer ${secret}` });
+    const jobsUrl = `${jobs.url}/v2/${endpointId}`;
+    const handled = new Set<string>();
+    const workers = startWorkers(`${jobs.url}/v2`, endpointId, secret, handled);
+
+    // One phase per replica, in this order: its SIGTERM goes out at `startAt` accepted jobs, and submission waits for
+    // its exit from `startAt + PHASE_JOBS` on.
     const order = [0, 2, 1, 3].flatMap((i) => replicas[i] ?? []);
     const phases = order.map((replica, i) => ({ replica, startAt: FIRST_RESTART_AT + i * PHASE_JOBS, exited: deferred() }));
     const accepted: string[] = [];
+    const exits: Array<{ replica: string } & Exit> = [];
     let submitted = 0;
     let restartsDone = false;
-
     const submitter = async (): Promise<void> => {
       while (submitted < TOTAL) {
         const index = submitted++;
@@ -165,40 +195,21 @@ describe('rolling restart of the job-router and the gateway under load', () => {
     const gatewayLoad = async (): Promise<void> => {
       while (!restartsDone) await client.send(`${gateway.url}/v1/endpoints/${endpointId}`, {}, [200]);
     };
-    const exits: Array<{ replica: string } & Exit> = [];
     const restarts = async (): Promise<void> => {
-      for (const phase of phases) {
-        const { replica } = phase;
-        await pollUntil(() => accepted.length >= phase.startAt, { timeoutMs: 120_000, intervalMs: 20, description: `${phase.startAt} jobs accepted` });
-        exits.push({ replica: `${replica.app}:${replica.port}`, ...(await terminate(replica)) });
-        phase.exited.resolve();
-        replica.group = startApp(replica.app, env(replica));
-        await waitReady(replica.group, replica.port, replica.app);
+      for (const { replica, startAt, exited } of phases) {
+        await pollUntil(() => accepted.length >= startAt, { timeoutMs: 120_000, intervalMs: 20, description: `${startAt} jobs accepted` });
         const balancer = replica.app === 'gateway' ? gateway : jobs;
-        await pollUntil(() => balancer.inRotation(replica.port), { timeoutMs: 30_000, description: `${replica.app}:${replica.port} back in rotation` });
+        await restart(replica, balancer, env(replica), (exit) => {
+          exits.push({ replica: `${replica.app}:${replica.port}`, ...exit });
+          exited.resolve();
+        });
       }
       restartsDone = true;
     };
-    await Promise.all([
-      restarts(),
-      ...Array.from({ length: SUBMITTERS }, submitter),
-      ...Array.from({ length: 4 }, gatewayLoad),
-    ]);
+    await Promise.all([restarts(), ...Array.from({ length: SUBMITTERS }, submitter), ...Array.from({ length: 4 }, gatewayLoad)]);
 
     const pending = new Set(accepted);
-    let completed = 0;
-    await pollUntil(
-      async () => {
-        for (const id of [...pending]) {
-          const answer = await client.send(`${jobsUrl}/status/${id}`, {}, [200]);
-          const status = (answer?.body as { status?: string } | undefined)?.status;
-          if (status === 'COMPLETED') completed++;
-          if (status === 'COMPLETED' || status === 'FAILED' || status === 'CANCELLED' || status === 'TIMED_OUT') pending.delete(id);
-        }
-        return pending.size === 0;
-      },
-      { timeoutMs: 120_000, intervalMs: 500, description: 'every accepted job finished' },
-    ).catch(() => undefined);
+    const completed = await finished(client, jobsUrl, pending);
     workersStop.abort();
     await Promise.all(workers);
 
