@@ -92,6 +92,7 @@ describe('helm/runplane', () => {
       expect(ofKind(objects, 'Role')).toHaveLength(1);
       expect(role?.['rules']).toEqual([
         { apiGroups: [''], resources: ['pods', 'services', 'persistentvolumeclaims', 'secrets'], verbs: ['list', 'watch', 'create', 'delete'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['patch'] },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['runplane-scheduler'], verbs: ['get', 'update'] },
       ]);
