@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createAccountsServices } from '@runplane/accounts';
+import { seedCatalog } from '@runplane/catalog';
+import { createPrismaClient } from '@runplane/db';
+import { createRedis } from '@runplane/queue';
+import { cleanupRedisPrefix, createTestDatabase, getFreePort, getFreePorts, type ProcessGroup, stopProcessGroup, type TestDatabase, testRedisPrefix } from '@runplane/testing';
+import { REPO_ROOT, startApp, waitForPort, waitReady } from '../../apps/scheduler/test/app-process';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * Runplane as the chart deploys it, every service its own process: gateway and job-router, and scheduler processes
+ * started with the environment the caller gives (the chart's scheduler env and a kubeconfig).
+ */
+export interface ProcessPlatform {
+  db: ReturnType<typeof createPrismaClient>;
+  jobApiUrl: string;
+  secret: string;
+  /** Starts one more scheduler process and resolves once it is ready. */
+  startScheduler(env: Record<string, string>): Promise<ProcessGroup>;
+  /** Calls the v1 API with the account's key. */
+  v1(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+}
+
+/** Gateway and job-router processes, each resolved once it listens; a failed start leaves neither running. */
+async function startFrontends(common: Record<string, string>, jobRouterEnv: Record<string, string>): Promise<{ groups: ProcessGroup[]; gatewayPort: number; jobPort: number }> {
+  const [gatewayPort = 0, jobPort = 0] = await getFreePorts(2);
+  const gateway = startApp('gateway', { ...common, PORT: String(gatewayPort) });
+  const jobRouter = startApp('job-router', { ...common, PORT: String(jobPort), ...jobRouterEnv });
+  try {
+    await waitForPort(gateway, gatewayPort, 'gateway');
+    await waitForPort(jobRouter, jobPort, 'job-router');
+  } catch (error) {
+    for (const group of [gateway, jobRouter]) await stopProcessGroup(group, 5_000);
+    throw error;
+  }
+  return { groups: [gateway, jobRouter], gatewayPort, jobPort };
+}
+
+/** Starts the database, gateway and job-router of one test file; schedulers come with {@link ProcessPlatform.startScheduler}. */
+export async function startProcessPlatform(label: string, jobRouterEnv: Record<string, string> = {}): Promise<ProcessPlatform> {
+  const database: TestDatabase = await createTestDatabase(label);
+  const prefix = testRedisPrefix(label);
+  const stateDir = mkdtempSync(path.join(tmpdir(), `runplane-${label}-`));
+  const db = createPrismaClient(database.url);
+  await seedCatalog(db);
+  // Gateway and scheduler share the key: the scheduler decrypts the registry passwords the gateway stored.
+  const common = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', HOST: '127.0.0.1', RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+  const { groups, gatewayPort, jobPort } = await startFrontends(common, jobRouterEnv).catch(async (error: unknown) => {
+    await db.$disconnect();
+    await database.drop();
+    rmSync(stateDir, { recursive: true, force: true });
+    throw error;
+  });
+  const { accounts, apiKeys } = createAccountsServices(db);
+  const { secret } = await apiKeys.create((await accounts.create({ name: `${label}-account` })).id, { name: 'test key', scope: 'ALL' });
+  const schedulerEnv = {
+    ...common,
+    SCHEDULER_STATE_DIR: stateDir,
+    SCHEDULER_WORK_DIR: REPO_ROOT,
+    SCHEDULER_JOB_API_URL: `http://127.0.0.1:${jobPort}`,
+    SCHEDULER_TICK_MS: '250',
+    SCHEDULER_STOP_GRACE_MS: '1000',
+    SCHEDULER_WORKER_PING_MS: '1000',
+  };
+  return {
+    db,
+    jobApiUrl: `http://127.0.0.1:${jobPort}`,
+    secret,
+    async startScheduler(env) {
+      const port = await getFreePort();
+      const group = startApp('scheduler', { ...schedulerEnv, PORT: String(port), ...env });
+      groups.push(group);
+      await waitReady(group, port, 'scheduler');
+      return group;
+    },
+    v1: (method, route, body) => callV1(`http://127.0.0.1:${gatewayPort}/v1${route}`, secret, method, body),
+    async close() {
+      for (const group of groups) await stopProcessGroup(group, 5_000);
+      const redis = createRedis(REDIS_URL);
+      await cleanupRedisPrefix(redis, prefix);
+      redis.disconnect();
+      await db.$disconnect();
+      await database.drop();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function callV1(url: string, secret: string, method: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${secret}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+}
