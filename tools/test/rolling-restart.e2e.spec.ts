@@ -33,8 +33,11 @@ const FIRST_RESTART_AT = 200;
 const PHASE_JOBS = 400;
 /** Kubernetes' default terminationGracePeriodSeconds: SIGKILL follows SIGTERM after this long. */
 const GRACE_MS = 30_000;
-/** How long a replica serves on with /readyz answering 503: several of the balancer's probe intervals. */
-const SHUTDOWN_DELAY_MS = 1_000;
+/**
+ * How long a replica serves on with /readyz answering 503: well over the balancer's probe interval plus its probe
+ * timeout, the longest it can take to see the 503 (or a probe answered too slowly) on a busy machine.
+ */
+const SHUTDOWN_DELAY_MS = 3_000;
 const PROBE_INTERVAL_MS = 100;
 const SUBMITTERS = 16;
 

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
 
 /** Longest a readiness probe may take before it counts as failed (as a probe's timeoutSeconds). */
-const PROBE_TIMEOUT_MS = 2_000;
+const PROBE_TIMEOUT_MS = 1_000;
 
 function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const copy = { ...headers };
