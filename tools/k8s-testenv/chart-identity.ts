@@ -33,7 +33,8 @@ export function collection(object: KubeObject): string {
   return object.metadata.namespace ? `${base}/namespaces/${object.metadata.namespace}/${plural}` : `${base}/${plural}`;
 }
 
-async function createIgnoringConflict(client: KubeTestClient, object: KubeObject): Promise<void> {
+/** Creates the object; one that already exists (a PriorityClass of another release) is kept. */
+export async function createIgnoringConflict(client: KubeTestClient, object: KubeObject): Promise<void> {
   await client.create(collection(object), object).catch((error: unknown) => {
     if (!(error instanceof KubeApiError && error.status === 409)) throw error;
   });

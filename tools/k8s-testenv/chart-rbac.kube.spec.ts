@@ -9,26 +9,13 @@ import path from 'node:path';
 import { createKubeClients, type KubeClients, MANAGED_SELECTOR } from '@runplane/kube';
 import { createTestNamespace, KubeApiError, KubeTestClient, kubeTestEnv, NODE_POOL_LABEL, pollUntil, registerNodePools, removeNodePool, type TestNamespace } from '@runplane/testing';
 import { parse, stringify } from 'yaml';
+import { collection, createIgnoringConflict } from './chart-identity';
 import { type KubeObject, ofKind, RELEASE, render, serviceEnv } from './helm-chart';
 import { type PlatformHarness, startPlatform } from '../../apps/scheduler/test/harness';
 import { H100 } from '../../apps/scheduler/test/kube-platform';
 
 const POOL = 'sched-chart-rbac';
 const SCHEDULER_SA = `${RELEASE}-runplane-scheduler`;
-
-/** Collection path of a rendered object. */
-function collection(object: KubeObject): string {
-  const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
-  const plural = `${object.kind.toLowerCase()}${object.kind.endsWith('s') ? 'es' : 's'}`;
-  const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
-  return object.metadata.namespace ? `${base}/namespaces/${object.metadata.namespace}/${plural}` : `${base}/${plural}`;
-}
-
-async function createIgnoringConflict(client: KubeTestClient, object: KubeObject): Promise<void> {
-  await client.create(collection(object), object).catch((error: unknown) => {
-    if (!(error instanceof KubeApiError && error.status === 409)) throw error;
-  });
-}
 
 /** The HTTP status a request with the scheduler's token gets. */
 async function statusOf(request: Promise<unknown>): Promise<number> {
