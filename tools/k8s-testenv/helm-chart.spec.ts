@@ -37,6 +37,16 @@ describe('helm/runplane', () => {
     expect(deployment(production, 'job-router')['spec'].replicas).toBe(4);
   });
 
+  it('keeps each pod serving, not ready, for shutdownDelaySeconds after SIGTERM, within its termination grace period', async () => {
+    const longer = await render({ set: ['shutdownDelaySeconds=12'] });
+    for (const service of SERVICES) {
+      expect(serviceEnv(defaults, service)).toMatchObject({ SHUTDOWN_DELAY_MS: '5000' });
+      expect(deployment(defaults, service)['spec'].template.spec.terminationGracePeriodSeconds).toBe(35);
+      expect(serviceEnv(longer, service)).toMatchObject({ SHUTDOWN_DELAY_MS: '12000' });
+      expect(deployment(longer, service)['spec'].template.spec.terminationGracePeriodSeconds).toBe(42);
+    }
+  });
+
   it('runs every container as uid 10001, non-root, read-only root filesystem, no privilege escalation, /tmp an emptyDir', () => {
     const job = named(defaults, 'Job', `${PREFIX}-migrate`);
     for (const pod of [...SERVICES.map((s) => deployment(defaults, s)['spec'].template.spec), job['spec'].template.spec]) {

@@ -99,6 +99,8 @@ Sentinel and the master, the password put in by Kubernetes from its Secret ($(RE
   value: "0.0.0.0"
 - name: LOG_LEVEL
   value: {{ $v.logLevel | quote }}
+- name: SHUTDOWN_DELAY_MS
+  value: {{ mul $v.shutdownDelaySeconds 1000 | quote }}
 - name: REDIS_PREFIX
   value: {{ $v.redis.prefix | quote }}
 {{- if $v.otlpEndpoint }}
