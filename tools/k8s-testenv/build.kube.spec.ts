@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KUBE_TEST_VERSIONS, kubeBinaryPaths, kubeComponentDir, type KwokStagesManifest } from '@runplane/testing';
@@ -24,6 +24,26 @@ describe('npm run k8s:build', () => {
 
     expect(await ensureKubeBinaries({ cacheRoot: cache, log: quiet })).toEqual(['etcd']);
     expect(execFileSync(staleEtcd, ['--version'], { encoding: 'utf8' })).toContain(`etcd Version: ${KUBE_TEST_VERSIONS.etcd.slice(1)}`);
+  });
+
+  it('builds only the binary a component lacks and keeps the ones it has', async () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'kube-cache-'));
+    try {
+      for (const component of ['etcd', 'kwok', 'helm'] as const) symlinkSync(kubeComponentDir(component), kubeComponentDir(component, own));
+      // A cache from before kube-controller-manager joined the kubernetes component: its other binaries.
+      const bin = path.join(kubeComponentDir('kubernetes', own), 'bin');
+      mkdirSync(bin, { recursive: true });
+      for (const name of ['kube-apiserver', 'kube-scheduler']) copyFileSync(path.join(kubeComponentDir('kubernetes'), 'bin', name), path.join(bin, name));
+      const inode = (name: string): number => statSync(path.join(bin, name)).ino;
+      const kept = { apiserver: inode('kube-apiserver'), scheduler: inode('kube-scheduler') };
+
+      expect(await ensureKubeBinaries({ cacheRoot: own, log: quiet })).toEqual(['kubernetes']);
+      expect({ apiserver: inode('kube-apiserver'), scheduler: inode('kube-scheduler') }).toEqual(kept);
+      const built = kubeBinaryPaths(own).kubeControllerManager;
+      expect(execFileSync(built, ['--version'], { encoding: 'utf8' })).toContain(`Kubernetes ${KUBE_TEST_VERSIONS.kubernetes}`);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it('rewrites an outdated kwok stage manifest without rebuilding kwok', async () => {

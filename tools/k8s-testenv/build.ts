@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
@@ -29,6 +29,7 @@ const COMPONENTS: readonly KubeComponent[] = ['kubernetes', 'etcd', 'kwok', 'hel
 const PACKAGES: Record<string, string> = {
   'kube-apiserver': 'k8s.io/kubernetes/cmd/kube-apiserver',
   'kube-scheduler': 'k8s.io/kubernetes/cmd/kube-scheduler',
+  'kube-controller-manager': 'k8s.io/kubernetes/cmd/kube-controller-manager',
   etcd: 'go.etcd.io/etcd/server/v3',
   kwok: 'sigs.k8s.io/kwok/cmd/kwok',
   helm: 'helm.sh/helm/v3/cmd/helm',
@@ -99,13 +100,15 @@ async function versionOutput(binary: string): Promise<string> {
   }
 }
 
+/** True when the cached binary exists and reports the component's pinned version. */
+async function isBinaryUpToDate(component: KubeComponent, file: string): Promise<boolean> {
+  return existsSync(file) && (await versionOutput(file)).includes(expectedVersionText(component));
+}
+
 /** True when every binary of the component exists and reports the pinned version. */
 async function isUpToDate(component: KubeComponent, cacheRoot: string): Promise<boolean> {
   const bin = path.join(kubeComponentDir(component, cacheRoot), 'bin');
-  for (const name of KUBE_COMPONENT_BINARIES[component]) {
-    const file = path.join(bin, name);
-    if (!existsSync(file) || !(await versionOutput(file)).includes(expectedVersionText(component))) return false;
-  }
+  for (const name of KUBE_COMPONENT_BINARIES[component]) if (!(await isBinaryUpToDate(component, path.join(bin, name)))) return false;
   return true;
 }
 
@@ -169,6 +172,12 @@ async function buildComponent(component: KubeComponent, cacheRoot: string, mode:
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   for (const binary of KUBE_COMPONENT_BINARIES[component]) {
+    // A binary added to a component (kube-controller-manager) must not cost a rebuild of the ones already cached.
+    const cached = path.join(dir, 'bin', binary);
+    if (mode === 'readonly' && (await isBinaryUpToDate(component, cached))) {
+      linkSync(cached, path.join(staging, binary));
+      continue;
+    }
     progress.log(`building ${binary} (${REQUIRED_MODULES[component]} ${KUBE_TEST_VERSIONS[component]})`);
     await goBuild(component, binary, path.join(staging, binary), mode, progress);
     const reported = await versionOutput(path.join(staging, binary));

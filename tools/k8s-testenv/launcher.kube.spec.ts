@@ -12,7 +12,7 @@ describe('startKubeControlPlane', () => {
     const plane = await startKubeControlPlane({ baseDir: runs });
     const pids = Object.values(plane.processes).map((group) => group.pid);
     try {
-      expect(Object.keys(plane.processes).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-scheduler', 'kwok']);
+      expect(Object.keys(plane.processes).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok']);
       expect(pids.every(isProcessAlive)).toBe(true);
       expect(plane.version).toBe(KUBE_TEST_VERSIONS.kubernetes);
       expect(plane.connection.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);

@@ -57,7 +57,7 @@ describe('network volumes in the Kubernetes test environment', () => {
       { timeoutMs: 30_000, intervalMs: 100, description: 'the pod with the volume to run' },
     );
 
-    // No controller-manager and no protection finalizers: a deleted claim goes at once (its volume stays).
+    // No volume binder or protection controller, no protection finalizers: a deleted claim goes at once (its volume stays).
     await env.client.delete(`/api/v1/namespaces/${namespace.name}/pods/with-volume?gracePeriodSeconds=0`);
     await env.client.delete(claimPath('models'));
     await expect(env.client.get(claimPath('models'))).rejects.toMatchObject({ status: 404 });

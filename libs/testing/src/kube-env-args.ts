@@ -6,6 +6,7 @@ export interface KubePorts {
   etcdPeer: number;
   apiserver: number;
   scheduler: number;
+  controllerManager: number;
   kwok: number;
 }
 
@@ -43,12 +44,13 @@ export function etcdArgs(files: KubeRunFiles, ports: KubePorts): string[] {
 
 /**
  * kube-apiserver flags in the spirit of envtest: loopback only, token auth (group system:masters),
- * RBAC, a self-signed serving certificate, and the default admission chain (Priority,
- * DefaultTolerationSeconds, …) minus the plugins that count on a controller-manager, which this
- * environment does not run: ServiceAccount (nothing creates the `default` service account),
- * TaintNodesByCondition (nothing would lift the not-ready taint it puts on new nodes once kwok
- * reports them Ready) and StorageObjectInUseProtection (nothing would remove its PVC/PV finalizers,
- * so a deleted claim would never go; without them it goes at once and its volume stays). No priority-and-fairness throttling: many test files share one server.
+ * Node and RBAC authorization as a real cluster's, a self-signed serving certificate, and the default
+ * admission chain (Priority, DefaultTolerationSeconds, …) minus the plugins that count on controllers
+ * this environment does not run (see {@link controllerManagerArgs}): ServiceAccount (nothing creates
+ * the `default` service account), TaintNodesByCondition (nothing would lift the not-ready taint it
+ * puts on new nodes once kwok reports them Ready) and StorageObjectInUseProtection (nothing would
+ * remove its PVC/PV finalizers, so a deleted claim would never go; without them it goes at once and
+ * its volume stays). No priority-and-fairness throttling: many test files share one server.
  */
 export function apiserverArgs(files: KubeRunFiles, ports: KubePorts): string[] {
   return [
@@ -58,7 +60,7 @@ export function apiserverArgs(files: KubeRunFiles, ports: KubePorts): string[] {
     `--secure-port=${ports.apiserver}`,
     `--cert-dir=${path.dirname(apiserverCertFile(files))}`,
     `--token-auth-file=${files.tokenFile}`,
-    '--authorization-mode=RBAC',
+    '--authorization-mode=Node,RBAC',
     `--service-account-issuer=https://127.0.0.1:${ports.apiserver}`,
     `--service-account-key-file=${files.serviceAccountPublicKey}`,
     `--service-account-signing-key-file=${files.serviceAccountPrivateKey}`,
@@ -82,6 +84,38 @@ export function schedulerArgs(files: KubeRunFiles, ports: KubePorts): string[] {
     `--authentication-kubeconfig=${files.kubeconfig}`,
     `--authorization-kubeconfig=${files.kubeconfig}`,
     '--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics',
+  ];
+}
+
+/**
+ * The kube-controller-manager controllers the environment runs: what Deployments, ReplicaSets, Jobs and
+ * PodDisruptionBudgets need to behave as in a real cluster, plus the garbage collector, which deletes what
+ * an object owned (a Deployment's ReplicaSets and their pods, a Job's pods) once its owner is gone. Left
+ * off on purpose, as tests count on their absence: namespace (test helpers clean namespaces up), nodelifecycle
+ * (it would taint and evict the pods of nodes the chaos stages mark NotReady), podgc (it would delete
+ * the pods of a deleted node pool), persistentvolume-binder and -protection (kwok binds volumes; a
+ * deleted claim leaves its volume), serviceaccount and its token controllers (no `default` account).
+ */
+export const CONTROLLERS = ['deployment', 'replicaset', 'job', 'disruption', 'garbagecollector'] as const;
+
+/**
+ * kube-controller-manager with the same admin kubeconfig as kube-scheduler, acting with its own
+ * credentials rather than one service account per controller, and no leader election (one instance).
+ */
+export function controllerManagerArgs(files: KubeRunFiles, ports: KubePorts): string[] {
+  return [
+    `--kubeconfig=${files.kubeconfig}`,
+    `--authentication-kubeconfig=${files.kubeconfig}`,
+    `--authorization-kubeconfig=${files.kubeconfig}`,
+    '--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics',
+    '--bind-address=127.0.0.1',
+    `--secure-port=${ports.controllerManager}`,
+    `--controllers=${CONTROLLERS.join(',')}`,
+    '--use-service-account-credentials=false',
+    '--leader-elect=false',
+    '--kube-api-qps=200',
+    '--kube-api-burst=400',
+    '--concurrent-gc-syncs=5',
   ];
 }
 

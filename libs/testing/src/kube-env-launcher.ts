@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import {
   apiserverArgs,
   apiserverCertFile,
+  controllerManagerArgs,
   etcdArgs,
   kwokArgs,
   type KubePorts,
@@ -18,7 +19,7 @@ import { sweepStaleRuns, writeRunOwner } from './kube-env-runs';
 import { KUBE_BUILD_HINT, kubeBinaryPaths, type KubeBinaryPaths, type KwokStagesManifest } from './kube-env-versions';
 import { getFreePorts, type ProcessGroup } from './process';
 
-/** A running throw-away control plane: etcd, kube-apiserver, kube-scheduler and the kwok controller. */
+/** A running throw-away control plane: etcd, kube-apiserver, kube-scheduler, kube-controller-manager and the kwok controller. */
 export interface KubeControlPlane {
   /** The run folder (kubeconfig, certificates, etcd data); removed on stop. */
   dir: string;
@@ -41,7 +42,7 @@ export interface KubeControlPlaneOptions {
   startTimeoutMs?: number;
   /** Progress lines (default: none). */
   log?: (message: string) => void;
-  /** Picks the five loopback ports (default: free ones); a start whose port is taken retries with new ones. */
+  /** Picks the six loopback ports (default: free ones); a start whose port is taken retries with new ones. */
   pickPorts?: (count: number) => Promise<number[]>;
 }
 
@@ -54,7 +55,7 @@ export function defaultKubeRunsDir(): string {
 
 /** Reads kwok's stage manifest written by the build and checks every binary and file is there. */
 function requireBuiltEnvironment(binaries: KubeBinaryPaths): KwokStagesManifest {
-  const missing = [binaries.kubeApiserver, binaries.kubeScheduler, binaries.etcd, binaries.kwok, binaries.kwokStagesManifest].filter(
+  const missing = [binaries.kubeApiserver, binaries.kubeScheduler, binaries.kubeControllerManager, binaries.etcd, binaries.kwok, binaries.kwokStagesManifest].filter(
     (file) => !existsSync(file),
   );
   if (missing.length > 0) throw new Error(`Kubernetes test environment not built (missing ${missing.join(', ')}). ${KUBE_BUILD_HINT}`);
@@ -82,7 +83,7 @@ async function createStageObjects(client: KubeTestClient, files: readonly string
 
 /**
  * Starts a control plane on loopback with free ports and resolves once every component is healthy:
- * etcd → kube-apiserver (/readyz) → kube-scheduler and kwok (/healthz). Writes a kubeconfig with an
+ * etcd → kube-apiserver (/readyz) → kube-scheduler, kube-controller-manager and kwok (/healthz). Writes a kubeconfig with an
  * admin token. On any failure everything already started is stopped and the error carries the
  * failing component's output.
  */
@@ -104,8 +105,8 @@ async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlP
   const log = options.log ?? ((): void => undefined);
   const dir = createRunDir(options.baseDir ?? defaultKubeRunsDir(), log);
   const { files, token } = prepareRunFiles(dir);
-  const [etcdClient, etcdPeer, apiserver, scheduler, kwok] = await (options.pickPorts ?? getFreePorts)(5);
-  const ports: KubePorts = { etcdClient: etcdClient!, etcdPeer: etcdPeer!, apiserver: apiserver!, scheduler: scheduler!, kwok: kwok! };
+  const [etcdClient, etcdPeer, apiserver, scheduler, controllerManager, kwok] = await (options.pickPorts ?? getFreePorts)(6);
+  const ports: KubePorts = { etcdClient: etcdClient!, etcdPeer: etcdPeer!, apiserver: apiserver!, scheduler: scheduler!, controllerManager: controllerManager!, kwok: kwok! };
   const processes = new RunProcesses(dir, options.startTimeoutMs ?? 120_000);
   const stop = async (): Promise<void> => {
     await processes.stopAll();
@@ -123,12 +124,14 @@ async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlP
     const kubeconfig = kubeconfigYaml(connection.server, connection.caPem, connection.token);
     writeFileSync(files.kubeconfig, kubeconfig, { mode: 0o600 });
 
-    log('starting kube-scheduler and kwok');
+    log('starting kube-scheduler, kube-controller-manager and kwok');
     writeFileSync(files.schedulerConfig, schedulerConfigYaml(files.kubeconfig));
     processes.spawn('kube-scheduler', binaries.kubeScheduler, schedulerArgs(files, ports));
+    processes.spawn('kube-controller-manager', binaries.kubeControllerManager, controllerManagerArgs(files, ports));
     await createStageObjects(new KubeTestClient(connection), manifest.objects);
     processes.spawn('kwok', binaries.kwok, kwokArgs(files, ports, manifest.stages));
     await processes.waitHealthy('kube-scheduler', () => insecureLoopbackOk(`https://127.0.0.1:${ports.scheduler}/healthz`));
+    await processes.waitHealthy('kube-controller-manager', () => insecureLoopbackOk(`https://127.0.0.1:${ports.controllerManager}/healthz`));
     await processes.waitHealthy('kwok', () => httpOk(`http://127.0.0.1:${ports.kwok}/healthz`));
 
     const version = (await new KubeTestClient(connection).get<{ gitVersion: string }>('/version')).gitVersion;

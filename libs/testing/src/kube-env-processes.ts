@@ -4,7 +4,7 @@ import { pollUntil } from './poll';
 import { isProcessAlive, type ProcessGroup, signalProcessGroup, spawnProcessGroup, stopProcessGroup } from './process';
 
 /** The processes of one control plane. */
-export type KubeProcessName = 'etcd' | 'kube-apiserver' | 'kube-scheduler' | 'kwok';
+export type KubeProcessName = 'etcd' | 'kube-apiserver' | 'kube-scheduler' | 'kube-controller-manager' | 'kwok';
 
 /** A component exited while the control plane was starting; carries its output. */
 export class ComponentExited extends Error {

@@ -7,7 +7,7 @@ import path from 'node:path';
  * cached outside the repository in a folder named after the component and its version.
  */
 export const KUBE_TEST_VERSIONS = {
-  /** kube-apiserver and kube-scheduler (k8s.io/kubernetes). */
+  /** kube-apiserver, kube-scheduler and kube-controller-manager (k8s.io/kubernetes). */
   kubernetes: 'v1.34.4',
   /** etcd, the apiserver's storage (go.etcd.io/etcd/server/v3); 3.6 is the line Kubernetes 1.34 ships with. */
   etcd: 'v3.6.16',
@@ -22,7 +22,7 @@ export type KubeComponent = keyof typeof KUBE_TEST_VERSIONS;
 
 /** Binaries each component provides, in the order they are built. */
 export const KUBE_COMPONENT_BINARIES: Record<KubeComponent, readonly string[]> = {
-  kubernetes: ['kube-apiserver', 'kube-scheduler'],
+  kubernetes: ['kube-apiserver', 'kube-scheduler', 'kube-controller-manager'],
   etcd: ['etcd'],
   kwok: ['kwok'],
   helm: ['helm'],
@@ -58,6 +58,7 @@ export interface KwokStagesManifest {
 export interface KubeBinaryPaths {
   kubeApiserver: string;
   kubeScheduler: string;
+  kubeControllerManager: string;
   etcd: string;
   kwok: string;
   kwokStagesManifest: string;
@@ -70,6 +71,7 @@ export function kubeBinaryPaths(cacheRoot = kubeCacheRoot()): KubeBinaryPaths {
   return {
     kubeApiserver: bin('kubernetes', 'kube-apiserver'),
     kubeScheduler: bin('kubernetes', 'kube-scheduler'),
+    kubeControllerManager: bin('kubernetes', 'kube-controller-manager'),
     etcd: bin('etcd', 'etcd'),
     kwok: bin('kwok', 'kwok'),
     kwokStagesManifest: path.join(kubeComponentDir('kwok', cacheRoot), KWOK_STAGES_MANIFEST),

@@ -49,8 +49,8 @@ export interface TestNamespace {
 }
 
 /**
- * Creates a uniquely named namespace (`label` makes it recognisable). The test environment runs no
- * controller-manager, so `delete()` does the namespace controller's part itself: it force-deletes
+ * Creates a uniquely named namespace (`label` makes it recognisable). The test environment's
+ * controller-manager runs no namespace controller, so `delete()` does its part itself: it force-deletes
  * the pods (freeing their node resources for other test files), deletes the volume claims and
  * finalizes the namespace.
  */
