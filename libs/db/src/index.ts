@@ -17,6 +17,7 @@ export {
   withDatabaseName,
 } from './admin';
 export { applyMigrations, migrationsFingerprint, repositoryRoot, type ApplyMigrationsOptions } from './migrations';
+export { missingMigrations, shippedMigrations } from './schema-state';
 export { Prisma } from './generated/prisma/client';
 export type {
   Account,

@@ -10,4 +10,5 @@ export * from './app/json-depth';
 export * from './app/nest-logger';
 export * from './app/request-id';
 export * from './app/service';
+export { SchemaNotReadyError, waitForSchema, type SchemaWaitOptions } from './app/schema-wait';
 export * from './health/health.controller';

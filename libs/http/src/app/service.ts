@@ -6,6 +6,7 @@ import type { ErrorStyle } from '../errors/error-body';
 import { BODY_TIMEOUT_MS_DEFAULT, createHttpApp, type HttpAppOptions } from './create-http-app';
 import { SHUTDOWN_DELAY_MS_DEFAULT } from './graceful-shutdown';
 import { InfrastructureModule } from './infrastructure.module';
+import { SCHEMA_WAIT_INTERVAL_MS_DEFAULT, SCHEMA_WAIT_TIMEOUT_MS_DEFAULT, waitForSchema } from './schema-wait';
 
 /** Longest time to receive a request (headers and body); a slower one is answered 408 and its connection closed. */
 const bodyTimeoutEnv = {
@@ -17,9 +18,15 @@ const shutdownEnv = {
   SHUTDOWN_DELAY_MS: envInt({ min: 0, max: 120_000, default: SHUTDOWN_DELAY_MS_DEFAULT }),
 };
 
+/** How long a starting service waits for the migrate tool to apply this build's migrations, and how often it looks. */
+const schemaWaitEnv = {
+  SCHEMA_WAIT_TIMEOUT_MS: envInt({ min: 0, max: 86_400_000, default: SCHEMA_WAIT_TIMEOUT_MS_DEFAULT }),
+  SCHEMA_WAIT_INTERVAL_MS: envInt({ min: 10, max: 60_000, default: SCHEMA_WAIT_INTERVAL_MS_DEFAULT }),
+};
+
 /** Environment every Runplane service reads: its HTTP listener, Postgres, Redis, logging and tracing. */
 export function serviceEnvSchema(defaultPort: number) {
-  return z.object({ ...httpEnv(defaultPort), ...bodyTimeoutEnv, ...shutdownEnv, ...databaseEnv, ...redisEnv, ...logEnv, ...otelEnv });
+  return z.object({ ...httpEnv(defaultPort), ...bodyTimeoutEnv, ...shutdownEnv, ...schemaWaitEnv, ...databaseEnv, ...redisEnv, ...logEnv, ...otelEnv });
 }
 /** Parsed service environment. */
 export type ServiceConfig = z.infer<ReturnType<typeof serviceEnvSchema>>;
@@ -39,7 +46,7 @@ export interface ServiceOptions {
 /** Builds (but does not start listening) a service: used by main() and by tests. */
 export async function buildService(options: ServiceOptions): Promise<NestFastifyApplication> {
   const { config, serviceName } = options;
-  const logger = options.logger ?? createLogger({ serviceName, level: config.LOG_LEVEL });
+  const logger = serviceLogger(options);
   const metrics = createMetricsRegistry(serviceName);
   const infrastructure = InfrastructureModule.forRoot({
     databaseUrl: config.DATABASE_URL,
@@ -59,11 +66,38 @@ export async function buildService(options: ServiceOptions): Promise<NestFastify
   });
 }
 
-/** Builds and starts a service; telemetry is shut down after the app closes (SIGTERM/SIGINT included). */
+/**
+ * Waits until the database has every migration this build ships (see {@link waitForSchema}); after
+ * SCHEMA_WAIT_TIMEOUT_MS logs which migration is missing and exits 1, so the orchestrator restarts or reports it.
+ */
+export async function waitForSchemaOrExit(config: ServiceConfig, logger: Logger): Promise<void> {
+  try {
+    await waitForSchema({
+      databaseUrl: config.DATABASE_URL,
+      host: config.HOST,
+      port: config.PORT,
+      timeoutMs: config.SCHEMA_WAIT_TIMEOUT_MS,
+      intervalMs: config.SCHEMA_WAIT_INTERVAL_MS,
+      logger,
+    });
+  } catch (error) {
+    logger.fatal(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
+
+/** Logger of a service, as {@link buildService} would create it. */
+export function serviceLogger(options: Pick<ServiceOptions, 'serviceName' | 'config' | 'logger'>): Logger {
+  return options.logger ?? createLogger({ serviceName: options.serviceName, level: options.config.LOG_LEVEL });
+}
+
+/** Builds and starts a service once the schema is ready; telemetry is shut down after the app closes (SIGTERM/SIGINT included). */
 export async function runService(
   options: ServiceOptions & { telemetry: { shutdown(): Promise<void> } },
 ): Promise<NestFastifyApplication> {
-  const app = await buildService(options);
+  const logger = serviceLogger(options);
+  await waitForSchemaOrExit(options.config, logger);
+  const app = await buildService({ ...options, logger });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onClose', async () => {
     await options.telemetry.shutdown();
