@@ -136,6 +136,23 @@ describe('helm/runplane', () => {
     for (const service of SERVICES) expect(deployment(production, service)['spec'].template.spec.initContainers).toBeUndefined();
   });
 
+  it("places the migration Job's pod by migration.nodeSelector and migration.tolerations, anywhere by default", async () => {
+    const byDefault = named(defaults, 'Job', `${PREFIX}-migrate`)['spec'].template.spec;
+    expect([byDefault.nodeSelector, byDefault.tolerations]).toEqual([undefined, undefined]);
+    const placed = await render({
+      set: [
+        'migration.nodeSelector.runplane\\.io/node-pool=control',
+        'migration.tolerations[0].key=dedicated',
+        'migration.tolerations[0].operator=Equal',
+        'migration.tolerations[0].value=control',
+        'migration.tolerations[0].effect=NoSchedule',
+      ],
+    });
+    const pod = named(placed, 'Job', `${PREFIX}-migrate`)['spec'].template.spec;
+    expect(pod.nodeSelector).toEqual({ 'runplane.io/node-pool': 'control' });
+    expect(pod.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'control', effect: 'NoSchedule' }]);
+  });
+
   it('exposes /v1 on the gateway Service and /v2 on the job-router Service, through the Ingress when enabled', () => {
     expect(ofKind(defaults, 'Ingress')).toEqual([]);
     for (const [service, port] of [['gateway', 8080], ['job-router', 8081]] as const) {

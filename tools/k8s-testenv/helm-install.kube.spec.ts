@@ -36,6 +36,8 @@ function installValues(): string[] {
     'redis.url=redis://redis.invalid:6379',
     `encryptionKey.value=${randomBytes(32).toString('hex')}`,
     `workloads.nodeSelector.${pool}`,
+    // The hook Job's pod too stays on this file's own nodes, off other files' pools.
+    `migration.nodeSelector.${pool}`,
     // The PriorityClasses are one set per cluster, and other test files apply the chart's own.
     'workloads.createPriorityClasses=false',
     ...SERVICES.flatMap((service) => [`services.${service}.replicas=${REPLICAS}`, `services.${service}.nodeSelector.${pool}`]),
