@@ -1,4 +1,4 @@
-import { createPrismaClient, missingMigrations } from '@runplane/db';
+import { missingMigrations } from '@runplane/db';
 import type { Logger } from '@runplane/observability';
 import { createServer, type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -27,9 +27,9 @@ export class SchemaNotReadyError extends Error {
 }
 
 /** What the service is waiting for: the migrations not applied, or why it cannot tell yet. */
-async function schemaStatus(db: ReturnType<typeof createPrismaClient>, shipped: string[] | undefined): Promise<string | undefined> {
+async function schemaStatus(databaseUrl: string, shipped: string[] | undefined): Promise<string | undefined> {
   try {
-    const missing = await missingMigrations(db, shipped);
+    const missing = await missingMigrations(databaseUrl, shipped);
     return missing.length === 0 ? undefined : `waiting for migration ${missing.join(', ')} (applied by dist/tools/migrate/main.js)`;
   } catch (error) {
     // Postgres not answering yet is a reason to keep waiting, not to exit: /readyz says so meanwhile.
@@ -64,10 +64,9 @@ async function listenWhileWaiting(options: SchemaWaitOptions, status: () => stri
  * Rejects with {@link SchemaNotReadyError} after `timeoutMs`.
  */
 export async function waitForSchema(options: SchemaWaitOptions): Promise<void> {
-  const db = createPrismaClient(options.databaseUrl, { poolSize: 1 });
   let server: Server | undefined;
   try {
-    let status = await schemaStatus(db, options.shipped);
+    let status = await schemaStatus(options.databaseUrl, options.shipped);
     if (status === undefined) return;
     options.logger.warn(status);
     server = await listenWhileWaiting(options, () => status ?? 'ready');
@@ -75,11 +74,10 @@ export async function waitForSchema(options: SchemaWaitOptions): Promise<void> {
     while (status !== undefined) {
       if (Date.now() >= deadline) throw new SchemaNotReadyError(status, options.timeoutMs);
       await delay(Math.min(options.intervalMs, Math.max(0, deadline - Date.now())));
-      status = await schemaStatus(db, options.shipped);
+      status = await schemaStatus(options.databaseUrl, options.shipped);
     }
     options.logger.info('database schema ready');
   } finally {
     await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
-    await db.$disconnect();
   }
 }
