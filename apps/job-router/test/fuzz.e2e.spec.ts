@@ -11,8 +11,7 @@ import { bearer, type JobRouterHarness, startJobRouter } from './harness';
  * its request id, and the job-router must still run jobs afterwards. The seed is printed; FUZZ_SEED=<seed> replays.
  *
  * Client routes target an endpoint whose jobs an echo worker completes, so /runsync and the OpenAI routes answer
- * instead of holding their connection; worker routes (and purge-queue) target another endpoint, so fuzzed takes and
- * purges take none of them.
+ * instead of holding their connection; worker routes target another endpoint, so fuzzed takes take none of them.
  */
 
 const REQUESTS = 10_000;
@@ -76,12 +75,8 @@ describe('job API and worker protocol fuzz: every route, malformed every way', (
     expect(served.filter((entry) => entry.includes(':workerId')).length).toBeGreaterThan(3);
     const jobIds = [await run(clientEndpoint, { n: 1 }), await run(workerEndpoint, { n: 2 }), await run(workerEndpoint, { n: 3 })];
     const workerToken = await h.workerToken(workerEndpoint, 'w-fuzz');
-    // purge-queue goes to the worker endpoint too: it cancels the queued jobs of /runsync and OpenAI requests in flight,
-    // and OpenAI's API reports a cancelled job as a 500 (see openai-answer.ts).
     const workerSide = { endpointId: [workerEndpoint], workerId: ['w-fuzz'], jobId: jobIds };
-    const routes = fuzzRoutes(served).map((route) =>
-      route.path.includes(':workerId') || route.path.endsWith('/purge-queue') ? { ...route, ids: workerSide } : route,
-    );
+    const routes = fuzzRoutes(served).map((route) => (route.path.includes(':workerId') ? { ...route, ids: workerSide } : route));
     const context: FuzzContext = {
       ids: { endpointId: [clientEndpoint], jobId: jobIds },
       authorizations: [`Bearer ${secret}`, `Bearer ${secret}`, secret, `Bearer ${workerToken}`, workerToken, 'Bearer x', `Bearer ${'a'.repeat(5_000)}`, '', undefined],

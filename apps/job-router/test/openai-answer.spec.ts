@@ -1,5 +1,5 @@
 import type { JobRecord } from '@runplane/jobs';
-import { completedBody, completedEvents, jobErrorBody, sseText } from '../src/openai/openai-answer';
+import { completedBody, completedEvents, jobErrorBody, jobErrorStatus, sseText } from '../src/openai/openai-answer';
 import { openAiGetCall, openAiPostCall, openAiRoute } from '../src/openai/openai-request';
 
 const record = (overrides: Partial<JobRecord>): JobRecord => ({ id: 'job-1', status: 'FAILED', retries: 0, ...overrides });
@@ -55,5 +55,11 @@ describe('OpenAI route: jobs as answers', () => {
     expect(jobErrorBody(record({}))).toEqual({ error: { message: 'Job job-1 failed', type: 'worker_error', code: null } });
     expect(jobErrorBody(record({ status: 'TIMED_OUT' }))).toEqual({ error: { message: 'Job job-1 timed out', type: 'timeout', code: 'job_timed_out' } });
     expect(jobErrorBody(record({ status: 'CANCELLED' })).error.code).toBe('job_cancelled');
+  });
+
+  it('answers a cancelled job 409, not to be retried, and a failed or timed-out one 500', () => {
+    expect(jobErrorStatus(record({ status: 'CANCELLED' }))).toEqual({ status: 409, retry: false });
+    expect(jobErrorStatus(record({ status: 'FAILED' }))).toEqual({ status: 500, retry: true });
+    expect(jobErrorStatus(record({ status: 'TIMED_OUT' }))).toEqual({ status: 500, retry: true });
   });
 });

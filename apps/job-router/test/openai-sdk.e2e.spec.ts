@@ -2,6 +2,7 @@
 // against a job-router on a real port and a vLLM-like protocol worker (@runplane/worker-sdk) behind it.
 import type { Server } from 'node:http';
 import OpenAI from 'openai';
+import { pollUntil } from '@runplane/testing';
 import { runWorker } from '@runplane/worker-sdk';
 import { type JobRouterHarness, startJobRouter } from './harness';
 import { dropConnections, FakeVllm, MODELS } from './openai-worker';
@@ -9,14 +10,17 @@ import { dropConnections, FakeVllm, MODELS } from './openai-worker';
 describe('openai npm client against the OpenAI-compatible route', () => {
   let h: JobRouterHarness;
   let client: OpenAI;
+  let url: string;
+  let account: { accountId: string; secret: string };
   const shutdown = new AbortController();
   let worker: Promise<void> | undefined;
 
   beforeAll(async () => {
     h = await startJobRouter('jr-openai-sdk', { JOB_TAKE_WAIT_MS: '1000' });
     await h.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = await h.app.getUrl();
-    const { accountId, secret } = await h.accountWithKey();
+    url = await h.app.getUrl();
+    account = await h.accountWithKey();
+    const { accountId, secret } = account;
     const endpointId = await h.endpoint(accountId);
     const token = await h.workerToken(endpointId, 'vllm-1');
     const vllm = new FakeVllm();
@@ -70,6 +74,23 @@ describe('openai npm client against the OpenAI-compatible route', () => {
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
     expect(ids).toEqual([MODELS.echo]);
+  });
+
+  it("a job its owner cancels is the client's APIError 409, and the client does not send the request again", async () => {
+    // An endpoint with no worker: the request's job waits in the queue until purge-queue cancels it.
+    const endpointId = await h.endpoint(account.accountId);
+    const retrying = new OpenAI({ apiKey: account.secret, baseURL: `${url}/v2/${endpointId}/openai/v1`, maxRetries: 2 });
+    const owner = (path: string, method = 'GET'): Promise<Response> =>
+      fetch(`${url}/v2/${endpointId}/${path}`, { method, headers: { authorization: `Bearer ${account.secret}` } });
+    const failure = retrying.chat.completions.create({ model: MODELS.echo, messages: [{ role: 'user', content: 'x' }] });
+    failure.catch(() => undefined);
+    await pollUntil(async () => ((await (await owner('health')).json()) as { jobs: { inQueue: number } }).jobs.inQueue === 1 || undefined, {
+      description: 'the request to be queued as a job',
+    });
+    expect(await (await owner('purge-queue', 'POST')).json()).toMatchObject({ removed: 1 });
+    await expect(failure).rejects.toMatchObject({ status: 409, error: { type: 'cancelled', code: 'job_cancelled' } });
+    // Sent again, the request would have queued a new job for the next purge to remove.
+    expect(await (await owner('purge-queue', 'POST')).json()).toMatchObject({ removed: 0 });
   });
 
   it("a failed job is the client's APIError with status 500 and the worker's message", async () => {

@@ -49,6 +49,15 @@ export function jobErrorBody(record: JobRecord): OpenAiErrorBody {
   }
 }
 
+/**
+ * The HTTP status of a job that ended without completing. A failed or timed-out job is the server side's failure
+ * (500). A cancelled job was stopped by its owner (`/cancel`, `/purge-queue`): 409, and not to be retried, since
+ * OpenAI's clients retry a 5xx by sending the request again, which would undo the cancel with a new job.
+ */
+export function jobErrorStatus(record: JobRecord): { status: 409 | 500; retry: boolean } {
+  return record.status === 'CANCELLED' ? { status: 409, retry: false } : { status: 500, retry: true };
+}
+
 /** The error event ending a stream whose job failed, or that could not be followed to its end. */
 export function errorEvent(body: OpenAiErrorBody): string {
   return `data: ${JSON.stringify(body)}\n\n`;

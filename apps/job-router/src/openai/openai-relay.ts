@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Principal } from '@runplane/contracts';
 import { type JobRecord, type StreamRead, TERMINAL_STATUSES } from '@runplane/jobs';
 import type { JobApiService } from '../client/job-api.service';
-import { completedBody, completedEvents, doneEvent, errorEvent, isEmptyOutput, jobErrorBody, sseText } from './openai-answer';
+import { completedBody, completedEvents, doneEvent, errorEvent, isEmptyOutput, jobErrorBody, jobErrorStatus, sseText } from './openai-answer';
 import type { OpenAiCall } from './openai-request';
 
 /** How long one wait on the job is held; the relay then waits again, so only the job's own policy bounds the wait. */
@@ -10,7 +10,7 @@ export const OPENAI_HOLD_MS = 30_000;
 
 /** What the route answers: one JSON body, server-sent events, or nothing when the client has gone. */
 export type OpenAiAnswer =
-  | { kind: 'json'; status: 200 | 500; body: unknown }
+  | { kind: 'json'; status: 200 | 409 | 500; body: unknown; retry?: boolean }
   | { kind: 'events'; events: AsyncIterable<string> | Iterable<string> }
   | { kind: 'gone' };
 
@@ -61,14 +61,14 @@ export class OpenAiRelay {
     return call.stream ? this.events(target, signal) : this.json(target, signal);
   }
 
-  /** Non-stream: the completed job's output as the body, else OpenAI's error object with 500. */
+  /** Non-stream: the completed job's output as the body, else OpenAI's error object with 500 (409 if cancelled). */
   private async json(target: JobTarget, signal: AbortSignal): Promise<OpenAiAnswer> {
     let record: JobRecord | undefined;
     do {
       record = await unlessAborted(this.jobs.statusSync(target.principal, target.endpointId, target.jobId, this.holdMs), signal);
       if (!record) return this.abandon(target);
     } while (!isTerminal(record.status));
-    if (record.status !== 'COMPLETED') return { kind: 'json', status: 500, body: jobErrorBody(record) };
+    if (record.status !== 'COMPLETED') return { kind: 'json', ...jobErrorStatus(record), body: jobErrorBody(record) };
     // A generator worker that does not aggregate its yields leaves them in the stream only.
     const chunks = isEmptyOutput(record.output) ? await this.leftoverChunks(target) : [];
     return { kind: 'json', status: 200, body: completedBody(record.output, chunks) };
@@ -86,7 +86,7 @@ export class OpenAiRelay {
     } while (read.stream.length === 0 && !isTerminal(read.status));
     if (read.stream.length > 0) return { kind: 'events', events: this.follow(target, read, signal) };
     const record = await this.jobs.status(target.principal, target.endpointId, target.jobId);
-    if (record.status !== 'COMPLETED') return { kind: 'json', status: 500, body: jobErrorBody(record) };
+    if (record.status !== 'COMPLETED') return { kind: 'json', ...jobErrorStatus(record), body: jobErrorBody(record) };
     return { kind: 'events', events: completedEvents(record.output) };
   }
 

@@ -36,6 +36,8 @@ function disconnection(reply: FastifyReply): AbortSignal {
 async function send(reply: FastifyReply, answer: OpenAiAnswer): Promise<void> {
   switch (answer.kind) {
     case 'json':
+      // OpenAI's own clients (openai-node, openai-python) read this header before their status-based retry rule.
+      if (answer.retry === false) void reply.header('x-should-retry', 'false');
       await reply.status(answer.status).type('application/json; charset=utf-8').send(JSON.stringify(answer.body ?? null));
       return;
     case 'events': {
