@@ -94,5 +94,5 @@ describe('job API and worker protocol fuzz: every route, malformed every way', (
     const runsync = await h.inject({ method: 'POST', url: `/v2/${clientEndpoint}/runsync`, headers: bearer(secret), payload: { input: { after: 'fuzz' } } });
     const done = runsync.json<{ id: string; status: string; output: unknown }>();
     expect(done).toMatchObject({ status: 'COMPLETED', output: { echoed: done.id } });
-  }, 180_000);
+  }, 400_000);
 });

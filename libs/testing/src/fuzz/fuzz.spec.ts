@@ -1,6 +1,7 @@
 import { fuzzSeed, requestRandom } from './random';
 import { type FuzzContext, type FuzzRequest, fuzzRequest, type FuzzRoute } from './requests';
-import { isReadinessReport, shapeProblem } from './run';
+import { GIVE_UP_AFTER_NO_ANSWERS, isReadinessReport, runFuzz, shapeProblem } from './run';
+import { getFreePorts } from '../process';
 
 const route: FuzzRoute = { method: 'POST', path: '/v2/:endpointId/run', query: ['wait'], body: ['input', 'webhook'] };
 const context: FuzzContext = { ids: { endpointId: ['ep1'] }, authorizations: ['Bearer k', undefined], fieldPool: ['policy', 'ttl'] };
@@ -54,5 +55,23 @@ describe('isReadinessReport', () => {
     expect(isReadinessReport(get('/readyz'), { status: 500, requestIdHeader: 'r1', body: report })).toBe(false);
     expect(isReadinessReport(get('/readyz'), { status: 503, requestIdHeader: 'r1', body: '{"error":"boom"}' })).toBe(false);
     expect(isReadinessReport(get('/readyz'), { status: 503, requestIdHeader: 'r1', body: 'not json' })).toBe(false);
+  });
+});
+
+describe('runFuzz', () => {
+  it('stops once requests in a row get no answer, and names the socket error of each', async () => {
+    const [port] = await getFreePorts(1);
+    const report = await runFuzz({
+      origin: `http://127.0.0.1:${port}`,
+      routes: [route],
+      context,
+      seed: 7,
+      requests: 1_000,
+      concurrency: 1,
+      errorField: 'error',
+    });
+    expect(report.sent).toBe(GIVE_UP_AFTER_NO_ANSWERS);
+    expect(report.byStatus).toEqual({ 'no answer': GIVE_UP_AFTER_NO_ANSWERS });
+    expect(report.failures[0]).toMatch(/no answer \(.*ECONNREFUSED/);
   });
 });

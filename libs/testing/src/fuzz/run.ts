@@ -24,6 +24,12 @@ export interface FuzzReport {
   failures: string[];
 }
 
+/**
+ * Requests in a row that got no answer after which a run stops: the server is gone, and the rest would only add
+ * minutes before the failures (each with its socket error) are reported.
+ */
+export const GIVE_UP_AFTER_NO_ANSWERS = 50;
+
 /** Why an answer breaks the rules (a 5xx, or an error outside the API's shape or without its request id), if it does. */
 export function shapeProblem(answer: FuzzAnswer, field: FuzzErrorField): string | undefined {
   if (answer.status >= 500) return 'a 5xx';
@@ -67,7 +73,8 @@ async function sendOne(transport: FuzzTransport, request: FuzzRequest, field: Fu
     const problem = isReadinessReport(request, answer) ? undefined : shapeProblem(answer, field);
     return { status: String(answer.status), problem: problem && `${problem}: ${answer.status} ${answer.body.slice(0, 200)}` };
   } catch (error) {
-    return { status: 'no answer', problem: `no answer (${(error as Error).message})` };
+    const { code, message, cause } = error as NodeJS.ErrnoException & { cause?: { message?: string } };
+    return { status: 'no answer', problem: `no answer (${[code, message, cause?.message].filter(Boolean).join(': ')})` };
   }
 }
 
@@ -79,6 +86,7 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
   const transport = new FuzzTransport(new URL(options.origin), options.concurrency);
   const report: FuzzReport = { sent: 0, byStatus: {}, failures: [] };
   let next = 0;
+  let noAnswersInARow = 0;
   const lane = async (): Promise<void> => {
     for (let index = next++; index < options.requests; index = next++) {
       const route = options.routes[index % options.routes.length] as FuzzRoute;
@@ -87,6 +95,8 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
       report.sent += 1;
       report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
       if (problem) report.failures.push(`#${index} ${describe(request)} → ${problem} (replay: ${FUZZ_SEED_ENV}=${options.seed})`);
+      noAnswersInARow = status === 'no answer' ? noAnswersInARow + 1 : 0;
+      if (noAnswersInARow >= GIVE_UP_AFTER_NO_ANSWERS) next = options.requests;
     }
   };
   try {
