@@ -5,7 +5,10 @@
  * all are ready the script waits RSS_IDLE_SECONDS (default 10) and reads `ps -o rss=` of each process. Prints the
  * README's table. Needs a migrated database in DATABASE_URL (e.g. `npm run -s runplane -- migrate` first) and
  * Redis; it runs `npm run build`'s output, so build first. RSS_NODE_OPTIONS replaces the image's NODE_OPTIONS
- * (e.g. to compare V8 settings); RSS_ONLY=dist skips the development way.
+ * (e.g. to compare V8 settings); RSS_ENV adds or replaces image ENV (`RSS_ENV="MALLOC_ARENA_MAX=4 UV_THREADPOOL_SIZE=2"`,
+ * an empty value removes the variable); RSS_ONLY=dist skips the development way. RSS_DETAIL=1 also prints, per
+ * build process, /proc/<pid>/smaps_rollup split into anonymous (heaps, malloc, WebAssembly) and file-backed pages
+ * (the node binary and shared libraries).
  *
  *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/runplane node -r @swc-node/register tools/image/measure-rss.ts
  */
@@ -13,7 +16,7 @@ import { createRedis } from '@runplane/queue';
 import { cleanupRedisPrefix, getFreePorts, pollUntil } from '@runplane/testing';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +27,25 @@ const IDLE_SECONDS = Number(process.env.RSS_IDLE_SECONDS ?? '10');
 
 function rssMb(pid: number): number {
   return Math.round(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024);
+}
+
+/** Anonymous and file-backed resident MB of a process, from the kernel's summary of its mappings. */
+function rssSplit(pid: number): string {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0);
+  const anonymous = kb('Anonymous');
+  return `anonymous ${Math.round(anonymous / 1024)} MB, file-backed ${Math.round((kb('Rss') - anonymous) / 1024)} MB`;
+}
+
+/** Applies RSS_ENV's `NAME=value` words to the image's ENV; `NAME=` removes NAME. */
+function applyExtraEnv(env: Record<string, string>, extra: string): void {
+  for (const word of extra.split(/\s+/).filter(Boolean)) {
+    const eq = word.indexOf('=');
+    if (eq <= 0) throw new Error(`RSS_ENV: "${word}" is not NAME=value`);
+    const [name, value] = [word.slice(0, eq), word.slice(eq + 1)];
+    if (value === '') delete env[name];
+    else env[name] = value;
+  }
 }
 
 async function measure(base: Omit<PlatformSettings, 'ports' | 'mode'>, mode: PlatformSettings['mode']): Promise<Record<ServiceName, number>> {
@@ -42,6 +64,9 @@ async function measure(base: Omit<PlatformSettings, 'ports' | 'mode'>, mode: Pla
       }, { timeoutMs: 180_000, intervalMs: 250, description: `${name} to answer /readyz` });
     }
     await sleep(IDLE_SECONDS * 1000);
+    if (process.env.RSS_DETAIL === '1') {
+      for (const service of running) process.stderr.write(`${mode} ${service.name}: ${rssSplit(service.child.pid ?? 0)}\n`);
+    }
     return Object.fromEntries(running.map((service) => [service.name, rssMb(service.child.pid ?? 0)])) as Record<ServiceName, number>;
   } finally {
     await Promise.all(running.map((service) => stopService(service)));
@@ -52,6 +77,7 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/runplane';
   const image = await assembleImage();
   if (process.env.RSS_NODE_OPTIONS !== undefined) image.env.NODE_OPTIONS = process.env.RSS_NODE_OPTIONS;
+  applyExtraEnv(image.env, process.env.RSS_ENV ?? '');
   const schedulerStateDir = mkdtempSync(join(tmpdir(), 'runplane-rss-'));
   const base = {
     appDir: image.appDir, imageEnv: image.env, databaseUrl, redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
