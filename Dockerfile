@@ -28,7 +28,7 @@ RUN apt-get update \
 # generation (V8's default grows it to tens of MB) keeps an idle service's resident memory down; raise it
 # through NODE_OPTIONS for a job-router under heavy load (deploy/README.md, "Memory"). glibc's malloc otherwise
 # raises its mmap and trim thresholds as blocks are freed and keeps the freed memory; fixed at 128 KiB it hands
-# large blocks back to the kernel (~6 MB less per idle service).
+# large blocks back to the kernel (~5 MB less per idle service).
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=2 \
     MALLOC_MMAP_THRESHOLD_=131072 \
