@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createAccountsServices } from '@runplane/accounts';
-import { applyMigrations, createPrismaClient, ensureDatabaseExists, withDatabaseAdmin, withDatabaseName } from '@runplane/db';
+import {
+  applyMigrations,
+  createPrismaClient,
+  ensureDatabaseExists,
+  withDatabaseAdmin,
+  withDatabaseName,
+} from '@runplane/db';
 import { buildService } from '@runplane/http';
 import { gatewayEnvSchema } from '../../apps/gateway/src/config';
 import { GatewayModule } from '../../apps/gateway/src/gateway.module';
@@ -44,8 +50,14 @@ export async function benchApiKeys(options: BenchOptions): Promise<LoadResult[]>
     const run = { durationSeconds: options.durationSeconds, connections: options.connections };
     return [
       await load('GET /healthz (baseline)', `${base}/healthz`, run),
-      await load('GET /v1/apikeys (Bearer key)', `${base}/v1/apikeys`, { ...run, headers: { authorization: `Bearer ${secret}` } }),
-      await load('GET /v1/apikeys (wrong key, 401)', `${base}/v1/apikeys`, { ...run, headers: { authorization: `Bearer rpl_${'x'.repeat(43)}` } }),
+      await load('GET /v1/apikeys (Bearer key)', `${base}/v1/apikeys`, {
+        ...run,
+        headers: { authorization: `Bearer ${secret}` },
+      }),
+      await load('GET /v1/apikeys (wrong key, 401)', `${base}/v1/apikeys`, {
+        ...run,
+        headers: { authorization: `Bearer rpl_${'x'.repeat(43)}` },
+      }),
     ];
   } finally {
     await app.close();

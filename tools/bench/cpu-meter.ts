@@ -38,7 +38,11 @@ async function snapshot(redis: Redis, routerPid: number | undefined): Promise<Cp
 }
 
 /** Runs `phase` and returns its result with the CPU each party spent meanwhile. */
-export async function measureCpu<T>(redis: Redis, routerPid: number | undefined, phase: () => Promise<T>): Promise<{ result: T; cpu: CpuSpent }> {
+export async function measureCpu<T>(
+  redis: Redis,
+  routerPid: number | undefined,
+  phase: () => Promise<T>,
+): Promise<{ result: T; cpu: CpuSpent }> {
   const before = await snapshot(redis, routerPid);
   const result = await phase();
   const after = await snapshot(redis, routerPid);

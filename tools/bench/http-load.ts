@@ -28,7 +28,13 @@ export function printRatios(title: string, results: LoadResult[]): void {
   const baseline = results[0];
   if (!baseline) return;
   console.log(`\n${title}`);
-  console.log('scenario'.padEnd(40), 'req/s'.padStart(10), 'p99 ms'.padStart(8), 'ratio'.padStart(7), 'non-2xx'.padStart(8));
+  console.log(
+    'scenario'.padEnd(40),
+    'req/s'.padStart(10),
+    'p99 ms'.padStart(8),
+    'ratio'.padStart(7),
+    'non-2xx'.padStart(8),
+  );
   for (const row of results) {
     const ratio = baseline.requestsPerSecond > 0 ? row.requestsPerSecond / baseline.requestsPerSecond : 0;
     console.log(

@@ -6,7 +6,14 @@ import autocannon from 'autocannon';
 import { request } from 'undici';
 import { z } from 'zod';
 import { createAccountsServices } from '@runplane/accounts';
-import { applyMigrations, createPrismaClient, ensureDatabaseExists, newId, withDatabaseAdmin, withDatabaseName } from '@runplane/db';
+import {
+  applyMigrations,
+  createPrismaClient,
+  ensureDatabaseExists,
+  newId,
+  withDatabaseAdmin,
+  withDatabaseName,
+} from '@runplane/db';
 import type { JobEngine } from '@runplane/jobs';
 import { createQueue, normalizePrefix, createRedis, createWorker, defineJobCatalog, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
@@ -54,12 +61,16 @@ const LOOSE_LIMITS = 'run=100000000/1000000,runsync=100000000/1000000,status=100
  * One HTTP request of the benchmark's clients (submitters, /runsync callers, the dispatch taker), through undici's
  * `request` like the worker SDK: the client shares the machine's cores with the router, so it should cost little.
  */
-async function call(url: string, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; text: string }> {
+async function call(
+  url: string,
+  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
   const response = await request(url, init);
   return { status: response.statusCode, text: await response.body.text() };
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** A job-router process on its own database and Redis prefix, with one account and key. */
@@ -106,8 +117,13 @@ async function startRouter(options: JobsBenchOptions): Promise<Router> {
     accountId: account.id,
     engine,
     endpoint: async () =>
-      (await db.endpoint.create({ data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id } })).id,
-    workerToken: async (endpointId, workerId) => (await createWorkerTokensService(db).issue(endpointId, workerId)).token,
+      (
+        await db.endpoint.create({
+          data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id },
+        })
+      ).id,
+    workerToken: async (endpointId, workerId) =>
+      (await createWorkerTokensService(db).issue(endpointId, workerId)).token,
     async close() {
       await process_.close();
       await engine.close();
@@ -140,7 +156,9 @@ async function closedLoop(op: () => Promise<unknown>, count: number, durationMs:
 async function benchAccept(router: Router, redis: Redis, rawPrefix: string, options: JobsBenchOptions): Promise<Row[]> {
   const queue = createQueue(catalog, 'bench-jobs', { redis, prefix: rawPrefix });
   const duration = options.durationSeconds * 1000;
-  const raw = await measureCpu(redis, undefined, () => closedLoop(() => queue.add('bench.job', { input: INPUT }), options.connections, duration));
+  const raw = await measureCpu(redis, undefined, () =>
+    closedLoop(() => queue.add('bench.job', { input: INPUT }), options.connections, duration),
+  );
   await queue.close();
   const endpointId = await router.endpoint();
   const runplane = await measureCpu(redis, router.pid, () =>
@@ -166,9 +184,31 @@ async function benchAccept(router: Router, redis: Redis, rawPrefix: string, opti
     ceiling: cpuCeiling(runplane.cpu, result.requests.total),
   };
   return [
-    { metric: '/run accept throughput', runplane: result.requests.average, baseline: raw.result.perSecond, unit: 'req/s', target: 'ratio>=0.5', pass: ratio >= 0.5, cpu },
-    { metric: '/run accept p50', runplane: result.latency.p50, baseline: raw.result.p50, unit: 'ms', target: '-', pass: true },
-    { metric: '/run accept p99', runplane: result.latency.p99, baseline: raw.result.p99, unit: 'ms', target: '-', pass: true },
+    {
+      metric: '/run accept throughput',
+      runplane: result.requests.average,
+      baseline: raw.result.perSecond,
+      unit: 'req/s',
+      target: 'ratio>=0.5',
+      pass: ratio >= 0.5,
+      cpu,
+    },
+    {
+      metric: '/run accept p50',
+      runplane: result.latency.p50,
+      baseline: raw.result.p50,
+      unit: 'ms',
+      target: '-',
+      pass: true,
+    },
+    {
+      metric: '/run accept p99',
+      runplane: result.latency.p99,
+      baseline: raw.result.p99,
+      unit: 'ms',
+      target: '-',
+      pass: true,
+    },
     {
       metric: 'HTTP floor: GET /healthz, same router',
       runplane: floor.result.requests.average,
@@ -184,12 +224,14 @@ async function benchAccept(router: Router, redis: Redis, rawPrefix: string, opti
 /** Submits `total` jobs from `concurrency` loops. */
 async function submitAll(total: number, concurrency: number, submit: () => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) {
-      next += 1;
-      await submit();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next += 1;
+        await submit();
+      }
+    }),
+  );
 }
 
 async function rawEndToEnd(redis: Redis, rawPrefix: string, total: number): Promise<number> {
@@ -197,7 +239,12 @@ async function rawEndToEnd(redis: Redis, rawPrefix: string, total: number): Prom
   let completed = 0;
   let allDone!: () => void;
   const finished = new Promise<void>((resolve) => (allDone = resolve));
-  const worker = createWorker(catalog, 'bench-jobs', { 'bench.job': async () => INPUT }, { redis, prefix: `${rawPrefix}e2e:`, concurrency: E2E_WORKERS });
+  const worker = createWorker(
+    catalog,
+    'bench-jobs',
+    { 'bench.job': async () => INPUT },
+    { redis, prefix: `${rawPrefix}e2e:`, concurrency: E2E_WORKERS },
+  );
   worker.worker.on('completed', () => (completed += 1) === total && allDone());
   const start = process.hrtime.bigint();
   await submitAll(total, E2E_WORKERS, () => queue.add('bench.job', { input: INPUT }));
@@ -209,13 +256,20 @@ async function rawEndToEnd(redis: Redis, rawPrefix: string, total: number): Prom
 }
 
 /** Starts `count` protocol workers (no-op handler); resolves with their run promises once all are issued tokens. */
-async function startWorkers(router: Router, endpointId: string, count: number, signal: AbortSignal): Promise<Promise<void>[]> {
+async function startWorkers(
+  router: Router,
+  endpointId: string,
+  count: number,
+  signal: AbortSignal,
+): Promise<Promise<void>[]> {
   const baseUrl = `${router.base}/v2`;
   const started: Promise<void>[] = [];
   for (let i = 0; i < count; i += 1) {
     const workerId = `bench-${endpointId}-${i}`;
     const token = await router.workerToken(endpointId, workerId);
-    started.push(runWorker({ handler: async () => INPUT, baseUrl, endpointId, workerId, token, signal, log: () => undefined }));
+    started.push(
+      runWorker({ handler: async () => INPUT, baseUrl, endpointId, workerId, token, signal, log: () => undefined }),
+    );
   }
   return started;
 }
@@ -231,7 +285,8 @@ async function runplaneEndToEnd(router: Router, total: number): Promise<number> 
     const response = await call(`${router.base}/v2/${endpointId}/run`, { method: 'POST', headers, body });
     if (response.status !== 200) throw new Error(`/run answered ${response.status}: ${response.text}`);
   });
-  while ((await router.engine.counts(endpointId)).completed < total) await new Promise((resolve) => setTimeout(resolve, 5));
+  while ((await router.engine.counts(endpointId)).completed < total)
+    await new Promise((resolve) => setTimeout(resolve, 5));
   const perSecond = (total * 1000) / ms(start);
   stop.abort();
   await Promise.all(workers);
@@ -242,7 +297,11 @@ async function benchEndToEnd(router: Router, redis: Redis, rawPrefix: string, to
   const raw = await measureCpu(redis, undefined, () => rawEndToEnd(redis, rawPrefix, total));
   const runplane = await measureCpu(redis, router.pid, () => runplaneEndToEnd(router, total));
   const metric = `end to end, ${total} jobs, ${E2E_WORKERS} workers`;
-  const cpu = { baseline: perOperation(raw.cpu, total), runplane: perOperation(runplane.cpu, total), ceiling: cpuCeiling(runplane.cpu, total) };
+  const cpu = {
+    baseline: perOperation(raw.cpu, total),
+    runplane: perOperation(runplane.cpu, total),
+    ceiling: cpuCeiling(runplane.cpu, total),
+  };
   const pass = runplane.result / raw.result >= 0.3;
   return [{ metric, runplane: runplane.result, baseline: raw.result, unit: 'jobs/s', target: 'ratio>=0.3', pass, cpu }];
 }
@@ -297,17 +356,42 @@ async function benchDispatch(router: Router, redis: Redis, rawPrefix: string, sa
     // Give the take time to park in the engine, so the figure is the wake-up path, not a queued hand-out.
     await park();
     const start = process.hrtime.bigint();
-    await router.engine.submit({ endpointId, accountId: router.accountId, input: INPUT, extra: {}, policy, sync: false });
+    await router.engine.submit({
+      endpointId,
+      accountId: router.accountId,
+      input: INPUT,
+      extra: {},
+      policy,
+      sync: false,
+    });
     const response = await take;
     latencies.push(ms(start));
     const job = JSON.parse(response.text) as { id: string };
-    await call(`${worker}/job-done/${workerId}/${job.id}`, { method: 'POST', headers, body: JSON.stringify({ output: 1 }) });
+    await call(`${worker}/job-done/${workerId}/${job.id}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ output: 1 }),
+    });
   }
   latencies.sort((a, b) => a - b);
   const p50 = percentile(latencies, 0.5);
   return [
-    { metric: 'dispatch enqueue → parked job-take p50', runplane: p50, baseline: percentile(raw, 0.5), unit: 'ms', target: '<=2', pass: p50 <= 2 },
-    { metric: 'dispatch enqueue → parked job-take p99', runplane: percentile(latencies, 0.99), baseline: percentile(raw, 0.99), unit: 'ms', target: '-', pass: true },
+    {
+      metric: 'dispatch enqueue → parked job-take p50',
+      runplane: p50,
+      baseline: percentile(raw, 0.5),
+      unit: 'ms',
+      target: '<=2',
+      pass: p50 <= 2,
+    },
+    {
+      metric: 'dispatch enqueue → parked job-take p99',
+      runplane: percentile(latencies, 0.99),
+      baseline: percentile(raw, 0.99),
+      unit: 'ms',
+      target: '-',
+      pass: true,
+    },
   ];
 }
 
@@ -324,9 +408,14 @@ async function benchRunsync(router: Router, samples: number): Promise<Row[]> {
     await call(`${router.base}/healthz`);
     floor.push(ms(start));
     start = process.hrtime.bigint();
-    const response = await call(`${router.base}/v2/${endpointId}/runsync?wait=10000`, { method: 'POST', headers, body });
+    const response = await call(`${router.base}/v2/${endpointId}/runsync?wait=10000`, {
+      method: 'POST',
+      headers,
+      body,
+    });
     const record = JSON.parse(response.text) as { status?: string };
-    if (record.status !== 'COMPLETED') throw new Error(`/runsync answered ${response.status} ${JSON.stringify(record)}`);
+    if (record.status !== 'COMPLETED')
+      throw new Error(`/runsync answered ${response.status} ${JSON.stringify(record)}`);
     latencies.push(ms(start));
   }
   stop.abort();
@@ -335,25 +424,59 @@ async function benchRunsync(router: Router, samples: number): Promise<Row[]> {
   floor.sort((a, b) => a - b);
   const p50 = percentile(latencies, 0.5);
   return [
-    { metric: '/runsync no-op handler p50', runplane: p50, baseline: percentile(floor, 0.5), unit: 'ms', target: '<=3', pass: p50 <= 3 },
-    { metric: '/runsync no-op handler p99', runplane: percentile(latencies, 0.99), baseline: percentile(floor, 0.99), unit: 'ms', target: '-', pass: true },
+    {
+      metric: '/runsync no-op handler p50',
+      runplane: p50,
+      baseline: percentile(floor, 0.5),
+      unit: 'ms',
+      target: '<=3',
+      pass: p50 <= 3,
+    },
+    {
+      metric: '/runsync no-op handler p99',
+      runplane: percentile(latencies, 0.99),
+      baseline: percentile(floor, 0.99),
+      unit: 'ms',
+      target: '-',
+      pass: true,
+    },
   ];
 }
 
 function printRows(rows: Row[]): void {
-  console.log('\nJob API (baseline: raw BullMQ via @runplane/queue, for dispatch add → idle worker called; for /runsync: GET /healthz round trip)');
-  console.log('metric'.padEnd(44), 'runplane'.padStart(10), 'baseline'.padStart(10), 'ratio'.padStart(7), 'unit'.padStart(7), 'target'.padStart(11), ' ok');
+  console.log(
+    '\nJob API (baseline: raw BullMQ via @runplane/queue, for dispatch add → idle worker called; for /runsync: GET /healthz round trip)',
+  );
+  console.log(
+    'metric'.padEnd(44),
+    'runplane'.padStart(10),
+    'baseline'.padStart(10),
+    'ratio'.padStart(7),
+    'unit'.padStart(7),
+    'target'.padStart(11),
+    ' ok',
+  );
   for (const row of rows) {
     const ratio = row.baseline ? (row.runplane / row.baseline).toFixed(2) : '-';
     const baseline = row.baseline === undefined ? '-' : row.baseline.toFixed(2);
-    console.log(row.metric.padEnd(44), row.runplane.toFixed(2).padStart(10), baseline.padStart(10), ratio.padStart(7), row.unit.padStart(7), row.target.padStart(11), row.pass ? ' yes' : ' NO');
+    console.log(
+      row.metric.padEnd(44),
+      row.runplane.toFixed(2).padStart(10),
+      baseline.padStart(10),
+      ratio.padStart(7),
+      row.unit.padStart(7),
+      row.target.padStart(11),
+      row.pass ? ' yes' : ' NO',
+    );
   }
   for (const row of rows) {
     if (!row.cpu) continue;
     console.log(`${row.metric}: baseline ${row.cpu.baseline}; runplane ${row.cpu.runplane}`);
     if (row.cpu.ceiling !== undefined && row.baseline) {
       const { ceiling } = row.cpu;
-      console.log(`  CPU ceiling at this CPU per operation on ${availableParallelism()} cores: ${ceiling.toFixed(0)} ${row.unit} (ratio ${(ceiling / row.baseline).toFixed(2)})`);
+      console.log(
+        `  CPU ceiling at this CPU per operation on ${availableParallelism()} cores: ${ceiling.toFixed(0)} ${row.unit} (ratio ${(ceiling / row.baseline).toFixed(2)})`,
+      );
     }
   }
 }

@@ -17,10 +17,19 @@ async function main(): Promise<void> {
   }
   const jobSuites = ['accept', 'e2e', 'dispatch', 'runsync'];
   if (!only || only.some((suite) => jobSuites.includes(suite))) {
-    await benchJobs({ ...options, e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000), cpuProfileDir: env.BENCH_CPU_PROFILE_DIR, only });
+    await benchJobs({
+      ...options,
+      e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000),
+      cpuProfileDir: env.BENCH_CPU_PROFILE_DIR,
+      only,
+    });
   }
   if (!only || only.includes('scheduler')) {
-    await benchScheduler({ pods: Number(env.BENCH_SCHEDULER_PODS ?? 1000), nodes: Number(env.BENCH_SCHEDULER_NODES ?? 200), reactions: Number(env.BENCH_SCHEDULER_REACTIONS ?? 10) });
+    await benchScheduler({
+      pods: Number(env.BENCH_SCHEDULER_PODS ?? 1000),
+      nodes: Number(env.BENCH_SCHEDULER_NODES ?? 200),
+      reactions: Number(env.BENCH_SCHEDULER_REACTIONS ?? 10),
+    });
   }
 }
 

@@ -7,7 +7,15 @@ import { createAccountsServices } from '@runplane/accounts';
 import { seedCatalog } from '@runplane/catalog';
 import { createPrismaClient, newId } from '@runplane/db';
 import { RedisJobEngine } from '@runplane/jobs';
-import { createKubeClients, GPU_RESOURCE, type KubeClients, LABELS, PRIORITY_CLASS_NAMES, type V1Pod, watchResource } from '@runplane/kube';
+import {
+  createKubeClients,
+  GPU_RESOURCE,
+  type KubeClients,
+  LABELS,
+  PRIORITY_CLASS_NAMES,
+  type V1Pod,
+  watchResource,
+} from '@runplane/kube';
 import { createRedis, normalizePrefix } from '@runplane/queue';
 import {
   cleanupRedisPrefix,
@@ -84,10 +92,19 @@ function cpuSnapshot(plane: KubeControlPlane): CpuByParty {
 }
 
 function perPod(before: CpuByParty, after: CpuByParty, pods: number): CpuByParty {
-  return Object.fromEntries(Object.entries(after).map(([party, ms]) => [party, Number(((ms - before[party as keyof CpuByParty]) / pods).toFixed(2))])) as CpuByParty;
+  return Object.fromEntries(
+    Object.entries(after).map(([party, ms]) => [
+      party,
+      Number(((ms - before[party as keyof CpuByParty]) / pods).toFixed(2)),
+    ]),
+  ) as CpuByParty;
 }
 
-async function withCpu<T>(plane: KubeControlPlane, pods: number, phase: () => Promise<T>): Promise<{ result: T; cpuMsPerPod: CpuByParty }> {
+async function withCpu<T>(
+  plane: KubeControlPlane,
+  pods: number,
+  phase: () => Promise<T>,
+): Promise<{ result: T; cpuMsPerPod: CpuByParty }> {
   const before = cpuSnapshot(plane);
   const result = await phase();
   return { result, cpuMsPerPod: perPod(before, cpuSnapshot(plane), pods) };
@@ -114,7 +131,11 @@ async function apiserverRequests(client: KubeTestClient): Promise<Map<string, nu
 }
 
 /** Runs `phase` and returns the requests kube-apiserver served meanwhile, per pod, busiest first. */
-async function withRequests<T>(client: KubeTestClient, pods: number, phase: () => Promise<T>): Promise<{ result: T; perPod: string }> {
+async function withRequests<T>(
+  client: KubeTestClient,
+  pods: number,
+  phase: () => Promise<T>,
+): Promise<{ result: T; perPod: string }> {
   const before = await apiserverRequests(client);
   const result = await phase();
   const after = await apiserverRequests(client);
@@ -128,7 +149,13 @@ async function withRequests<T>(client: KubeTestClient, pods: number, phase: () =
 }
 
 /** Watches a namespace's pods and resolves when `count` of them are bound to a node. */
-async function timeToBind(plane: KubeControlPlane, kube: KubeClients, namespace: string, count: number, start: () => Promise<void>): Promise<Bound> {
+async function timeToBind(
+  plane: KubeControlPlane,
+  kube: KubeClients,
+  namespace: string,
+  count: number,
+  start: () => Promise<void>,
+): Promise<Bound> {
   const bound = new Set<string>();
   let done: () => void = () => undefined;
   const all = new Promise<void>((resolve) => (done = resolve));
@@ -155,7 +182,11 @@ async function timeToBind(plane: KubeControlPlane, kube: KubeClients, namespace:
 }
 
 /** kube-scheduler alone: the same GPU pods created directly, 50 requests in flight. */
-async function baselineBindRate(plane: KubeControlPlane, kube: KubeClients, count: number): Promise<{ rate: number; cpuMsPerPod: CpuByParty }> {
+async function baselineBindRate(
+  plane: KubeControlPlane,
+  kube: KubeClients,
+  count: number,
+): Promise<{ rate: number; cpuMsPerPod: CpuByParty }> {
   const ns = await createTestNamespace('bench-direct', plane.kubeconfigPath);
   const body = (index: number): V1Pod => ({
     metadata: { name: `direct-${index}` },
@@ -163,7 +194,9 @@ async function baselineBindRate(plane: KubeControlPlane, kube: KubeClients, coun
       priorityClassName: PRIORITY_CLASS_NAMES.onDemand,
       nodeSelector: { [NODE_POOL_LABEL]: POOL, [GPU_PRODUCT_LABEL]: 'NVIDIA-GeForce-RTX-4090' },
       tolerations: [{ key: GPU_RESOURCE, operator: 'Exists', effect: 'NoSchedule' }],
-      containers: [{ name: 'workload', image: 'runplane/echo-worker:dev', resources: { limits: { [GPU_RESOURCE]: '1' } } }],
+      containers: [
+        { name: 'workload', image: 'runplane/echo-worker:dev', resources: { limits: { [GPU_RESOURCE]: '1' } } },
+      ],
     },
   });
   try {
@@ -185,14 +218,20 @@ async function baselineBindRate(plane: KubeControlPlane, kube: KubeClients, coun
  * Runplane: the autoscaler places workersMin workers (Pod rows), the reconciler creates their pods, kube-scheduler
  * binds them. Returns the end-to-end rate and, as a diagnostic, the rate at which the rows were written.
  */
-async function runplanePlacement(context: BenchContext, count: number): Promise<{ bound: number; placed: number; cpuMsPerPod: CpuByParty }> {
+async function runplanePlacement(
+  context: BenchContext,
+  count: number,
+): Promise<{ bound: number; placed: number; cpuMsPerPod: CpuByParty }> {
   const { db, runtime, kube, namespace, endpointId, plane } = context;
   let rowsAt = 0;
   const began = performance.now();
   const bound = await timeToBind(plane, kube, namespace, count, async () => {
     await db.endpoint.update({ where: { id: endpointId }, data: { workersMin: count, workersMax: count } });
     runtime.loop.trigger();
-    void pollUntil(async () => (await db.pod.count({ where: { endpointId } })) >= count || undefined, { timeoutMs: 600_000, intervalMs: 20 }).then(
+    void pollUntil(async () => (await db.pod.count({ where: { endpointId } })) >= count || undefined, {
+      timeoutMs: 600_000,
+      intervalMs: 20,
+    }).then(
       () => (rowsAt = seconds(began)),
       () => undefined,
     );
@@ -213,9 +252,18 @@ async function autoscalerReaction(context: BenchContext, samples: number): Promi
   const latencies: number[] = [];
   for (let sample = 0; sample < samples; sample += 1) {
     const began = performance.now();
-    const job = await engine.submit({ endpointId, accountId, input: { sample }, extra: {}, policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false }, sync: false });
+    const job = await engine.submit({
+      endpointId,
+      accountId,
+      input: { sample },
+      extra: {},
+      policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false },
+      sync: false,
+    });
     await pollUntil(
-      async () => (await kube.core.listNamespacedPod({ namespace, labelSelector: `${LABELS.endpointId}=${endpointId}` })).items.length > 0 || undefined,
+      async () =>
+        (await kube.core.listNamespacedPod({ namespace, labelSelector: `${LABELS.endpointId}=${endpointId}` })).items
+          .length > 0 || undefined,
       { timeoutMs: 30_000, intervalMs: 10, description: 'the worker pod' },
     );
     latencies.push(performance.now() - began);
@@ -243,11 +291,27 @@ interface BenchContext {
 
 function printRows(rows: Row[]): void {
   console.log('\nScheduler on Kubernetes (baseline: kube-scheduler binding the same pods created directly)');
-  console.log('metric'.padEnd(48), 'runplane'.padStart(10), 'baseline'.padStart(10), 'ratio'.padStart(7), 'unit'.padStart(7), 'target'.padStart(11), ' ok');
+  console.log(
+    'metric'.padEnd(48),
+    'runplane'.padStart(10),
+    'baseline'.padStart(10),
+    'ratio'.padStart(7),
+    'unit'.padStart(7),
+    'target'.padStart(11),
+    ' ok',
+  );
   for (const row of rows) {
     const ratio = row.baseline ? (row.runplane / row.baseline).toFixed(2) : '-';
     const baseline = row.baseline === undefined ? '-' : row.baseline.toFixed(2);
-    console.log(row.metric.padEnd(48), row.runplane.toFixed(2).padStart(10), baseline.padStart(10), ratio.padStart(7), row.unit.padStart(7), row.target.padStart(11), row.pass ? ' yes' : ' NO');
+    console.log(
+      row.metric.padEnd(48),
+      row.runplane.toFixed(2).padStart(10),
+      baseline.padStart(10),
+      ratio.padStart(7),
+      row.unit.padStart(7),
+      row.target.padStart(11),
+      row.pass ? ' yes' : ' NO',
+    );
   }
 }
 
@@ -266,16 +330,51 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<Ro
   try {
     await seedCatalog(db);
     log(`registering ${options.nodes} kwok GPU nodes`);
-    await registerNodePools(plane.kubeconfigPath, [{ name: 'rtx', dataCenterId: 'EU-RO-1', count: options.nodes, cpu: '64', memory: '512Gi', pods: 110, gpu: { type: RTX, count: 8, memoryMiB: 24564 } }], {
-      poolLabel: POOL,
-      timeoutMs: 180_000,
-    });
+    await registerNodePools(
+      plane.kubeconfigPath,
+      [
+        {
+          name: 'rtx',
+          dataCenterId: 'EU-RO-1',
+          count: options.nodes,
+          cpu: '64',
+          memory: '512Gi',
+          pods: 110,
+          gpu: { type: RTX, count: 8, memoryMiB: 24564 },
+        },
+      ],
+      {
+        poolLabel: POOL,
+        timeoutMs: 180_000,
+      },
+    );
     const ns = await createTestNamespace('bench-runplane', plane.kubeconfigPath);
     const { accounts } = createAccountsServices(db);
     const account = await accounts.create({ name: 'bench' });
-    const template = await db.template.create({ data: { id: newId(), accountId: account.id, name: 'bench', imageName: 'runplane/echo-worker:dev', isServerless: true, containerDiskInGb: 5 } });
+    const template = await db.template.create({
+      data: {
+        id: newId(),
+        accountId: account.id,
+        name: 'bench',
+        imageName: 'runplane/echo-worker:dev',
+        isServerless: true,
+        containerDiskInGb: 5,
+      },
+    });
     const endpoint = await db.endpoint.create({
-      data: { id: newId(), accountId: account.id, name: 'bench', templateId: template.id, gpuTypeIds: [RTX], gpuCount: 1, workersMin: 0, workersMax: 1, scalerType: 'REQUEST_COUNT', scalerValue: 1, idleTimeout: 600 },
+      data: {
+        id: newId(),
+        accountId: account.id,
+        name: 'bench',
+        templateId: template.id,
+        gpuTypeIds: [RTX],
+        gpuCount: 1,
+        workersMin: 0,
+        workersMax: 1,
+        scalerType: 'REQUEST_COUNT',
+        scalerValue: 1,
+        idleTimeout: 600,
+      },
     });
     const config = schedulerEnvSchema.parse({
       DATABASE_URL: database.url,
@@ -292,19 +391,46 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<Ro
       SCHEDULER_TICK_MS: '200',
       SCHEDULER_STOP_GRACE_MS: '0',
     });
-    runtime = new SchedulerRuntime(config, db, createRedis(REDIS_URL, { keyPrefix: prefix }), createDriver(config, process.env, db));
+    runtime = new SchedulerRuntime(
+      config,
+      db,
+      createRedis(REDIS_URL, { keyPrefix: prefix }),
+      createDriver(config, process.env, db),
+    );
     runtime.start();
-    await pollUntil(async () => (await db.machine.count({ where: { ready: true } })) === options.nodes || undefined, { timeoutMs: 120_000, description: 'the inventory' });
-    const engine = new RedisJobEngine({ redis: createRedis(REDIS_URL), prefix, region: 'bench', heartbeatIntervalMs: 10_000, maxRetries: 0 });
-    const context: BenchContext = { plane, db, runtime, kube, namespace: ns.name, endpointId: endpoint.id, accountId: account.id, engine };
+    await pollUntil(async () => (await db.machine.count({ where: { ready: true } })) === options.nodes || undefined, {
+      timeoutMs: 120_000,
+      description: 'the inventory',
+    });
+    const engine = new RedisJobEngine({
+      redis: createRedis(REDIS_URL),
+      prefix,
+      region: 'bench',
+      heartbeatIntervalMs: 10_000,
+      maxRetries: 0,
+    });
+    const context: BenchContext = {
+      plane,
+      db,
+      runtime,
+      kube,
+      namespace: ns.name,
+      endpointId: endpoint.id,
+      accountId: account.id,
+      engine,
+    };
 
     log(`kube-scheduler alone: ${options.pods} pods`);
     const apiserver = new KubeTestClient(connectionFromKubeconfig(readFileSync(plane.kubeconfigPath, 'utf8')));
-    const directRequests = await withRequests(apiserver, options.pods, () => withCpu(plane, options.pods, () => baselineBindRate(plane, kube, options.pods)));
+    const directRequests = await withRequests(apiserver, options.pods, () =>
+      withCpu(plane, options.pods, () => baselineBindRate(plane, kube, options.pods)),
+    );
     const direct = directRequests.result;
     const baseline = direct.result.rate;
     log(`Runplane end to end: ${options.pods} worker pods`);
-    const runplaneRequests = await withRequests(apiserver, options.pods, () => withCpu(plane, options.pods, () => runplanePlacement(context, options.pods)));
+    const runplaneRequests = await withRequests(apiserver, options.pods, () =>
+      withCpu(plane, options.pods, () => runplanePlacement(context, options.pods)),
+    );
     const runplane = runplaneRequests.result;
     const placed = runplane.result;
     log(`autoscaler reaction: ${options.reactions} samples`);
@@ -312,9 +438,28 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<Ro
     const reactions = await autoscalerReaction(context, options.reactions);
     const p50 = reactions[Math.floor(reactions.length / 2)] ?? 0;
     const rows: Row[] = [
-      { metric: `worker pods placed and bound (${options.pods} on ${options.nodes} nodes)`, runplane: placed.bound, baseline, unit: 'pods/s', target: 'ratio>=0.8', pass: placed.bound / baseline >= 0.8 },
-      { metric: '  of which: worker rows placed by the autoscaler', runplane: placed.placed, unit: 'rows/s', target: '-', pass: true },
-      { metric: 'autoscaler reaction p50 (job queued -> worker pod)', runplane: p50, unit: 'ms', target: '<=1000', pass: p50 <= 1000 },
+      {
+        metric: `worker pods placed and bound (${options.pods} on ${options.nodes} nodes)`,
+        runplane: placed.bound,
+        baseline,
+        unit: 'pods/s',
+        target: 'ratio>=0.8',
+        pass: placed.bound / baseline >= 0.8,
+      },
+      {
+        metric: '  of which: worker rows placed by the autoscaler',
+        runplane: placed.placed,
+        unit: 'rows/s',
+        target: '-',
+        pass: true,
+      },
+      {
+        metric: 'autoscaler reaction p50 (job queued -> worker pod)',
+        runplane: p50,
+        unit: 'ms',
+        target: '<=1000',
+        pass: p50 <= 1000,
+      },
       { metric: 'autoscaler reaction max', runplane: reactions.at(-1) ?? 0, unit: 'ms', target: '-', pass: true },
     ];
     printRows(rows);
@@ -326,10 +471,15 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<Ro
     console.log(`CPU ms per pod while timed, kube-scheduler alone: ${JSON.stringify(timed.direct)}`);
     console.log(`CPU ms per pod while timed, Runplane end to end: ${JSON.stringify(timed.runplane)}`);
     console.log(`kube-apiserver requests per pod, kube-scheduler alone: ${directRequests.perPod}`);
-    console.log(`kube-apiserver requests per pod, Runplane end to end (incl. removing them): ${runplaneRequests.perPod}`);
+    console.log(
+      `kube-apiserver requests per pod, Runplane end to end (incl. removing them): ${runplaneRequests.perPod}`,
+    );
     const file = path.join(__dirname, '../../bench/results/scheduler.json');
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), options, rows, cpuMsPerPod: cpu, timedCpuMsPerPod: timed }, null, 2)}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ measuredAt: new Date().toISOString(), options, rows, cpuMsPerPod: cpu, timedCpuMsPerPod: timed }, null, 2)}\n`,
+    );
     console.log(`written: ${path.relative(process.cwd(), file)}`);
     await engine.close();
     return rows;

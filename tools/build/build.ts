@@ -27,7 +27,10 @@ const TEST_ONLY_LIBS = ['testing'];
 /** apps/<app>/src -> dist/apps/<app>, libs/<lib>/src -> dist/libs/<lib>, tools/<tool> -> dist/tools/<tool>. */
 export function buildRoots(root: string = REPO_ROOT): BuildRoot[] {
   const folders = (parent: string): string[] =>
-    readdirSync(join(root, parent), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    readdirSync(join(root, parent), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
   return [
     ...folders('apps').map((app) => ({ src: join('apps', app, 'src'), out: join('apps', app) })),
     ...folders('libs')
@@ -69,7 +72,9 @@ const SWC_OPTIONS: Options = {
 /** Rewrites `require("@runplane/<lib>")` in the compiled file at `outFile` to a relative path into dist/libs. */
 export function rewriteAliases(code: string, outFile: string, distDir: string): string {
   return code.replace(/require\((["'])@runplane\/([a-z-]+)\1\)/g, (_match, _quote: string, lib: string) => {
-    let target = relative(dirname(outFile), join(distDir, 'libs', lib, 'index.js')).split(sep).join('/');
+    let target = relative(dirname(outFile), join(distDir, 'libs', lib, 'index.js'))
+      .split(sep)
+      .join('/');
     if (!target.startsWith('.')) target = `./${target}`;
     return `require(${JSON.stringify(target)})`;
   });

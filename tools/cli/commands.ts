@@ -32,7 +32,12 @@ export async function createAccount(ctx: CliContext, name: string): Promise<void
 export async function listAccounts(ctx: CliContext, json: boolean): Promise<void> {
   const accounts = await ctx.accounts.list();
   if (json) return ctx.out(JSON.stringify(accounts, null, 2));
-  ctx.out(formatTable(['ID', 'NAME', 'CREATED'], accounts.map((a) => [a.id, a.name, a.createdAt])));
+  ctx.out(
+    formatTable(
+      ['ID', 'NAME', 'CREATED'],
+      accounts.map((a) => [a.id, a.name, a.createdAt]),
+    ),
+  );
 }
 
 /** `apikey create`: prints the secret, which is shown this once only. */
@@ -42,15 +47,24 @@ export async function createApiKey(
 ): Promise<void> {
   await requireAccount(ctx, input.account);
   const allowedEndpointIds = input.endpoints.length > 0 ? input.endpoints : undefined;
-  const { apiKey, secret } = await ctx.apiKeys.create(input.account, { name: input.name, scope: input.scope, allowedEndpointIds });
+  const { apiKey, secret } = await ctx.apiKeys.create(input.account, {
+    name: input.name,
+    scope: input.scope,
+    allowedEndpointIds,
+  });
   ctx.err(`created API key ${apiKey.id} (${apiKey.prefix}…, scope ${apiKey.scope}); the secret is shown only now:`);
   ctx.out(secret);
 }
 
 function keyRow(key: ApiKeyDto): string[] {
   return [
-    key.id, key.name, key.prefix, key.scope, key.disabled ? 'disabled' : 'enabled',
-    key.allowedEndpointIds.join(',') || '-', key.lastUsedAt ?? '-',
+    key.id,
+    key.name,
+    key.prefix,
+    key.scope,
+    key.disabled ? 'disabled' : 'enabled',
+    key.allowedEndpointIds.join(',') || '-',
+    key.lastUsedAt ?? '-',
   ];
 }
 
@@ -77,7 +91,9 @@ export async function setApiKeyDisabled(
 /** `worker-token create`: prints a token for one worker of an endpoint as the last line (shown only now). */
 export async function createWorkerToken(ctx: CliContext, input: { endpoint: string; worker: string }): Promise<void> {
   const { token, identity } = await ctx.workerTokens.issue(input.endpoint, input.worker);
-  ctx.err(`created a worker token for worker ${identity.workerId} of endpoint ${identity.endpointId}; it is shown only now:`);
+  ctx.err(
+    `created a worker token for worker ${identity.workerId} of endpoint ${identity.endpointId}; it is shown only now:`,
+  );
   ctx.out(token);
 }
 
@@ -102,7 +118,8 @@ export async function revokeWorkerTokens(
   target: { tokenId?: string; endpoint?: string; worker?: string },
 ): Promise<void> {
   const byWorker = target.endpoint !== undefined || target.worker !== undefined;
-  if (target.tokenId !== undefined && byWorker) throw new CliError('give a token id, or --endpoint and --worker, not both');
+  if (target.tokenId !== undefined && byWorker)
+    throw new CliError('give a token id, or --endpoint and --worker, not both');
   if (target.tokenId !== undefined) {
     const token = await ctx.workerTokens.revokeToken(target.tokenId);
     return ctx.out(`${token.id} revoked`);

@@ -41,8 +41,13 @@ function apiKeyCommands(withContext: WithContext): Command {
     .description("list an account's API keys (never their secrets)")
     .requiredOption('--account <id>', 'account id')
     .option('--json', 'print JSON', false)
-    .action((opts: { account: string; json: boolean }) => withContext((ctx) => cmd.listApiKeys(ctx, opts.account, opts.json)));
-  for (const [name, disabled] of [['disable', true], ['enable', false]] as const) {
+    .action((opts: { account: string; json: boolean }) =>
+      withContext((ctx) => cmd.listApiKeys(ctx, opts.account, opts.json)),
+    );
+  for (const [name, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
     apikey
       .command(`${name} <id>`)
       .description(`${name} an API key`)
@@ -55,10 +60,12 @@ function apiKeyCommands(withContext: WithContext): Command {
 }
 
 function workerTokenCommands(withContext: WithContext): Command {
-  const workerToken = new Command('worker-token').description('manage worker tokens (workers run outside the scheduler)');
+  const workerToken = new Command('worker-token').description(
+    'manage worker tokens (workers run outside the scheduler)',
+  );
   workerToken
     .command('create')
-    .description("create a token for one worker of an endpoint and print it as the last line (shown only once)")
+    .description('create a token for one worker of an endpoint and print it as the last line (shown only once)')
     .requiredOption('--endpoint <id>', 'endpoint id')
     .requiredOption('--worker <workerId>', 'worker id the token acts as (RUNPOD_POD_ID)')
     .action((opts: { endpoint: string; worker: string }) => withContext((ctx) => cmd.createWorkerToken(ctx, opts)));
@@ -67,7 +74,9 @@ function workerTokenCommands(withContext: WithContext): Command {
     .description("list an endpoint's worker tokens, live and revoked (never the tokens)")
     .requiredOption('--endpoint <id>', 'endpoint id')
     .option('--json', 'print JSON', false)
-    .action((opts: { endpoint: string; json: boolean }) => withContext((ctx) => cmd.listWorkerTokens(ctx, opts.endpoint, opts.json)));
+    .action((opts: { endpoint: string; json: boolean }) =>
+      withContext((ctx) => cmd.listWorkerTokens(ctx, opts.endpoint, opts.json)),
+    );
   workerToken
     .command('revoke [tokenId]')
     .description('revoke one token by id, or every token of a worker with --endpoint and --worker')

@@ -68,14 +68,28 @@ describe('runplane CLI', () => {
   it('creates a key whose secret is printed once and authenticates with its scope', async () => {
     const account = await createAccount('keys');
     const created = await cli(
-      'apikey', 'create', '--account', account, '--name', 'ci', '--scope', 'RESTRICTED',
-      '--endpoint', 'ep-one', '--endpoint', 'ep-two',
+      'apikey',
+      'create',
+      '--account',
+      account,
+      '--name',
+      'ci',
+      '--scope',
+      'RESTRICTED',
+      '--endpoint',
+      'ep-one',
+      '--endpoint',
+      'ep-two',
     );
     expect(created.code).toBe(0);
     const secret = created.stdout.trim();
     expect(secret).toMatch(/^rpl_/);
     const principal = await createAccountsServices(db).apiKeys.authenticate(secret);
-    expect(principal).toMatchObject({ accountId: account, scope: 'RESTRICTED', allowedEndpointIds: ['ep-one', 'ep-two'] });
+    expect(principal).toMatchObject({
+      accountId: account,
+      scope: 'RESTRICTED',
+      allowedEndpointIds: ['ep-one', 'ep-two'],
+    });
 
     const listed = await cli('apikey', 'list', '--account', account, '--json');
     expect(listed.code).toBe(0);
@@ -107,7 +121,16 @@ describe('runplane CLI', () => {
     const badScope = await cli('apikey', 'create', '--account', 'a', '--name', 'x', '--scope', 'ROOT');
     expect(badScope.code).not.toBe(0);
     expect(badScope.stderr).toContain("option '--scope <scope>' argument 'ROOT' is invalid");
-    const mixed = await cli('apikey', 'create', '--account', await createAccount('m'), '--name', 'x', '--endpoint', 'ep');
+    const mixed = await cli(
+      'apikey',
+      'create',
+      '--account',
+      await createAccount('m'),
+      '--name',
+      'x',
+      '--endpoint',
+      'ep',
+    );
     expect(mixed).toMatchObject({ code: 1, stderr: 'error: allowedEndpointIds: only allowed with scope RESTRICTED\n' });
   });
 

@@ -21,12 +21,23 @@ const io = {
 
 async function withContext(run: (ctx: CliContext) => Promise<void>): Promise<void> {
   const postgres = await resolvePostgres({
-    databaseUrl: DATABASE_URL, localHost: '127.0.0.1', localPort: 5432, databaseName: 'runplane',
-    embeddedDataDir: undefined, ensureDatabase: ensureDatabaseExists, log: () => undefined,
+    databaseUrl: DATABASE_URL,
+    localHost: '127.0.0.1',
+    localPort: 5432,
+    databaseName: 'runplane',
+    embeddedDataDir: undefined,
+    ensureDatabase: ensureDatabaseExists,
+    log: () => undefined,
   });
   const db = createPrismaClient(postgres.url);
   try {
-    await run({ ...io, db, databaseUrl: postgres.url, ...createAccountsServices(db), workerTokens: createWorkerTokensService(db) });
+    await run({
+      ...io,
+      db,
+      databaseUrl: postgres.url,
+      ...createAccountsServices(db),
+      workerTokens: createWorkerTokensService(db),
+    });
   } finally {
     await db.$disconnect();
   }

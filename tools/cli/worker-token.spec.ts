@@ -15,7 +15,10 @@ interface CliResult {
 }
 
 /** The listing's JSON with its dates as strings. */
-type ListedToken = Omit<WorkerTokenSummary, 'createdAt' | 'revokedAt'> & { createdAt: string; revokedAt: string | null };
+type ListedToken = Omit<WorkerTokenSummary, 'createdAt' | 'revokedAt'> & {
+  createdAt: string;
+  revokedAt: string | null;
+};
 
 describe('runplane CLI worker-token commands', () => {
   let database: TestDatabase;
@@ -45,9 +48,17 @@ describe('runplane CLI worker-token commands', () => {
   async function endpoint(): Promise<string> {
     const account = await db.account.create({ data: { id: newId(), name: 'cli-worker-token' } });
     const template = await db.template.create({
-      data: { id: newId(), accountId: account.id, name: `t-${newId()}`, imageName: 'runplane/echo:1', isServerless: true },
+      data: {
+        id: newId(),
+        accountId: account.id,
+        name: `t-${newId()}`,
+        imageName: 'runplane/echo:1',
+        isServerless: true,
+      },
     });
-    const row = await db.endpoint.create({ data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id } });
+    const row = await db.endpoint.create({
+      data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id },
+    });
     return row.id;
   }
 
@@ -108,8 +119,14 @@ describe('runplane CLI worker-token commands', () => {
   });
 
   it('refuses unknown endpoints and tokens, and ambiguous or incomplete targets, with a one-line error', async () => {
-    expect(await cli('worker-token', 'list', '--endpoint', 'missing')).toMatchObject({ code: 1, stderr: 'error: Endpoint not found\n' });
-    expect(await cli('worker-token', 'revoke', 'missing')).toMatchObject({ code: 1, stderr: 'error: Worker token not found\n' });
+    expect(await cli('worker-token', 'list', '--endpoint', 'missing')).toMatchObject({
+      code: 1,
+      stderr: 'error: Endpoint not found\n',
+    });
+    expect(await cli('worker-token', 'revoke', 'missing')).toMatchObject({
+      code: 1,
+      stderr: 'error: Worker token not found\n',
+    });
     const unknownEndpoint = await cli('worker-token', 'revoke', '--endpoint', 'missing', '--worker', 'w');
     expect(unknownEndpoint).toMatchObject({ code: 1, stderr: 'error: Endpoint not found\n' });
     const both = await cli('worker-token', 'revoke', 'some-id', '--endpoint', 'e', '--worker', 'w');

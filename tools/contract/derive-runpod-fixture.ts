@@ -22,7 +22,8 @@ function main(argv: string[]): number {
   const info = (document as { openapi?: unknown; info?: { version?: unknown } }) ?? {};
   const contract = extractContract(document);
   const fixture = {
-    description: "RunPod REST API v1 contract facts (paths, methods, statuses, property types), derived by tools/contract/derive-runpod-fixture.ts",
+    description:
+      'RunPod REST API v1 contract facts (paths, methods, statuses, property types), derived by tools/contract/derive-runpod-fixture.ts',
     openapi: info.openapi ?? null,
     version: info.info?.version ?? null,
     ...contract,

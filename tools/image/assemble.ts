@@ -56,7 +56,10 @@ export function hostPath(dir: string, workdir: string, imagePath: string): strin
 /** Docker's COPY: a directory's contents go to the destination; a file goes into a destination ending in `/`. */
 function copyInto(source: string, destination: string, destinationIsDir: boolean): void {
   if (!existsSync(source)) throw new Error(`COPY source ${source} does not exist (has npm run build run?)`);
-  const target = destinationIsDir && !source.endsWith('/') && !isDirectory(source) ? join(destination, posix.basename(source)) : destination;
+  const target =
+    destinationIsDir && !source.endsWith('/') && !isDirectory(source)
+      ? join(destination, posix.basename(source))
+      : destination;
   rmSync(target, { recursive: true, force: true });
   mkdirSync(dirname(target), { recursive: true });
   cpSync(source, target, { recursive: true, verbatimSymlinks: true });
@@ -67,20 +70,28 @@ function isDirectory(path: string): boolean {
 }
 
 function stageKey(root: string, stage: DockerStage): string {
-  const hash = createHash('sha256').update(JSON.stringify({ copies: stage.copies, runs: stage.runs, workdir: stage.workdir }));
+  const hash = createHash('sha256').update(
+    JSON.stringify({ copies: stage.copies, runs: stage.runs, workdir: stage.workdir }),
+  );
   for (const copy of stage.copies) for (const source of copy.sources) hash.update(readFileSync(join(root, source)));
   return hash.digest('hex').slice(0, 16);
 }
 
 /** Runs a context-only stage (COPY from the context, then RUN) in a scratch directory, once per key. */
-async function buildStage(root: string, stage: DockerStage, cacheDir: string, log: (m: string) => void): Promise<string> {
+async function buildStage(
+  root: string,
+  stage: DockerStage,
+  cacheDir: string,
+  log: (m: string) => void,
+): Promise<string> {
   const dir = join(cacheDir, `${stage.name}-${stageKey(root, stage)}`);
   if (existsSync(dir)) return dir;
   const scratch = `${dir}.tmp-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
   for (const copy of stage.copies) {
-    if (copy.from !== undefined) throw new Error(`stage ${stage.name}: COPY --from is not mirrored in dependency stages`);
+    if (copy.from !== undefined)
+      throw new Error(`stage ${stage.name}: COPY --from is not mirrored in dependency stages`);
     const destination = hostPath(scratch, stage.workdir, copy.destination);
     for (const source of copy.sources) copyInto(join(root, source), destination, copy.destination.endsWith('/'));
   }
@@ -93,16 +104,27 @@ async function buildStage(root: string, stage: DockerStage, cacheDir: string, lo
   renameSync(scratch, dir);
   // Earlier lockfiles' trees are half a gigabyte each: keep only the current one.
   for (const entry of readdirSync(cacheDir)) {
-    if (entry.startsWith(`${stage.name}-`) && join(cacheDir, entry) !== dir) rmSync(join(cacheDir, entry), { recursive: true, force: true });
+    if (entry.startsWith(`${stage.name}-`) && join(cacheDir, entry) !== dir)
+      rmSync(join(cacheDir, entry), { recursive: true, force: true });
   }
   return dir;
 }
 
-async function stageRoot(root: string, stage: DockerStage, cacheDir: string, log: (m: string) => void): Promise<string> {
+async function stageRoot(
+  root: string,
+  stage: DockerStage,
+  cacheDir: string,
+  log: (m: string) => void,
+): Promise<string> {
   return copiesWholeContext(stage) ? root : buildStage(root, stage, cacheDir, log);
 }
 
-function copyFromStage(copy: CopyInstruction, source: { dir: string; stage: DockerStage }, appDir: string, workdir: string): void {
+function copyFromStage(
+  copy: CopyInstruction,
+  source: { dir: string; stage: DockerStage },
+  appDir: string,
+  workdir: string,
+): void {
   const destination = hostPath(appDir, workdir, copy.destination);
   for (const path of copy.sources) {
     if (!posix.isAbsolute(path)) throw new Error(`COPY --from=${copy.from} ${path}: use an absolute path in the stage`);
@@ -128,7 +150,8 @@ export async function assembleImage(options: AssembleOptions = {}): Promise<Asse
   mkdirSync(appDir, { recursive: true });
   for (const copy of image.copies) {
     const stage = stages.find((candidate) => candidate.name === copy.from);
-    if (stage === undefined) throw new Error(`the final stage must copy from a named stage: COPY ${copy.sources.join(' ')}`);
+    if (stage === undefined)
+      throw new Error(`the final stage must copy from a named stage: COPY ${copy.sources.join(' ')}`);
     copyFromStage(copy, { dir: await stageRoot(root, stage, cacheDir, log), stage }, appDir, image.workdir);
   }
   return { appDir, workdir: image.workdir, env: image.env };

@@ -6,13 +6,37 @@ const REPO_ROOT = resolve(__dirname, '..', '..');
 
 describe('parseDockerfile', () => {
   it('reads stages, WORKDIR, COPY (with --from), RUN and ENV, joining continued lines and skipping comments', () => {
-    const stages = parseDockerfile([
-      'ARG BASE=node:24', 'FROM ${BASE} AS deps', 'WORKDIR /app', '# a comment', 'COPY package.json package-lock.json ./',
-      'RUN npm ci \\', '  --omit=dev', 'FROM ${BASE}', 'ENV A=1 \\', '    B=two', 'WORKDIR /app', 'COPY --from=deps /app/node_modules ./node_modules',
-    ].join('\n'));
+    const stages = parseDockerfile(
+      [
+        'ARG BASE=node:24',
+        'FROM ${BASE} AS deps',
+        'WORKDIR /app',
+        '# a comment',
+        'COPY package.json package-lock.json ./',
+        'RUN npm ci \\',
+        '  --omit=dev',
+        'FROM ${BASE}',
+        'ENV A=1 \\',
+        '    B=two',
+        'WORKDIR /app',
+        'COPY --from=deps /app/node_modules ./node_modules',
+      ].join('\n'),
+    );
     expect(stages).toEqual([
-      { name: 'deps', workdir: '/app', copies: [{ from: undefined, sources: ['package.json', 'package-lock.json'], destination: './' }], runs: ['npm ci --omit=dev'], env: {} },
-      { name: '1', workdir: '/app', copies: [{ from: 'deps', sources: ['/app/node_modules'], destination: './node_modules' }], runs: [], env: { A: '1', B: 'two' } },
+      {
+        name: 'deps',
+        workdir: '/app',
+        copies: [{ from: undefined, sources: ['package.json', 'package-lock.json'], destination: './' }],
+        runs: ['npm ci --omit=dev'],
+        env: {},
+      },
+      {
+        name: '1',
+        workdir: '/app',
+        copies: [{ from: 'deps', sources: ['/app/node_modules'], destination: './node_modules' }],
+        runs: [],
+        env: { A: '1', B: 'two' },
+      },
     ]);
   });
 
@@ -28,7 +52,10 @@ describe("the repository's Dockerfile", () => {
 
   it('keeps the Helm chart contract: WORKDIR /app, uid 10001, tini as entrypoint, production mode, writes to /tmp', () => {
     const image = parseDockerfile(text).at(-1);
-    expect(image).toMatchObject({ workdir: '/app', env: { NODE_ENV: 'production', HOME: '/tmp', TMPDIR: '/tmp', HOST: '0.0.0.0' } });
+    expect(image).toMatchObject({
+      workdir: '/app',
+      env: { NODE_ENV: 'production', HOME: '/tmp', TMPDIR: '/tmp', HOST: '0.0.0.0' },
+    });
     expect(finalStage).toEqual(expect.arrayContaining(['USER 10001:10001', 'ENTRYPOINT ["/usr/bin/tini", "--"]']));
     expect(finalStage.find((line) => line.startsWith('CMD '))).toBe('CMD ["node", "dist/apps/gateway/main.js"]');
   });

@@ -43,11 +43,13 @@ function parseCopy(args: string[]): CopyInstruction {
   const paths: string[] = [];
   for (const arg of args) {
     if (arg.startsWith('--from=')) from = arg.slice('--from='.length);
-    else if (arg.startsWith('--')) throw new Error(`unsupported COPY flag ${arg} (tools/image/assemble.ts cannot mirror it)`);
+    else if (arg.startsWith('--'))
+      throw new Error(`unsupported COPY flag ${arg} (tools/image/assemble.ts cannot mirror it)`);
     else paths.push(arg);
   }
   const destination = paths.pop();
-  if (destination === undefined || paths.length === 0) throw new Error(`COPY needs a source and a destination: ${args.join(' ')}`);
+  if (destination === undefined || paths.length === 0)
+    throw new Error(`COPY needs a source and a destination: ${args.join(' ')}`);
   return { from, sources: paths, destination };
 }
 
@@ -69,7 +71,13 @@ export function parseDockerfile(text: string): DockerStage[] {
     const instruction = keyword.toUpperCase();
     if (instruction === 'FROM') {
       const as = args.findIndex((arg) => arg.toUpperCase() === 'AS');
-      stages.push({ name: as >= 0 ? (args[as + 1] ?? '') : String(stages.length), workdir: '/', copies: [], runs: [], env: {} });
+      stages.push({
+        name: as >= 0 ? (args[as + 1] ?? '') : String(stages.length),
+        workdir: '/',
+        copies: [],
+        runs: [],
+        env: {},
+      });
       continue;
     }
     const stage = stages[stages.length - 1];

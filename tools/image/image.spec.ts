@@ -1,6 +1,13 @@
 import { createPrismaClient, type DatabaseClient, withDatabaseAdmin } from '@runplane/db';
 import { createRedis } from '@runplane/queue';
-import { cleanupRedisPrefix, createTestDatabase, getFreePorts, pollUntil, type TestDatabase, testRedisPrefix } from '@runplane/testing';
+import {
+  cleanupRedisPrefix,
+  createTestDatabase,
+  getFreePorts,
+  pollUntil,
+  type TestDatabase,
+  testRedisPrefix,
+} from '@runplane/testing';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -11,7 +18,14 @@ import { createEchoEndpoint } from '../platform/test/runner-harness';
 import { type AssembledImage, assembleImage } from './assemble';
 import { treeSnapshot, runInImage, type ImageRun } from './test/image-harness';
 import {
-  isReady, type PlatformSettings, REPO_ROOT, type RunningService, SERVICES, type ServiceName, startService, stopService,
+  isReady,
+  type PlatformSettings,
+  REPO_ROOT,
+  type RunningService,
+  SERVICES,
+  type ServiceName,
+  startService,
+  stopService,
 } from './launch';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -22,7 +36,8 @@ const IMAGE_USER = process.getuid?.() === 0 ? { uid: 10001, gid: 10001 } : undef
 function npmRunBuild(): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, env: process.env }, (err, stdout, stderr) =>
-      err === null ? resolve() : reject(new Error(`npm run build failed: ${err.message}\n${stdout}\n${stderr}`)));
+      err === null ? resolve() : reject(new Error(`npm run build failed: ${err.message}\n${stdout}\n${stderr}`)),
+    );
   });
 }
 
@@ -77,8 +92,12 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
     const first = await inImage(['dist/tools/migrate/main.js']);
     expect(first).toMatchObject({ code: 0 });
     expect(first.stdout).toContain('migrations applied');
-    const migrations = readdirSync(join(image.appDir, 'prisma', 'migrations'), { withFileTypes: true }).filter((e) => e.isDirectory());
-    const applied = await db.$queryRaw<Array<{ migration_name: string }>>`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL`;
+    const migrations = readdirSync(join(image.appDir, 'prisma', 'migrations'), { withFileTypes: true }).filter((e) =>
+      e.isDirectory(),
+    );
+    const applied = await db.$queryRaw<
+      Array<{ migration_name: string }>
+    >`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL`;
     expect(applied.map((row) => row.migration_name).sort()).toEqual(migrations.map((e) => e.name).sort());
     const gpuTypes = await db.gpuType.count();
     expect(gpuTypes).toBeGreaterThan(0);
@@ -89,10 +108,14 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
     expect(await db.$queryRaw<unknown[]>`SELECT 1 FROM _prisma_migrations`).toHaveLength(migrations.length);
     expect(await db.gpuType.count()).toBe(gpuTypes);
 
-    const withOverrides = await inImage(['dist/tools/migrate/main.js'], { RUNPLANE_CATALOG_FILE: 'config/catalog.example.json' });
+    const withOverrides = await inImage(['dist/tools/migrate/main.js'], {
+      RUNPLANE_CATALOG_FILE: 'config/catalog.example.json',
+    });
     expect(withOverrides).toMatchObject({ code: 0 });
     expect(withOverrides.stdout).toContain('catalog seeded with overrides from config/catalog.example.json');
-    expect(await db.gpuType.findUnique({ where: { id: 'NVIDIA GH200 480GB' } })).toMatchObject({ displayName: 'GH200' });
+    expect(await db.gpuType.findUnique({ where: { id: 'NVIDIA GH200 480GB' } })).toMatchObject({
+      displayName: 'GH200',
+    });
   }, 300_000);
 
   it('migrate exits 1 naming the variable when DATABASE_URL is missing', async () => {
@@ -105,49 +128,82 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
     const ports = await getFreePorts(SERVICES.length);
     const byName = Object.fromEntries(SERVICES.map((name, i) => [name, ports[i] ?? 0])) as Record<ServiceName, number>;
     settings = {
-      mode: 'dist', appDir: image.appDir, imageEnv: image.env, databaseUrl: database.url, redisUrl: REDIS_URL, redisPrefix,
-      encryptionKey: randomBytes(32).toString('hex'), ports: byName, schedulerStateDir, workerDir: REPO_ROOT,
+      mode: 'dist',
+      appDir: image.appDir,
+      imageEnv: image.env,
+      databaseUrl: database.url,
+      redisUrl: REDIS_URL,
+      redisPrefix,
+      encryptionKey: randomBytes(32).toString('hex'),
+      ports: byName,
+      schedulerStateDir,
+      workerDir: REPO_ROOT,
       ...(IMAGE_USER === undefined ? {} : { user: IMAGE_USER }),
     };
     for (const name of SERVICES) services.push(startService(name, settings));
-    await pollUntil(async () => {
-      const dead = services.find((service) => service.child.exitCode !== null || service.child.signalCode !== null);
-      if (dead !== undefined) throw new Error(`${dead.name} exited while starting:\n${dead.output()}`);
-      const ready = await Promise.all(SERVICES.map((name) => isReady(byName[name])));
-      return ready.every(Boolean) || undefined;
-    }, { timeoutMs: 180_000, intervalMs: 250, description: 'every service of the image to answer /readyz' });
+    await pollUntil(
+      async () => {
+        const dead = services.find((service) => service.child.exitCode !== null || service.child.signalCode !== null);
+        if (dead !== undefined) throw new Error(`${dead.name} exited while starting:\n${dead.output()}`);
+        const ready = await Promise.all(SERVICES.map((name) => isReady(byName[name])));
+        return ready.every(Boolean) || undefined;
+      },
+      { timeoutMs: 180_000, intervalMs: 250, description: 'every service of the image to answer /readyz' },
+    );
   }
 
   it('runs all five services from the tree: a template, an endpoint scaled from 0, jobs run through runpod-sdk', async () => {
     expect(image.env.NODE_ENV).toBe('production');
     const account = await inImage(['dist/tools/cli/runplane.js', 'account', 'create', '--name', 'image-smoke']);
     expect(account).toMatchObject({ code: 0 });
-    const key = await inImage(['dist/tools/cli/runplane.js', 'apikey', 'create', '--account', account.stdout.trim(), '--name', 'smoke']);
+    const key = await inImage([
+      'dist/tools/cli/runplane.js',
+      'apikey',
+      'create',
+      '--account',
+      account.stdout.trim(),
+      '--name',
+      'smoke',
+    ]);
     expect(key).toMatchObject({ code: 0 });
     const secret = key.stdout.trim().split('\n').pop() ?? '';
     await startPlatform();
 
     const endpoint = await createEchoEndpoint(settings.ports.gateway, secret, 0, 2);
-    const sdk = runpodSdk(secret, { baseUrl: `http://127.0.0.1:${settings.ports['job-router']}/v2` }).endpoint(endpoint.id);
+    const sdk = runpodSdk(secret, { baseUrl: `http://127.0.0.1:${settings.ports['job-router']}/v2` }).endpoint(
+      endpoint.id,
+    );
     if (!sdk) throw new Error('runpod-sdk returned no endpoint');
     const accepted = await Promise.all(['one', 'two', 'three'].map((text) => sdk.run({ input: { text } })));
-    const results = await Promise.all(accepted.map(({ id }) => pollUntil(async () => {
-      const status = (await sdk.status(id)) as unknown as { status: string; output?: { echo: { text: string } } };
-      return status.status === 'IN_QUEUE' || status.status === 'IN_PROGRESS' ? undefined : status;
-    }, { timeoutMs: 120_000, intervalMs: 250, description: `job ${id} to finish on a worker the scheduler started` })));
+    const results = await Promise.all(
+      accepted.map(({ id }) =>
+        pollUntil(
+          async () => {
+            const status = (await sdk.status(id)) as unknown as { status: string; output?: { echo: { text: string } } };
+            return status.status === 'IN_QUEUE' || status.status === 'IN_PROGRESS' ? undefined : status;
+          },
+          { timeoutMs: 120_000, intervalMs: 250, description: `job ${id} to finish on a worker the scheduler started` },
+        ),
+      ),
+    );
     expect(results.map((result) => result.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
     expect(results.map((result) => result.output?.echo.text)).toEqual(['one', 'two', 'three']);
 
     // Idle past idleTimeout: the scheduler scales the endpoint back to 0.
-    await pollUntil(async () => {
-      const health = (await sdk.health()) as unknown as { workers: Record<string, number> };
-      return Object.values(health.workers).every((count) => count === 0) || undefined;
-    }, { timeoutMs: 60_000, intervalMs: 500, description: 'the idle worker to be scaled down' });
+    await pollUntil(
+      async () => {
+        const health = (await sdk.health()) as unknown as { workers: Record<string, number> };
+        return Object.values(health.workers).every((count) => count === 0) || undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, description: 'the idle worker to be scaled down' },
+    );
   }, 600_000);
 
   it('every service runs as the image user and stops on SIGTERM, and nothing was written into the tree', async () => {
     expect(services).toHaveLength(SERVICES.length);
-    const uids = services.map((service) => /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))?.[1]);
+    const uids = services.map(
+      (service) => /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))?.[1],
+    );
     expect(uids).toEqual(services.map(() => String(IMAGE_USER?.uid ?? process.getuid?.())));
     const exits = await Promise.all(services.map((service) => stopService(service)));
     // Nest closes the app on SIGTERM, then raises the signal again on itself: the conventional exit for it.

@@ -34,7 +34,9 @@ export interface PlatformSettings {
 
 /** The command line of a service: the image's contract, or the development loader. */
 export function serviceCommand(name: ServiceName, mode: PlatformSettings['mode']): string[] {
-  return mode === 'dist' ? [join('dist', 'apps', name, 'main.js')] : ['-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')];
+  return mode === 'dist'
+    ? [join('dist', 'apps', name, 'main.js')]
+    : ['-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')];
 }
 
 /** A closed environment: the image's ENV plus the documented service variables, never the caller's. */
@@ -101,7 +103,9 @@ export async function isReady(port: number): Promise<boolean> {
 }
 
 /** SIGTERM, as Kubernetes stops a pod (tini passes it on); resolves with how the service exited. */
-export async function stopService(service: RunningService): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+export async function stopService(
+  service: RunningService,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGTERM');
   return service.exited;
 }

@@ -21,7 +21,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assembleImage } from './assemble';
-import { isReady, type PlatformSettings, REPO_ROOT, type RunningService, SERVICES, type ServiceName, startService, stopService } from './launch';
+import {
+  isReady,
+  type PlatformSettings,
+  REPO_ROOT,
+  type RunningService,
+  SERVICES,
+  type ServiceName,
+  startService,
+  stopService,
+} from './launch';
 
 const IDLE_SECONDS = Number(process.env.RSS_IDLE_SECONDS ?? '10');
 
@@ -48,26 +57,38 @@ function applyExtraEnv(env: Record<string, string>, extra: string): void {
   }
 }
 
-async function measure(base: Omit<PlatformSettings, 'ports' | 'mode'>, mode: PlatformSettings['mode']): Promise<Record<ServiceName, number>> {
+async function measure(
+  base: Omit<PlatformSettings, 'ports' | 'mode'>,
+  mode: PlatformSettings['mode'],
+): Promise<Record<ServiceName, number>> {
   const ports = await getFreePorts(SERVICES.length);
   const settings: PlatformSettings = {
-    ...base, mode, ports: Object.fromEntries(SERVICES.map((name, i) => [name, ports[i] ?? 0])) as Record<ServiceName, number>,
+    ...base,
+    mode,
+    ports: Object.fromEntries(SERVICES.map((name, i) => [name, ports[i] ?? 0])) as Record<ServiceName, number>,
   };
   const running: RunningService[] = [];
   try {
     for (const name of SERVICES) {
       const service = startService(name, settings);
       running.push(service);
-      await pollUntil(async () => {
-        if (service.child.exitCode !== null) throw new Error(`${name} exited:\n${service.output()}`);
-        return (await isReady(settings.ports[name])) || undefined;
-      }, { timeoutMs: 180_000, intervalMs: 250, description: `${name} to answer /readyz` });
+      await pollUntil(
+        async () => {
+          if (service.child.exitCode !== null) throw new Error(`${name} exited:\n${service.output()}`);
+          return (await isReady(settings.ports[name])) || undefined;
+        },
+        { timeoutMs: 180_000, intervalMs: 250, description: `${name} to answer /readyz` },
+      );
     }
     await sleep(IDLE_SECONDS * 1000);
     if (process.env.RSS_DETAIL === '1') {
-      for (const service of running) process.stderr.write(`${mode} ${service.name}: ${rssSplit(service.child.pid ?? 0)}\n`);
+      for (const service of running)
+        process.stderr.write(`${mode} ${service.name}: ${rssSplit(service.child.pid ?? 0)}\n`);
     }
-    return Object.fromEntries(running.map((service) => [service.name, rssMb(service.child.pid ?? 0)])) as Record<ServiceName, number>;
+    return Object.fromEntries(running.map((service) => [service.name, rssMb(service.child.pid ?? 0)])) as Record<
+      ServiceName,
+      number
+    >;
   } finally {
     await Promise.all(running.map((service) => stopService(service)));
   }
@@ -80,9 +101,14 @@ async function main(): Promise<void> {
   applyExtraEnv(image.env, process.env.RSS_ENV ?? '');
   const schedulerStateDir = mkdtempSync(join(tmpdir(), 'runplane-rss-'));
   const base = {
-    appDir: image.appDir, imageEnv: image.env, databaseUrl, redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    redisPrefix: `rss-${randomBytes(4).toString('hex')}`, encryptionKey: randomBytes(32).toString('hex'),
-    schedulerStateDir, workerDir: REPO_ROOT,
+    appDir: image.appDir,
+    imageEnv: image.env,
+    databaseUrl,
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisPrefix: `rss-${randomBytes(4).toString('hex')}`,
+    encryptionKey: randomBytes(32).toString('hex'),
+    schedulerStateDir,
+    workerDir: REPO_ROOT,
   };
   try {
     // The development way gets no image ENV: it runs as `npm start` runs the apps.

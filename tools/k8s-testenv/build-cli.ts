@@ -9,7 +9,9 @@ async function main(): Promise<void> {
   const started = Date.now();
   const built = await ensureKubeBinaries({ updateModules });
   const seconds = Math.round((Date.now() - started) / 1000);
-  process.stdout.write(built.length === 0 ? 'Kubernetes test environment is up to date\n' : `built ${built.join(', ')} in ${seconds} s\n`);
+  process.stdout.write(
+    built.length === 0 ? 'Kubernetes test environment is up to date\n' : `built ${built.join(', ')} in ${seconds} s\n`,
+  );
 }
 
 main().catch((err: unknown) => {

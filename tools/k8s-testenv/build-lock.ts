@@ -6,7 +6,11 @@ import { isProcessAlive } from '@runplane/testing';
  * One build at a time per cache folder (two jest runs may both find the binaries missing): the lock
  * is a folder created atomically, holding the builder's pid so a lock left by a killed build is taken over.
  */
-export async function withBuildLock<T>(cacheRoot: string, log: (line: string) => void, work: () => Promise<T>): Promise<T> {
+export async function withBuildLock<T>(
+  cacheRoot: string,
+  log: (line: string) => void,
+  work: () => Promise<T>,
+): Promise<T> {
   const lock = path.join(cacheRoot, '.build.lock');
   let waiting = false;
   for (;;) {

@@ -12,7 +12,17 @@ import {
   type KubeComponent,
   type KwokStagesManifest,
 } from '@runplane/testing';
-import { assertGoAvailable, assertModulePinned, dependencyVersion, goBinary, goEnv, moduleDir, moduleSourceDir, regenerateModule, REQUIRED_MODULES } from './go-modules';
+import {
+  assertGoAvailable,
+  assertModulePinned,
+  dependencyVersion,
+  goBinary,
+  goEnv,
+  moduleDir,
+  moduleSourceDir,
+  regenerateModule,
+  REQUIRED_MODULES,
+} from './go-modules';
 import { withBuildLock } from './build-lock';
 
 /**
@@ -71,7 +81,12 @@ async function ldflags(component: KubeComponent): Promise<string> {
     const version = KUBE_TEST_VERSIONS.kubernetes;
     const [major, minor] = version.slice(1).split('.');
     for (const pkg of ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version']) {
-      flags.push(`-X ${pkg}.gitVersion=${version}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`);
+      flags.push(
+        `-X ${pkg}.gitVersion=${version}`,
+        `-X ${pkg}.gitMajor=${major}`,
+        `-X ${pkg}.gitMinor=${minor}`,
+        `-X ${pkg}.gitTreeState=clean`,
+      );
     }
   }
   return flags.join(' ');
@@ -108,7 +123,8 @@ async function isBinaryUpToDate(component: KubeComponent, file: string): Promise
 /** True when every binary of the component exists and reports the pinned version. */
 async function isUpToDate(component: KubeComponent, cacheRoot: string): Promise<boolean> {
   const bin = path.join(kubeComponentDir(component, cacheRoot), 'bin');
-  for (const name of KUBE_COMPONENT_BINARIES[component]) if (!(await isBinaryUpToDate(component, path.join(bin, name)))) return false;
+  for (const name of KUBE_COMPONENT_BINARIES[component])
+    if (!(await isBinaryUpToDate(component, path.join(bin, name)))) return false;
   return true;
 }
 
@@ -118,7 +134,10 @@ function isCurrentStageManifest(file: string): boolean {
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as Partial<KwokStagesManifest>;
     const files = [...(manifest.stages ?? []), ...(manifest.objects ?? [])];
     const folders = new Set(files.map((name) => path.dirname(name).split('kustomize/stage/')[1]));
-    return KWOK_STAGE_FOLDERS.every((folder) => folders.has(folder.slice('kustomize/stage/'.length))) && files.every((name) => existsSync(name));
+    return (
+      KWOK_STAGE_FOLDERS.every((folder) => folders.has(folder.slice('kustomize/stage/'.length))) &&
+      files.every((name) => existsSync(name))
+    );
   } catch {
     return false;
   }
@@ -131,10 +150,20 @@ interface BuildProgress {
   downloads: number;
 }
 
-async function goBuild(component: KubeComponent, binary: string, output: string, mode: 'readonly' | 'mod', progress: BuildProgress): Promise<void> {
+async function goBuild(
+  component: KubeComponent,
+  binary: string,
+  output: string,
+  mode: 'readonly' | 'mod',
+  progress: BuildProgress,
+): Promise<void> {
   const args = ['build', '-trimpath', `-ldflags=${await ldflags(component)}`, '-o', output, PACKAGES[binary]!];
   return new Promise((resolve, reject) => {
-    const child = spawn(goBinary(), args, { cwd: moduleDir(component), env: goEnv(mode), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(goBinary(), args, {
+      cwd: moduleDir(component),
+      env: goEnv(mode),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let tail = '';
     const onData = (chunk: Buffer): void => {
       const text = chunk.toString('utf8');
@@ -148,7 +177,9 @@ async function goBuild(component: KubeComponent, binary: string, output: string,
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go build ${PACKAGES[binary]} failed (exit ${code}):\n${tail}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`go build ${PACKAGES[binary]} failed (exit ${code}):\n${tail}`)),
+    );
   });
 }
 
@@ -162,11 +193,19 @@ async function writeKwokStageManifest(cacheRoot: string): Promise<void> {
       .map((name) => path.join(source, folder, name)),
   );
   const isStage = (file: string): boolean => (parse(readFileSync(file, 'utf8')) as { kind?: string }).kind === 'Stage';
-  const manifest: KwokStagesManifest = { stages: files.filter(isStage), objects: files.filter((file) => !isStage(file)) };
+  const manifest: KwokStagesManifest = {
+    stages: files.filter(isStage),
+    objects: files.filter((file) => !isStage(file)),
+  };
   writeFileSync(kubeBinaryPaths(cacheRoot).kwokStagesManifest, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-async function buildComponent(component: KubeComponent, cacheRoot: string, mode: 'readonly' | 'mod', progress: BuildProgress): Promise<void> {
+async function buildComponent(
+  component: KubeComponent,
+  cacheRoot: string,
+  mode: 'readonly' | 'mod',
+  progress: BuildProgress,
+): Promise<void> {
   const dir = kubeComponentDir(component, cacheRoot);
   const staging = path.join(dir, `bin.building-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
@@ -206,8 +245,10 @@ export async function ensureKubeBinaries(options: EnsureKubeBinariesOptions = {}
   return withBuildLock(cacheRoot, log, async () => {
     const updateModules = options.updateModules === true;
     const stale: KubeComponent[] = [];
-    for (const component of COMPONENTS) if (updateModules || !(await isUpToDate(component, cacheRoot))) stale.push(component);
-    const manifestStale = !stale.includes('kwok') && !isCurrentStageManifest(kubeBinaryPaths(cacheRoot).kwokStagesManifest);
+    for (const component of COMPONENTS)
+      if (updateModules || !(await isUpToDate(component, cacheRoot))) stale.push(component);
+    const manifestStale =
+      !stale.includes('kwok') && !isCurrentStageManifest(kubeBinaryPaths(cacheRoot).kwokStagesManifest);
     if (stale.length > 0 || manifestStale) await assertGoAvailable();
     if (manifestStale) {
       // Built binaries, but the stage list changed or the Go module cache was emptied: fetching kwok's module is enough.
@@ -218,7 +259,9 @@ export async function ensureKubeBinaries(options: EnsureKubeBinariesOptions = {}
     const progress: BuildProgress = { log, downloads: 0 };
     for (const component of stale) {
       if (updateModules) {
-        log(`regenerating ${path.relative(process.cwd(), moduleDir(component))}/go.mod for ${KUBE_TEST_VERSIONS[component]}`);
+        log(
+          `regenerating ${path.relative(process.cwd(), moduleDir(component))}/go.mod for ${KUBE_TEST_VERSIONS[component]}`,
+        );
         await regenerateModule(component);
       }
       assertModulePinned(component);

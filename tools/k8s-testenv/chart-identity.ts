@@ -23,7 +23,14 @@ export interface ChartIdentity {
   schedulerEnv: Record<string, string>;
 }
 
-const SCHEDULER_KEYS = ['SCHEDULER_DRIVER', 'KUBE_NAMESPACE', 'KUBE_NODE_SELECTOR', 'KUBE_APPLY_PRIORITY_CLASSES', 'KUBE_LEADER_LEASE', 'KUBE_REQUEST_CONTAINER_DISK'];
+const SCHEDULER_KEYS = [
+  'SCHEDULER_DRIVER',
+  'KUBE_NAMESPACE',
+  'KUBE_NODE_SELECTOR',
+  'KUBE_APPLY_PRIORITY_CLASSES',
+  'KUBE_LEADER_LEASE',
+  'KUBE_REQUEST_CONTAINER_DISK',
+];
 
 /** Collection path of a rendered object. */
 export function collection(object: KubeObject): string {
@@ -41,13 +48,32 @@ export async function createIgnoringConflict(client: KubeTestClient, object: Kub
 }
 
 /** Renders the chart for the two namespaces and applies its ServiceAccounts and RBAC (PriorityClasses may exist). */
-export async function applyChartIdentity(env: KubeTestEnv, release: string, workloads: string, pool: string): Promise<ChartIdentity> {
+export async function applyChartIdentity(
+  env: KubeTestEnv,
+  release: string,
+  workloads: string,
+  pool: string,
+): Promise<ChartIdentity> {
   const selector = `workloads.nodeSelector.${NODE_POOL_LABEL.replace(/\./g, '\\.')}=${pool}`;
-  const objects = await render({ namespace: release, set: [`workloads.namespace=${workloads}`, selector, 'workloads.requestContainerDisk=false'] });
-  const applied = ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'PriorityClass'].flatMap((kind) => ofKind(objects, kind));
+  const objects = await render({
+    namespace: release,
+    set: [`workloads.namespace=${workloads}`, selector, 'workloads.requestContainerDisk=false'],
+  });
+  const applied = [
+    'ServiceAccount',
+    'ClusterRole',
+    'ClusterRoleBinding',
+    'Role',
+    'RoleBinding',
+    'PriorityClass',
+  ].flatMap((kind) => ofKind(objects, kind));
   for (const object of applied) await createIgnoringConflict(env.client, object);
   const chartEnv = serviceEnv(objects, 'scheduler');
-  return { objects, applied, schedulerEnv: Object.fromEntries(SCHEDULER_KEYS.map((key) => [key, chartEnv[key] ?? ''])) };
+  return {
+    objects,
+    applied,
+    schedulerEnv: Object.fromEntries(SCHEDULER_KEYS.map((key) => [key, chartEnv[key] ?? ''])),
+  };
 }
 
 /** Deletes the cluster-scoped objects {@link applyChartIdentity} created (namespaced ones go with their namespace). */
@@ -60,7 +86,10 @@ export async function removeChartIdentity(env: KubeTestEnv, identity: ChartIdent
 /** A token of a ServiceAccount from the TokenRequest API, as kubelet would project it into the pod. */
 export async function requestToken(env: KubeTestEnv, namespace: string, serviceAccount: string): Promise<string> {
   const request = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } };
-  const { status } = await env.client.create<{ status: { token: string } }>(`/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`, request);
+  const { status } = await env.client.create<{ status: { token: string } }>(
+    `/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`,
+    request,
+  );
   return status.token;
 }
 
@@ -70,7 +99,9 @@ export function writeTokenKubeconfig(env: KubeTestEnv, file: string, user: strin
   const kubeconfig = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'runplane-test', cluster: { server: env.connection.server, 'certificate-authority-data': caData } }],
+    clusters: [
+      { name: 'runplane-test', cluster: { server: env.connection.server, 'certificate-authority-data': caData } },
+    ],
     users: [{ name: user, user: { token } }],
     contexts: [{ name: user, context: { cluster: 'runplane-test', user } }],
     'current-context': user,

@@ -6,7 +6,16 @@ import { createAccountsServices } from '@runplane/accounts';
 import { seedCatalog } from '@runplane/catalog';
 import { createPrismaClient } from '@runplane/db';
 import { createRedis } from '@runplane/queue';
-import { cleanupRedisPrefix, createTestDatabase, getFreePort, getFreePorts, type ProcessGroup, stopProcessGroup, type TestDatabase, testRedisPrefix } from '@runplane/testing';
+import {
+  cleanupRedisPrefix,
+  createTestDatabase,
+  getFreePort,
+  getFreePorts,
+  type ProcessGroup,
+  stopProcessGroup,
+  type TestDatabase,
+  testRedisPrefix,
+} from '@runplane/testing';
 import { REPO_ROOT, startApp, waitForPort, waitReady } from '../../apps/scheduler/test/app-process';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -27,7 +36,10 @@ export interface ProcessPlatform {
 }
 
 /** Gateway and job-router processes, each resolved once it listens; a failed start leaves neither running. */
-async function startFrontends(common: Record<string, string>, jobRouterEnv: Record<string, string>): Promise<{ groups: ProcessGroup[]; gatewayPort: number; jobPort: number }> {
+async function startFrontends(
+  common: Record<string, string>,
+  jobRouterEnv: Record<string, string>,
+): Promise<{ groups: ProcessGroup[]; gatewayPort: number; jobPort: number }> {
   const [gatewayPort = 0, jobPort = 0] = await getFreePorts(2);
   const gateway = startApp('gateway', { ...common, PORT: String(gatewayPort) });
   const jobRouter = startApp('job-router', { ...common, PORT: String(jobPort), ...jobRouterEnv });
@@ -42,14 +54,24 @@ async function startFrontends(common: Record<string, string>, jobRouterEnv: Reco
 }
 
 /** Starts the database, gateway and job-router of one test file; schedulers come with {@link ProcessPlatform.startScheduler}. */
-export async function startProcessPlatform(label: string, jobRouterEnv: Record<string, string> = {}): Promise<ProcessPlatform> {
+export async function startProcessPlatform(
+  label: string,
+  jobRouterEnv: Record<string, string> = {},
+): Promise<ProcessPlatform> {
   const database: TestDatabase = await createTestDatabase(label);
   const prefix = testRedisPrefix(label);
   const stateDir = mkdtempSync(path.join(tmpdir(), `runplane-${label}-`));
   const db = createPrismaClient(database.url);
   await seedCatalog(db);
   // Gateway and scheduler share the key: the scheduler decrypts the registry passwords the gateway stored.
-  const common = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', HOST: '127.0.0.1', RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+  const common = {
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  };
   const { groups, gatewayPort, jobPort } = await startFrontends(common, jobRouterEnv).catch(async (error: unknown) => {
     await db.$disconnect();
     await database.drop();
@@ -57,7 +79,10 @@ export async function startProcessPlatform(label: string, jobRouterEnv: Record<s
     throw error;
   });
   const { accounts, apiKeys } = createAccountsServices(db);
-  const { secret } = await apiKeys.create((await accounts.create({ name: `${label}-account` })).id, { name: 'test key', scope: 'ALL' });
+  const { secret } = await apiKeys.create((await accounts.create({ name: `${label}-account` })).id, {
+    name: 'test key',
+    scope: 'ALL',
+  });
   const schedulerEnv = {
     ...common,
     SCHEDULER_STATE_DIR: stateDir,
@@ -91,10 +116,18 @@ export async function startProcessPlatform(label: string, jobRouterEnv: Record<s
   };
 }
 
-async function callV1(url: string, secret: string, method: string, body: unknown): Promise<{ status: number; body: unknown }> {
+async function callV1(
+  url: string,
+  secret: string,
+  method: string,
+  body: unknown,
+): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${secret}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${secret}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

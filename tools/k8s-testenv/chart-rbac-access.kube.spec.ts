@@ -54,7 +54,8 @@ describe("the chart's ServiceAccounts, as the apiserver's authorizer sees them",
         resourceAttributes: { verb, resource, group, subresource, namespace, name },
       },
     };
-    return (await env.client.create<Review>('/apis/authorization.k8s.io/v1/subjectaccessreviews', review)).status.allowed;
+    return (await env.client.create<Review>('/apis/authorization.k8s.io/v1/subjectaccessreviews', review)).status
+      .allowed;
   }
 
   /** The actions, each as `verb resource[/sub] in namespace [name]`, with the authorizer's answer. */
@@ -63,7 +64,10 @@ describe("the chart's ServiceAccounts, as the apiserver's authorizer sees them",
       actions.map(async (action) => {
         const where = action.namespace ?? 'cluster';
         const what = `${action.group ? `${action.group}/` : ''}${action.resource}${action.subresource ? `/${action.subresource}` : ''}`;
-        return [`${action.verb} ${what} in ${where}${action.name ? ` ${action.name}` : ''}`, await allowed(service, action)] as const;
+        return [
+          `${action.verb} ${what} in ${where}${action.name ? ` ${action.name}` : ''}`,
+          await allowed(service, action),
+        ] as const;
       }),
     );
     return Object.fromEntries(entries);
@@ -74,21 +78,35 @@ describe("the chart's ServiceAccounts, as the apiserver's authorizer sees them",
   const granted = (): Action[] => [
     ...['get', 'list', 'watch'].map((verb) => ({ verb, resource: 'nodes' })),
     ...['list', 'watch'].map((verb) => ({ verb, resource: 'pods' })),
-    ...workloadKinds.flatMap((resource) => ['list', 'watch', 'create', 'delete'].map((verb) => ({ verb, resource, namespace: work.name }))),
+    ...workloadKinds.flatMap((resource) =>
+      ['list', 'watch', 'create', 'delete'].map((verb) => ({ verb, resource, namespace: work.name })),
+    ),
     { verb: 'patch', resource: 'secrets', namespace: work.name },
     { verb: 'create', resource: 'leases', group: 'coordination.k8s.io', namespace: work.name },
-    ...['get', 'update'].map((verb) => ({ verb, resource: 'leases', group: 'coordination.k8s.io', namespace: work.name, name: lease() })),
+    ...['get', 'update'].map((verb) => ({
+      verb,
+      resource: 'leases',
+      group: 'coordination.k8s.io',
+      namespace: work.name,
+      name: lease(),
+    })),
   ];
   const forbidden = (): Action[] => [
     // Secrets outside the workload namespace: the release's own (its config Secret), another tenant's, the system's.
-    ...[release.name, other.name, 'kube-system', 'default'].flatMap((namespace) => ['get', 'list', 'watch'].map((verb) => ({ verb, resource: 'secrets', namespace }))),
+    ...[release.name, other.name, 'kube-system', 'default'].flatMap((namespace) =>
+      ['get', 'list', 'watch'].map((verb) => ({ verb, resource: 'secrets', namespace })),
+    ),
     { verb: 'get', resource: 'secrets', namespace: release.name, name: `${RELEASE}-runplane-config` },
     ...['list', 'watch', 'get'].map((verb) => ({ verb, resource: 'secrets' })),
     // Nodes: read only.
     ...['create', 'update', 'patch', 'delete', 'deletecollection'].map((verb) => ({ verb, resource: 'nodes' })),
     { verb: 'patch', resource: 'nodes', subresource: 'status' },
     // Other namespaces' pods: listed (to count the GPUs they hold), never touched.
-    ...['get', 'create', 'update', 'patch', 'delete', 'deletecollection'].map((verb) => ({ verb, resource: 'pods', namespace: other.name })),
+    ...['get', 'create', 'update', 'patch', 'delete', 'deletecollection'].map((verb) => ({
+      verb,
+      resource: 'pods',
+      namespace: other.name,
+    })),
     { verb: 'create', resource: 'pods', subresource: 'exec', namespace: other.name },
     { verb: 'create', resource: 'pods', subresource: 'eviction', namespace: other.name },
     ...['create', 'delete'].map((verb) => ({ verb, resource: 'pods', namespace: release.name })),
@@ -118,10 +136,18 @@ describe("the chart's ServiceAccounts, as the apiserver's authorizer sees them",
     expect(answered).toEqual(Object.fromEntries(Object.keys(answered).map((key) => [key, false])));
   });
 
-  it.each(SERVICES.filter((service) => service !== 'scheduler'))("%s's ServiceAccount is allowed nothing, not even what the scheduler may do", async (service) => {
-    const actions = [...granted(), ...forbidden(), { verb: 'get', resource: 'configmaps', namespace: release.name }, { verb: 'list', resource: 'endpoints', namespace: release.name }];
-    const answered = await answers(service, actions);
-    expect(Object.keys(answered)).toHaveLength(actions.length);
-    expect(answered).toEqual(Object.fromEntries(Object.keys(answered).map((key) => [key, false])));
-  });
+  it.each(SERVICES.filter((service) => service !== 'scheduler'))(
+    "%s's ServiceAccount is allowed nothing, not even what the scheduler may do",
+    async (service) => {
+      const actions = [
+        ...granted(),
+        ...forbidden(),
+        { verb: 'get', resource: 'configmaps', namespace: release.name },
+        { verb: 'list', resource: 'endpoints', namespace: release.name },
+      ];
+      const answered = await answers(service, actions);
+      expect(Object.keys(answered)).toHaveLength(actions.length);
+      expect(answered).toEqual(Object.fromEntries(Object.keys(answered).map((key) => [key, false])));
+    },
+  );
 });

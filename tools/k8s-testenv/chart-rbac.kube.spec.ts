@@ -7,7 +7,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createKubeClients, type KubeClients, MANAGED_SELECTOR } from '@runplane/kube';
-import { createTestNamespace, KubeApiError, KubeTestClient, kubeTestEnv, NODE_POOL_LABEL, pollUntil, registerNodePools, removeNodePool, type TestNamespace } from '@runplane/testing';
+import {
+  createTestNamespace,
+  KubeApiError,
+  KubeTestClient,
+  kubeTestEnv,
+  NODE_POOL_LABEL,
+  pollUntil,
+  registerNodePools,
+  removeNodePool,
+  type TestNamespace,
+} from '@runplane/testing';
 import { parse, stringify } from 'yaml';
 import { collection, createIgnoringConflict } from './chart-identity';
 import { type KubeObject, ofKind, RELEASE, render, serviceEnv } from './helm-chart';
@@ -36,22 +46,63 @@ describe("the Helm chart's scheduler RBAC on a real apiserver", () => {
 
   beforeAll(async () => {
     ns = await createTestNamespace('chart-rbac', env);
-    await registerNodePools(env, [{ name: 'h100', dataCenterId: 'EU-RO-1', count: 1, cpu: '224', memory: '2Ti', gpu: { type: H100, count: 2, memoryMiB: 81559 } }], { poolLabel: POOL });
-    const objects = await render({ namespace: ns.name, set: [`workloads.nodeSelector.${NODE_POOL_LABEL.replace(/\./g, '\\.')}=${POOL}`, 'workloads.requestContainerDisk=false'] });
+    await registerNodePools(
+      env,
+      [
+        {
+          name: 'h100',
+          dataCenterId: 'EU-RO-1',
+          count: 1,
+          cpu: '224',
+          memory: '2Ti',
+          gpu: { type: H100, count: 2, memoryMiB: 81559 },
+        },
+      ],
+      { poolLabel: POOL },
+    );
+    const objects = await render({
+      namespace: ns.name,
+      set: [
+        `workloads.nodeSelector.${NODE_POOL_LABEL.replace(/\./g, '\\.')}=${POOL}`,
+        'workloads.requestContainerDisk=false',
+      ],
+    });
     const account = ofKind(objects, 'ServiceAccount').filter((sa) => sa.metadata.name === SCHEDULER_SA);
-    rbac = [...account, ...['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'PriorityClass'].flatMap((kind) => ofKind(objects, kind))];
+    rbac = [
+      ...account,
+      ...['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'PriorityClass'].flatMap((kind) =>
+        ofKind(objects, kind),
+      ),
+    ];
     for (const object of rbac) await createIgnoringConflict(env.client, object);
     const request = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } };
-    const { status } = await env.client.create<{ status: { token: string } }>(`/api/v1/namespaces/${ns.name}/serviceaccounts/${SCHEDULER_SA}/token`, request);
+    const { status } = await env.client.create<{ status: { token: string } }>(
+      `/api/v1/namespaces/${ns.name}/serviceaccounts/${SCHEDULER_SA}/token`,
+      request,
+    );
     const kubeconfig = parse(env.kubeconfig) as { users: { user: { token: string } }[] };
     for (const user of kubeconfig.users) user.user.token = status.token;
     const kubeconfigPath = path.join(dir, 'scheduler.kubeconfig');
     writeFileSync(kubeconfigPath, stringify(kubeconfig), { mode: 0o600 });
     asScheduler = new KubeTestClient({ ...env.connection, token: status.token });
     const chartEnv = serviceEnv(objects, 'scheduler');
-    const keys = ['SCHEDULER_DRIVER', 'KUBE_NAMESPACE', 'KUBE_NODE_SELECTOR', 'KUBE_APPLY_PRIORITY_CLASSES', 'KUBE_LEADER_LEASE', 'KUBE_REQUEST_CONTAINER_DISK'];
+    const keys = [
+      'SCHEDULER_DRIVER',
+      'KUBE_NAMESPACE',
+      'KUBE_NODE_SELECTOR',
+      'KUBE_APPLY_PRIORITY_CLASSES',
+      'KUBE_LEADER_LEASE',
+      'KUBE_REQUEST_CONTAINER_DISK',
+    ];
     const scheduler = Object.fromEntries(keys.map((key) => [key, chartEnv[key]!]));
-    p = await startPlatform(POOL, { scheduler: { ...scheduler, KUBECONFIG: kubeconfigPath, RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), SCHEDULER_STOP_GRACE_MS: '1000' } });
+    p = await startPlatform(POOL, {
+      scheduler: {
+        ...scheduler,
+        KUBECONFIG: kubeconfigPath,
+        RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        SCHEDULER_STOP_GRACE_MS: '1000',
+      },
+    });
     admin = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 100, burst: 200 });
   }, 240_000);
 
@@ -60,48 +111,109 @@ describe("the Helm chart's scheduler RBAC on a real apiserver", () => {
     admin?.close();
     await ns?.delete();
     await removeNodePool(env, POOL);
-    for (const object of rbac ?? []) if (object.kind.startsWith('Cluster')) await env.client.delete(`${collection(object)}/${object.metadata.name}`);
+    for (const object of rbac ?? [])
+      if (object.kind.startsWith('Cluster')) await env.client.delete(`${collection(object)}/${object.metadata.name}`);
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   const objects = async (): Promise<string[]> => {
     const query = { namespace: ns.name, labelSelector: MANAGED_SELECTOR };
-    const [pods, services, claims] = await Promise.all([admin.core.listNamespacedPod(query), admin.core.listNamespacedService(query), admin.core.listNamespacedPersistentVolumeClaim(query)]);
-    return [...pods.items.map((o) => `pod/${o.metadata?.name}`), ...services.items.map((o) => `service/${o.metadata?.name}`), ...claims.items.map((o) => `pvc/${o.metadata?.name}`)].sort();
+    const [pods, services, claims] = await Promise.all([
+      admin.core.listNamespacedPod(query),
+      admin.core.listNamespacedService(query),
+      admin.core.listNamespacedPersistentVolumeClaim(query),
+    ]);
+    return [
+      ...pods.items.map((o) => `pod/${o.metadata?.name}`),
+      ...services.items.map((o) => `service/${o.metadata?.name}`),
+      ...claims.items.map((o) => `pvc/${o.metadata?.name}`),
+    ].sort();
   };
 
   it('mirrors the nodes, leads through the Lease, and creates then deletes every object of a Pod', async () => {
-    await pollUntil(async () => (await p.db.machine.count({ where: { ready: true } })) === 1 || undefined, { timeoutMs: 30_000, description: 'the node to be mirrored' });
-    const created = await p.v1('POST', '/pods', { name: 'rbac', imageName: 'runpod/base:0.6.2', gpuTypeIds: [H100], gpuCount: 1, volumeInGb: 10, ports: ['8888/http', '22/tcp'] });
+    await pollUntil(async () => (await p.db.machine.count({ where: { ready: true } })) === 1 || undefined, {
+      timeoutMs: 30_000,
+      description: 'the node to be mirrored',
+    });
+    const created = await p.v1('POST', '/pods', {
+      name: 'rbac',
+      imageName: 'runpod/base:0.6.2',
+      gpuTypeIds: [H100],
+      gpuCount: 1,
+      volumeInGb: 10,
+      ports: ['8888/http', '22/tcp'],
+    });
     expect(created.status).toBe(201);
     const id = (created.body as { id: string }).id;
     const expected = [`pod/rp-${id}`, `pvc/rp-${id}-volume`, `service/rp-${id}-http`, `service/rp-${id}-ports`];
-    await pollUntil(async () => JSON.stringify(await objects()) === JSON.stringify(expected) || undefined, { timeoutMs: 30_000, description: "the Pod's objects" });
-    const lease = await env.client.get<{ spec: { holderIdentity: string } }>(`/apis/coordination.k8s.io/v1/namespaces/${ns.name}/leases/runplane-scheduler`);
+    await pollUntil(async () => JSON.stringify(await objects()) === JSON.stringify(expected) || undefined, {
+      timeoutMs: 30_000,
+      description: "the Pod's objects",
+    });
+    const lease = await env.client.get<{ spec: { holderIdentity: string } }>(
+      `/apis/coordination.k8s.io/v1/namespaces/${ns.name}/leases/runplane-scheduler`,
+    );
     expect(lease.spec.holderIdentity).toEqual(expect.any(String));
     expect((await p.v1('DELETE', `/pods/${id}`)).status).toBeLessThan(300);
-    await pollUntil(async () => (await objects()).length === 0 || undefined, { timeoutMs: 30_000, description: "the Pod's objects to be deleted" });
+    await pollUntil(async () => (await objects()).length === 0 || undefined, {
+      timeoutMs: 30_000,
+      description: "the Pod's objects to be deleted",
+    });
   });
 
   it("creates a serverless worker's pod and token Secret, and deletes both with the endpoint", async () => {
-    const template = await p.v1('POST', '/templates', { name: 'rbac-echo', imageName: 'runplane/echo-worker:dev', isServerless: true, containerDiskInGb: 5 });
-    const endpoint = await p.v1('POST', '/endpoints', { name: 'rbac', templateId: (template.body as { id: string }).id, gpuTypeIds: [H100], gpuCount: 1, workersMin: 1, workersMax: 1 });
+    const template = await p.v1('POST', '/templates', {
+      name: 'rbac-echo',
+      imageName: 'runplane/echo-worker:dev',
+      isServerless: true,
+      containerDiskInGb: 5,
+    });
+    const endpoint = await p.v1('POST', '/endpoints', {
+      name: 'rbac',
+      templateId: (template.body as { id: string }).id,
+      gpuTypeIds: [H100],
+      gpuCount: 1,
+      workersMin: 1,
+      workersMax: 1,
+    });
     expect(endpoint.status).toBe(200);
     const endpointId = (endpoint.body as { id: string }).id;
     const query = { namespace: ns.name, labelSelector: `${MANAGED_SELECTOR},runplane.io/token-secret=true` };
     const workerObjects = async (): Promise<number[]> => [
-      (await admin.core.listNamespacedPod({ namespace: ns.name, labelSelector: `runplane.io/endpoint-id=${endpointId}` })).items.length,
+      (
+        await admin.core.listNamespacedPod({
+          namespace: ns.name,
+          labelSelector: `runplane.io/endpoint-id=${endpointId}`,
+        })
+      ).items.length,
       (await admin.core.listNamespacedSecret(query)).items.length,
     ];
-    await pollUntil(async () => JSON.stringify(await workerObjects()) === '[1,1]' || undefined, { timeoutMs: 30_000, description: "the worker's pod and token Secret" });
+    await pollUntil(async () => JSON.stringify(await workerObjects()) === '[1,1]' || undefined, {
+      timeoutMs: 30_000,
+      description: "the worker's pod and token Secret",
+    });
     expect((await p.v1('DELETE', `/endpoints/${endpointId}`)).status).toBeLessThan(300);
-    await pollUntil(async () => JSON.stringify(await workerObjects()) === '[0,0]' || undefined, { timeoutMs: 30_000, description: "the worker's pod and token Secret to be deleted" });
+    await pollUntil(async () => JSON.stringify(await workerObjects()) === '[0,0]' || undefined, {
+      timeoutMs: 30_000,
+      description: "the worker's pod and token Secret to be deleted",
+    });
   });
 
   it('is refused PriorityClass writes, Secrets outside its namespace and pod changes elsewhere', async () => {
-    const priorityClass = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: `rbac-${ns.name}` }, value: 1 };
+    const priorityClass = {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: `rbac-${ns.name}` },
+      value: 1,
+    };
     expect(await statusOf(asScheduler.create('/apis/scheduling.k8s.io/v1/priorityclasses', priorityClass))).toBe(403);
-    expect(await statusOf(asScheduler.patch('/apis/scheduling.k8s.io/v1/priorityclasses/runplane-on-demand', { metadata: { labels: { x: 'y' } } }))).toBe(403);
+    expect(
+      await statusOf(
+        asScheduler.patch('/apis/scheduling.k8s.io/v1/priorityclasses/runplane-on-demand', {
+          metadata: { labels: { x: 'y' } },
+        }),
+      ),
+    ).toBe(403);
     expect(await statusOf(asScheduler.get('/api/v1/secrets'))).toBe(403);
     expect(await statusOf(asScheduler.get('/api/v1/namespaces/default/secrets'))).toBe(403);
     expect(await statusOf(asScheduler.delete('/api/v1/namespaces/default/pods/anything'))).toBe(403);

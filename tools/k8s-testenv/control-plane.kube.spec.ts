@@ -16,7 +16,11 @@ import { gpuPod, type Pod } from './test-pods';
 interface Node {
   metadata: { name: string; labels: Record<string, string> };
   spec: { taints?: { key: string; effect: string; value?: string }[] };
-  status: { capacity: Record<string, string>; allocatable: Record<string, string>; conditions?: { type: string; status: string }[] };
+  status: {
+    capacity: Record<string, string>;
+    allocatable: Record<string, string>;
+    conditions?: { type: string; status: string }[];
+  };
 }
 
 const POOL = 'control-plane-spec';
@@ -61,7 +65,10 @@ describe('Kubernetes test environment', () => {
     expect(h100.spec.taints).toEqual([{ key: GPU_RESOURCE, effect: 'NoSchedule' }]);
 
     const rtx = await env.client.get<Node>(`/api/v1/nodes/${POOL}-rtx4090-7`);
-    expect(rtx.metadata.labels).toMatchObject({ [GPU_PRODUCT_LABEL]: 'NVIDIA-GeForce-RTX-4090', 'topology.kubernetes.io/region': 'US-TX-3' });
+    expect(rtx.metadata.labels).toMatchObject({
+      [GPU_PRODUCT_LABEL]: 'NVIDIA-GeForce-RTX-4090',
+      'topology.kubernetes.io/region': 'US-TX-3',
+    });
     const cpu = await env.client.get<Node>(`/api/v1/nodes/${POOL}-cpu-1`);
     expect(cpu.metadata.labels[GPU_PRODUCT_LABEL]).toBeUndefined();
     expect(cpu.status.capacity[GPU_RESOURCE]).toBeUndefined();
@@ -79,7 +86,9 @@ describe('Kubernetes test environment', () => {
       { timeoutMs: 30_000, intervalMs: 100, description: 'the H100 pod to run' },
     );
     expect(running.spec.nodeName).toMatch(new RegExp(`^${POOL}-h100-\\d$`));
-    expect(running.status?.conditions).toContainEqual(expect.objectContaining({ type: 'PodScheduled', status: 'True' }));
+    expect(running.status?.conditions).toContainEqual(
+      expect.objectContaining({ type: 'PodScheduled', status: 'True' }),
+    );
     expect(running.status?.podIP).toMatch(/^10\.244\./);
   });
 

@@ -1,7 +1,25 @@
 import { buildPriorityClasses } from '@runplane/kube';
-import { deployment, type KubeObject, lint, NAMESPACE, named, ofKind, PRODUCTION_VALUES, RELEASE, render, SERVICES, serviceEnv } from './helm-chart';
+import {
+  deployment,
+  type KubeObject,
+  lint,
+  NAMESPACE,
+  named,
+  ofKind,
+  PRODUCTION_VALUES,
+  RELEASE,
+  render,
+  SERVICES,
+  serviceEnv,
+} from './helm-chart';
 
-const PORTS: Record<string, number> = { gateway: 8080, 'job-router': 8081, scheduler: 8082, 'webhook-dispatcher': 8083, 'billing-aggregator': 8084 };
+const PORTS: Record<string, number> = {
+  gateway: 8080,
+  'job-router': 8081,
+  scheduler: 8082,
+  'webhook-dispatcher': 8083,
+  'billing-aggregator': 8084,
+};
 const PREFIX = `${RELEASE}-runplane`;
 
 describe('helm/runplane', () => {
@@ -20,7 +38,11 @@ describe('helm/runplane', () => {
   });
 
   it('runs every service as a Deployment of 2 replicas with /readyz and /healthz probes, requests and limits', () => {
-    expect(ofKind(defaults, 'Deployment').map((d) => d.metadata.name).sort()).toEqual(SERVICES.map((s) => `${PREFIX}-${s}`).sort());
+    expect(
+      ofKind(defaults, 'Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual(SERVICES.map((s) => `${PREFIX}-${s}`).sort());
     for (const service of SERVICES) {
       const spec = deployment(defaults, service)['spec'];
       expect(spec.replicas).toBe(2);
@@ -49,7 +71,10 @@ describe('helm/runplane', () => {
 
   it('runs every container as uid 10001, non-root, read-only root filesystem, no privilege escalation, /tmp an emptyDir', () => {
     const job = named(defaults, 'Job', `${PREFIX}-migrate`);
-    for (const pod of [...SERVICES.map((s) => deployment(defaults, s)['spec'].template.spec), job['spec'].template.spec]) {
+    for (const pod of [
+      ...SERVICES.map((s) => deployment(defaults, s)['spec'].template.spec),
+      job['spec'].template.spec,
+    ]) {
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
       const [container] = pod.containers;
       expect(container.securityContext).toMatchObject({
@@ -69,7 +94,10 @@ describe('helm/runplane', () => {
       const spec = deployment(defaults, service)['spec'];
       const own = spec.selector.matchLabels as Record<string, string>;
       expect(own['app.kubernetes.io/component']).toBe(service);
-      const spread = spec.template.spec.topologySpreadConstraints as { topologyKey: string; labelSelector: { matchLabels: unknown } }[];
+      const spread = spec.template.spec.topologySpreadConstraints as {
+        topologyKey: string;
+        labelSelector: { matchLabels: unknown };
+      }[];
       expect(spread.map((c) => c.topologyKey)).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
       for (const constraint of spread) expect(constraint.labelSelector.matchLabels).toEqual(own);
       const pdb = named(defaults, 'PodDisruptionBudget', `${PREFIX}-${service}`);
@@ -91,7 +119,9 @@ describe('helm/runplane', () => {
   it("grants only the scheduler exactly its driver's calls: nodes and pods read cluster-wide, its objects and Lease in the workload namespace", () => {
     for (const objects of [defaults, production]) {
       const bindings = [...ofKind(objects, 'RoleBinding'), ...ofKind(objects, 'ClusterRoleBinding')];
-      expect(bindings.flatMap((b) => b['subjects'])).toEqual(bindings.map(() => ({ kind: 'ServiceAccount', name: `${PREFIX}-scheduler`, namespace: NAMESPACE })));
+      expect(bindings.flatMap((b) => b['subjects'])).toEqual(
+        bindings.map(() => ({ kind: 'ServiceAccount', name: `${PREFIX}-scheduler`, namespace: NAMESPACE })),
+      );
       const [clusterRole] = ofKind(objects, 'ClusterRole');
       expect(ofKind(objects, 'ClusterRole')).toHaveLength(1);
       expect(clusterRole?.['rules']).toEqual([
@@ -101,19 +131,38 @@ describe('helm/runplane', () => {
       const [role] = ofKind(objects, 'Role');
       expect(ofKind(objects, 'Role')).toHaveLength(1);
       expect(role?.['rules']).toEqual([
-        { apiGroups: [''], resources: ['pods', 'services', 'persistentvolumeclaims', 'secrets'], verbs: ['list', 'watch', 'create', 'delete'] },
+        {
+          apiGroups: [''],
+          resources: ['pods', 'services', 'persistentvolumeclaims', 'secrets'],
+          verbs: ['list', 'watch', 'create', 'delete'],
+        },
         { apiGroups: [''], resources: ['secrets'], verbs: ['patch'] },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['runplane-scheduler'], verbs: ['get', 'update'] },
+        {
+          apiGroups: ['coordination.k8s.io'],
+          resources: ['leases'],
+          resourceNames: ['runplane-scheduler'],
+          verbs: ['get', 'update'],
+        },
       ]);
     }
     expect(named(production, 'Role', `${PREFIX}-scheduler`).metadata.namespace).toBe('runplane-workloads');
     expect(named(production, 'RoleBinding', `${PREFIX}-scheduler`).metadata.namespace).toBe('runplane-workloads');
   });
 
-  it("creates the workload PriorityClasses as the scheduler would (unless told not to), and tells the scheduler not to write them", async () => {
-    const rendered = ofKind(defaults, 'PriorityClass').map(({ metadata, value, preemptionPolicy, globalDefault }) => ({ name: metadata.name, value, preemptionPolicy, globalDefault }));
-    const built = buildPriorityClasses().map(({ metadata, value, preemptionPolicy, globalDefault }) => ({ name: metadata?.name, value, preemptionPolicy, globalDefault }));
+  it('creates the workload PriorityClasses as the scheduler would (unless told not to), and tells the scheduler not to write them', async () => {
+    const rendered = ofKind(defaults, 'PriorityClass').map(({ metadata, value, preemptionPolicy, globalDefault }) => ({
+      name: metadata.name,
+      value,
+      preemptionPolicy,
+      globalDefault,
+    }));
+    const built = buildPriorityClasses().map(({ metadata, value, preemptionPolicy, globalDefault }) => ({
+      name: metadata?.name,
+      value,
+      preemptionPolicy,
+      globalDefault,
+    }));
     expect(rendered).toEqual(built);
     expect(serviceEnv(defaults, 'scheduler')['KUBE_APPLY_PRIORITY_CLASSES']).toBe('false');
     const second = await render({ set: ['workloads.createPriorityClasses=false'] });
@@ -123,17 +172,33 @@ describe('helm/runplane', () => {
 
   it('migrates and seeds in a pre-install/pre-upgrade hook Job, after the Secret and catalog it reads, and no service migrates', () => {
     const job = named(production, 'Job', `${PREFIX}-migrate`);
-    expect(job.metadata.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-weight': '0' });
+    expect(job.metadata.annotations).toMatchObject({
+      'helm.sh/hook': 'pre-install,pre-upgrade',
+      'helm.sh/hook-weight': '0',
+    });
     const pod = job['spec'].template.spec;
     expect(pod.restartPolicy).toBe('Never');
-    expect([pod.containers[0].command, pod.containers[0].args]).toEqual([undefined, ['node', 'dist/tools/migrate/main.js']]);
-    expect(pod.containers[0].env).toContainEqual({ name: 'RUNPLANE_CATALOG_FILE', value: '/etc/runplane/catalog.json' });
-    expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'catalog', mountPath: '/etc/runplane', readOnly: true });
+    expect([pod.containers[0].command, pod.containers[0].args]).toEqual([
+      undefined,
+      ['node', 'dist/tools/migrate/main.js'],
+    ]);
+    expect(pod.containers[0].env).toContainEqual({
+      name: 'RUNPLANE_CATALOG_FILE',
+      value: '/etc/runplane/catalog.json',
+    });
+    expect(pod.containers[0].volumeMounts).toContainEqual({
+      name: 'catalog',
+      mountPath: '/etc/runplane',
+      readOnly: true,
+    });
     const catalog = named(production, 'ConfigMap', `${PREFIX}-catalog`);
     expect(pod.volumes).toContainEqual({ name: 'catalog', configMap: { name: `${PREFIX}-catalog` } });
-    expect(JSON.parse(catalog['data']['catalog.json'])).toMatchObject({ dataCenters: { 'EU-FR-1': { countryCode: 'FR' } } });
+    expect(JSON.parse(catalog['data']['catalog.json'])).toMatchObject({
+      dataCenters: { 'EU-FR-1': { countryCode: 'FR' } },
+    });
     expect(Number(catalog.metadata.annotations?.['helm.sh/hook-weight'])).toBeLessThan(0);
-    for (const service of SERVICES) expect(deployment(production, service)['spec'].template.spec.initContainers).toBeUndefined();
+    for (const service of SERVICES)
+      expect(deployment(production, service)['spec'].template.spec.initContainers).toBeUndefined();
   });
 
   it("places the migration Job's pod by migration.nodeSelector and migration.tolerations, anywhere by default", async () => {
@@ -155,11 +220,22 @@ describe('helm/runplane', () => {
 
   it('exposes /v1 on the gateway Service and /v2 on the job-router Service, through the Ingress when enabled', () => {
     expect(ofKind(defaults, 'Ingress')).toEqual([]);
-    for (const [service, port] of [['gateway', 8080], ['job-router', 8081]] as const) {
-      expect(named(defaults, 'Service', `${PREFIX}-${service}`)['spec']).toMatchObject({ ports: [{ port, targetPort: 'http' }], selector: { 'app.kubernetes.io/component': service } });
+    for (const [service, port] of [
+      ['gateway', 8080],
+      ['job-router', 8081],
+    ] as const) {
+      expect(named(defaults, 'Service', `${PREFIX}-${service}`)['spec']).toMatchObject({
+        ports: [{ port, targetPort: 'http' }],
+        selector: { 'app.kubernetes.io/component': service },
+      });
     }
-    const rules = named(production, 'Ingress', PREFIX)['spec'].rules as { host: string; http: { paths: KubeObject[] } }[];
-    expect(rules.map((rule) => [rule.host, rule.http.paths[0]?.['path'], rule.http.paths[0]?.['backend'].service])).toEqual([
+    const rules = named(production, 'Ingress', PREFIX)['spec'].rules as {
+      host: string;
+      http: { paths: KubeObject[] };
+    }[];
+    expect(
+      rules.map((rule) => [rule.host, rule.http.paths[0]?.['path'], rule.http.paths[0]?.['backend'].service]),
+    ).toEqual([
       ['api.gpu.example.com', '/v1', { name: `${PREFIX}-gateway`, port: { number: 8080 } }],
       ['api.gpu.example.com', '/v2', { name: `${PREFIX}-job-router`, port: { number: 8081 } }],
     ]);
@@ -169,7 +245,9 @@ describe('helm/runplane', () => {
     expect(ofKind(defaults, 'ServiceMonitor')).toEqual([]);
     const monitor = named(production, 'ServiceMonitor', PREFIX);
     expect(monitor['spec'].endpoints).toEqual([{ port: 'http', path: '/metrics', interval: '30s' }]);
-    const scraped = ofKind(production, 'Service').filter((s) => Object.entries(monitor['spec'].selector.matchLabels).every(([k, v]) => s.metadata.labels?.[k] === v));
+    const scraped = ofKind(production, 'Service').filter((s) =>
+      Object.entries(monitor['spec'].selector.matchLabels).every(([k, v]) => s.metadata.labels?.[k] === v),
+    );
     expect(scraped.map((s) => s['spec'].selector['app.kubernetes.io/component']).sort()).toEqual([...SERVICES].sort());
   });
 });

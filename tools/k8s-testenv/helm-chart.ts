@@ -43,7 +43,10 @@ function helmBinary(): string {
 }
 
 function valueArgs(values: HelmValues): string[] {
-  return [...(values.files ?? []).flatMap((file) => ['-f', file]), ...(values.set ?? []).flatMap((pair) => ['--set', pair])];
+  return [
+    ...(values.files ?? []).flatMap((file) => ['-f', file]),
+    ...(values.set ?? []).flatMap((pair) => ['--set', pair]),
+  ];
 }
 
 /** Output of a helm command; a failure resolves too, with its exit code, so specs can assert the message. */
@@ -64,7 +67,16 @@ export function lint(values: HelmValues = {}): Promise<{ code: number; output: s
 
 /** `helm template` output, or its failure (exit code and message). */
 export function template(values: HelmValues = {}): Promise<{ code: number; output: string }> {
-  return helm(['template', RELEASE, CHART_DIR, '--namespace', values.namespace ?? NAMESPACE, '--kube-version', KUBE_TEST_VERSIONS.kubernetes, ...valueArgs(values)]);
+  return helm([
+    'template',
+    RELEASE,
+    CHART_DIR,
+    '--namespace',
+    values.namespace ?? NAMESPACE,
+    '--kube-version',
+    KUBE_TEST_VERSIONS.kubernetes,
+    ...valueArgs(values),
+  ]);
 }
 
 /** The objects `helm template` renders; throws with helm's message when it fails. */
@@ -82,7 +94,8 @@ export function ofKind(objects: KubeObject[], kind: string): KubeObject[] {
 
 export function named(objects: KubeObject[], kind: string, name: string): KubeObject {
   const found = objects.find((object) => object.kind === kind && object.metadata.name === name);
-  if (!found) throw new Error(`no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
+  if (!found)
+    throw new Error(`no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
   return found;
 }
 
@@ -97,7 +110,11 @@ export function envOf(container: KubeObject): Record<string, string> {
   for (const entry of container['env'] as { name: string; value?: string; valueFrom?: KubeObject }[]) {
     const secret = entry.valueFrom?.['secretKeyRef'] as { name: string; key: string } | undefined;
     const field = entry.valueFrom?.['fieldRef'] as { fieldPath: string } | undefined;
-    env[entry.name] = secret ? `secret:${secret.name}/${secret.key}` : field ? `field:${field.fieldPath}` : (entry.value ?? '');
+    env[entry.name] = secret
+      ? `secret:${secret.name}/${secret.key}`
+      : field
+        ? `field:${field.fieldPath}`
+        : (entry.value ?? '');
   }
   return env;
 }

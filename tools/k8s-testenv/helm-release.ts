@@ -26,11 +26,19 @@ export function helmCli(env: KubeTestEnv): HelmCli {
   if (!existsSync(helm)) throw new Error(`helm is not built (missing ${helm}). ${KUBE_BUILD_HINT}`);
   // helm keeps repositories and caches under the user's home: a test run must neither read nor leave any there.
   const home = mkdtempSync(path.join(tmpdir(), 'helm-home-'));
-  const helmEnv = { ...process.env, HELM_CACHE_HOME: `${home}/cache`, HELM_CONFIG_HOME: `${home}/config`, HELM_DATA_HOME: `${home}/data` };
+  const helmEnv = {
+    ...process.env,
+    HELM_CACHE_HOME: `${home}/cache`,
+    HELM_CONFIG_HOME: `${home}/config`,
+    HELM_DATA_HOME: `${home}/data`,
+  };
   return {
     async run(args) {
       try {
-        const { stdout, stderr } = await exec(helm, [...args, '--kubeconfig', env.kubeconfigPath], { env: helmEnv, maxBuffer: 32 * 1024 * 1024 });
+        const { stdout, stderr } = await exec(helm, [...args, '--kubeconfig', env.kubeconfigPath], {
+          env: helmEnv,
+          maxBuffer: 32 * 1024 * 1024,
+        });
         return { code: 0, output: `${stdout}${stderr}` };
       } catch (err) {
         const failure = err as { code?: number; stdout?: string; stderr?: string };
@@ -62,7 +70,11 @@ const NAMESPACED = [
 ];
 
 /** Cluster-scoped kinds the chart can create. */
-const CLUSTER_SCOPED = ['/apis/rbac.authorization.k8s.io/v1/clusterroles', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', '/apis/scheduling.k8s.io/v1/priorityclasses'];
+const CLUSTER_SCOPED = [
+  '/apis/rbac.authorization.k8s.io/v1/clusterroles',
+  '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+  '/apis/scheduling.k8s.io/v1/priorityclasses',
+];
 
 interface List {
   items: { metadata: { name: string } }[];
@@ -75,8 +87,14 @@ function inNamespace(collection: string, namespace: string): string {
 }
 
 async function names(client: KubeTestClient, collections: readonly string[], query = ''): Promise<string[]> {
-  const lists = await Promise.all(collections.map(async (collection) => ({ collection, list: await client.get<List>(`${collection}${query}`) })));
-  return lists.flatMap(({ collection, list }) => list.items.map((item) => `${collection.split('/').at(-1)}/${item.metadata.name}`)).sort();
+  const lists = await Promise.all(
+    collections.map(async (collection) => ({ collection, list: await client.get<List>(`${collection}${query}`) })),
+  );
+  return lists
+    .flatMap(({ collection, list }) =>
+      list.items.map((item) => `${collection.split('/').at(-1)}/${item.metadata.name}`),
+    )
+    .sort();
 }
 
 /** Every object of the namespace, as sorted `<resource>/<name>` entries. */
@@ -119,10 +137,18 @@ async function objectsOf(helm: HelmCli, args: string[]): Promise<KubeObject[]> {
 export async function releaseObjects(helm: HelmCli, release: string, namespace: string): Promise<ReleaseObjects> {
   const manifest = await objectsOf(helm, ['get', 'manifest', release, '--namespace', namespace]);
   const hooks = await objectsOf(helm, ['get', 'hooks', release, '--namespace', namespace]);
-  const kept = hooks.filter((hook) => !(hook.metadata.annotations?.['helm.sh/hook-delete-policy'] ?? '').split(',').includes('hook-succeeded'));
+  const kept = hooks.filter(
+    (hook) => !(hook.metadata.annotations?.['helm.sh/hook-delete-policy'] ?? '').split(',').includes('hook-succeeded'),
+  );
   return {
-    namespaced: manifest.filter((object) => object.metadata.namespace !== undefined).map(entry).sort(),
-    clusterScoped: manifest.filter((object) => object.metadata.namespace === undefined).map(entry).sort(),
+    namespaced: manifest
+      .filter((object) => object.metadata.namespace !== undefined)
+      .map(entry)
+      .sort(),
+    clusterScoped: manifest
+      .filter((object) => object.metadata.namespace === undefined)
+      .map(entry)
+      .sort(),
     keptHooks: kept.map(entry).sort(),
   };
 }
@@ -152,9 +178,15 @@ export async function watchJobs(env: KubeTestEnv, namespace: string): Promise<Jo
     const job = object as Job;
     if (phase === 'BOOKMARK' || job.metadata?.name === undefined) return;
     const complete = job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ?? false;
-    if (!seen.has(job.metadata.name) || complete) seen.set(job.metadata.name, complete ? { completedAt: job.status?.completionTime } : {});
+    if (!seen.has(job.metadata.name) || complete)
+      seen.set(job.metadata.name, complete ? { completedAt: job.status?.completionTime } : {});
   };
-  const controller = await clients.watch.watch(collection, { resourceVersion: metadata.resourceVersion }, record, () => undefined);
+  const controller = await clients.watch.watch(
+    collection,
+    { resourceVersion: metadata.resourceVersion },
+    record,
+    () => undefined,
+  );
   return {
     seen,
     stop: () => {

@@ -1,4 +1,9 @@
-import { type KubeControlPlane, prepareTestDatabases, startKubeControlPlane, TEST_KUBECONFIG_ENV } from '@runplane/testing';
+import {
+  type KubeControlPlane,
+  prepareTestDatabases,
+  startKubeControlPlane,
+  TEST_KUBECONFIG_ENV,
+} from '@runplane/testing';
 import { ensureKubeBinaries } from './build';
 
 /** Where the global setup leaves the running control plane for the global teardown (same process). */

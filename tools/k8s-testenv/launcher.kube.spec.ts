@@ -2,7 +2,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { getFreePorts, isProcessAlive, KUBE_TEST_VERSIONS, KubeTestClient, startKubeControlPlane } from '@runplane/testing';
+import {
+  getFreePorts,
+  isProcessAlive,
+  KUBE_TEST_VERSIONS,
+  KubeTestClient,
+  startKubeControlPlane,
+} from '@runplane/testing';
 
 describe('startKubeControlPlane', () => {
   const runs = mkdtempSync(path.join(tmpdir(), 'kube-launcher-'));
@@ -12,14 +18,24 @@ describe('startKubeControlPlane', () => {
     const plane = await startKubeControlPlane({ baseDir: runs });
     const pids = Object.values(plane.processes).map((group) => group.pid);
     try {
-      expect(Object.keys(plane.processes).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok']);
+      expect(Object.keys(plane.processes).sort()).toEqual([
+        'etcd',
+        'kube-apiserver',
+        'kube-controller-manager',
+        'kube-scheduler',
+        'kwok',
+      ]);
       expect(pids.every(isProcessAlive)).toBe(true);
       expect(plane.version).toBe(KUBE_TEST_VERSIONS.kubernetes);
       expect(plane.connection.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(plane.kubeconfigPath.startsWith(plane.dir)).toBe(true);
-      const namespaces = await new KubeTestClient(plane.connection).get<{ items: { metadata: { name: string } }[] }>('/api/v1/namespaces');
+      const namespaces = await new KubeTestClient(plane.connection).get<{ items: { metadata: { name: string } }[] }>(
+        '/api/v1/namespaces',
+      );
       expect(namespaces.items.map((ns) => ns.metadata.name)).toContain('kube-system');
-      const storageClass = await new KubeTestClient(plane.connection).get<{ provisioner: string }>('/apis/storage.k8s.io/v1/storageclasses/kwok-volume');
+      const storageClass = await new KubeTestClient(plane.connection).get<{ provisioner: string }>(
+        '/apis/storage.k8s.io/v1/storageclasses/kwok-volume',
+      );
       expect(storageClass.provisioner).toBe('kwok.x-k8s.io/volume');
     } finally {
       await plane.stop();

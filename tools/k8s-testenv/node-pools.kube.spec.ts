@@ -12,7 +12,14 @@ import { gpuPod, type Pod } from './test-pods';
 
 const H100 = 'NVIDIA-H100-80GB-HBM3';
 const POOLS: NodePoolSpec[] = [
-  { name: 'h100', dataCenterId: 'EU-RO-1', count: 2, cpu: '224', memory: '2Ti', gpu: { type: 'NVIDIA H100 80GB HBM3', count: 8, memoryMiB: 81559 } },
+  {
+    name: 'h100',
+    dataCenterId: 'EU-RO-1',
+    count: 2,
+    cpu: '224',
+    memory: '2Ti',
+    gpu: { type: 'NVIDIA H100 80GB HBM3', count: 8, memoryMiB: 81559 },
+  },
 ];
 
 interface NodeList {
@@ -25,7 +32,11 @@ describe('node pools of different test files', () => {
   let namespace: TestNamespace;
 
   const nodesOf = async (poolLabel: string): Promise<string[]> =>
-    (await env.client.get<NodeList>(`/api/v1/nodes?labelSelector=${encodeURIComponent(`${NODE_POOL_LABEL}=${poolLabel}`)}`)).items
+    (
+      await env.client.get<NodeList>(
+        `/api/v1/nodes?labelSelector=${encodeURIComponent(`${NODE_POOL_LABEL}=${poolLabel}`)}`,
+      )
+    ).items
       .map((node) => node.metadata.name)
       .sort();
   const pod = (name: string): Promise<Pod> => env.client.get<Pod>(`/api/v1/namespaces/${namespace.name}/pods/${name}`);
@@ -51,13 +62,18 @@ describe('node pools of different test files', () => {
 
   it('keeps pods on their own pool even when another pool has free GPUs', async () => {
     for (const name of ['a-0', 'a-1', 'a-2']) {
-      await env.client.create(`/api/v1/namespaces/${namespace.name}/pods`, gpuPod(name, { poolLabel: poolA, product: H100, gpus: 8 }));
+      await env.client.create(
+        `/api/v1/namespaces/${namespace.name}/pods`,
+        gpuPod(name, { poolLabel: poolA, product: H100, gpus: 8 }),
+      );
     }
     const placed = await pollUntil(
       async () => {
         const pods = await Promise.all(['a-0', 'a-1', 'a-2'].map(pod));
         const running = pods.filter((p) => p.status?.phase === 'Running');
-        const unschedulable = pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable'));
+        const unschedulable = pods.filter((p) =>
+          p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable'),
+        );
         return running.length === 2 && unschedulable.length === 1 && { running, unschedulable };
       },
       { timeoutMs: 30_000, intervalMs: 100, description: "pool A's two H100 nodes to fill up" },

@@ -1,4 +1,11 @@
-import { createTestNamespace, kubeTestEnv, pollUntil, registerNodePools, removeNodePool, type TestNamespace } from '@runplane/testing';
+import {
+  createTestNamespace,
+  kubeTestEnv,
+  pollUntil,
+  registerNodePools,
+  removeNodePool,
+  type TestNamespace,
+} from '@runplane/testing';
 import { gpuPod, type Pod } from './test-pods';
 
 const POOL = 'packing-spec';
@@ -11,7 +18,16 @@ describe('kube-scheduler GPU bin-packing', () => {
     namespace = await createTestNamespace('packing');
     await registerNodePools(
       env,
-      [{ name: 'h100', dataCenterId: 'EU-RO-1', count: 3, cpu: '224', memory: '2Ti', gpu: { type: 'NVIDIA H100 80GB HBM3', count: 8, memoryMiB: 81559 } }],
+      [
+        {
+          name: 'h100',
+          dataCenterId: 'EU-RO-1',
+          count: 3,
+          cpu: '224',
+          memory: '2Ti',
+          gpu: { type: 'NVIDIA H100 80GB HBM3', count: 8, memoryMiB: 81559 },
+        },
+      ],
       { poolLabel: POOL },
     );
   });
@@ -22,12 +38,18 @@ describe('kube-scheduler GPU bin-packing', () => {
   });
 
   const placeOneGpuPod = async (name: string): Promise<string> => {
-    await env.client.create(`/api/v1/namespaces/${namespace.name}/pods`, gpuPod(name, { poolLabel: POOL, product: 'NVIDIA-H100-80GB-HBM3', gpus: 1 }));
-    return pollUntil(async () => (await env.client.get<Pod>(`/api/v1/namespaces/${namespace.name}/pods/${name}`)).spec.nodeName, {
-      timeoutMs: 30_000,
-      intervalMs: 100,
-      description: `${name} to be bound`,
-    });
+    await env.client.create(
+      `/api/v1/namespaces/${namespace.name}/pods`,
+      gpuPod(name, { poolLabel: POOL, product: 'NVIDIA-H100-80GB-HBM3', gpus: 1 }),
+    );
+    return pollUntil(
+      async () => (await env.client.get<Pod>(`/api/v1/namespaces/${namespace.name}/pods/${name}`)).spec.nodeName,
+      {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+        description: `${name} to be bound`,
+      },
+    );
   };
 
   it('puts single-GPU pods on the node that already has GPUs in use, keeping whole nodes free', async () => {

@@ -2,7 +2,7 @@ import { DATA_CENTER_IDS, DEFAULT_GPU_TYPES } from '@runplane/catalog';
 import { gfdProductName, loadNodePools } from '@runplane/testing';
 
 describe('tools/k8s-testenv/pools.yaml', () => {
-  it("uses catalog data centers and GPU types, so nodes carry the GFD product the scheduler maps", () => {
+  it('uses catalog data centers and GPU types, so nodes carry the GFD product the scheduler maps', () => {
     for (const pool of loadNodePools()) {
       expect(DATA_CENTER_IDS).toContain(pool.dataCenterId);
       if (pool.gpu === undefined) continue;

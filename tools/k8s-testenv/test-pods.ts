@@ -15,7 +15,10 @@ export interface Pod {
  * A pod as a GPU cloud places it: `gpus` × nvidia.com/gpu in limits, required node affinity on the
  * GFD product label, the toleration for the GPU taint, and the test's own pool label.
  */
-export function gpuPod(name: string, opts: { poolLabel: string; product: string; gpus: number }): Record<string, unknown> {
+export function gpuPod(
+  name: string,
+  opts: { poolLabel: string; product: string; gpus: number },
+): Record<string, unknown> {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -25,12 +28,16 @@ export function gpuPod(name: string, opts: { poolLabel: string; product: string;
       affinity: {
         nodeAffinity: {
           requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchExpressions: [{ key: GPU_PRODUCT_LABEL, operator: 'In', values: [opts.product] }] }],
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: GPU_PRODUCT_LABEL, operator: 'In', values: [opts.product] }] },
+            ],
           },
         },
       },
       tolerations: [{ key: GPU_RESOURCE, operator: 'Exists', effect: 'NoSchedule' }],
-      containers: [{ name: 'main', image: 'runpod/base:0.6.2', resources: { limits: { [GPU_RESOURCE]: String(opts.gpus) } } }],
+      containers: [
+        { name: 'main', image: 'runpod/base:0.6.2', resources: { limits: { [GPU_RESOURCE]: String(opts.gpus) } } },
+      ],
     },
   };
 }

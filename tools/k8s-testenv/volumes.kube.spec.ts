@@ -1,4 +1,12 @@
-import { createTestNamespace, kubeTestEnv, NODE_POOL_LABEL, pollUntil, registerNodePools, removeNodePool, type TestNamespace } from '@runplane/testing';
+import {
+  createTestNamespace,
+  kubeTestEnv,
+  NODE_POOL_LABEL,
+  pollUntil,
+  registerNodePools,
+  removeNodePool,
+  type TestNamespace,
+} from '@runplane/testing';
 import type { Pod } from './test-pods';
 
 const POOL = 'volumes-spec';
@@ -15,7 +23,9 @@ describe('network volumes in the Kubernetes test environment', () => {
 
   beforeAll(async () => {
     namespace = await createTestNamespace('volumes');
-    await registerNodePools(env, [{ name: 'cpu', dataCenterId: 'EU-RO-1', count: 1, cpu: '8', memory: '32Gi' }], { poolLabel: POOL });
+    await registerNodePools(env, [{ name: 'cpu', dataCenterId: 'EU-RO-1', count: 1, cpu: '8', memory: '32Gi' }], {
+      poolLabel: POOL,
+    });
   });
 
   afterAll(async () => {
@@ -40,7 +50,9 @@ describe('network volumes in the Kubernetes test environment', () => {
     expect(bound.spec.storageClassName).toBe('kwok-volume');
     expect(bound.status?.capacity).toEqual({ storage: '50Gi' });
     const volume = bound.spec.volumeName!;
-    expect((await env.client.get<{ status: { phase: string } }>(`/api/v1/persistentvolumes/${volume}`)).status.phase).toBe('Bound');
+    expect(
+      (await env.client.get<{ status: { phase: string } }>(`/api/v1/persistentvolumes/${volume}`)).status.phase,
+    ).toBe('Bound');
 
     await env.client.create(`/api/v1/namespaces/${namespace.name}/pods`, {
       apiVersion: 'v1',
@@ -48,12 +60,16 @@ describe('network volumes in the Kubernetes test environment', () => {
       metadata: { name: 'with-volume' },
       spec: {
         nodeSelector: { [NODE_POOL_LABEL]: POOL },
-        containers: [{ name: 'main', image: 'runpod/base:0.6.2', volumeMounts: [{ name: 'models', mountPath: '/workspace' }] }],
+        containers: [
+          { name: 'main', image: 'runpod/base:0.6.2', volumeMounts: [{ name: 'models', mountPath: '/workspace' }] },
+        ],
         volumes: [{ name: 'models', persistentVolumeClaim: { claimName: 'models' } }],
       },
     });
     await pollUntil(
-      async () => (await env.client.get<Pod>(`/api/v1/namespaces/${namespace.name}/pods/with-volume`)).status?.phase === 'Running',
+      async () =>
+        (await env.client.get<Pod>(`/api/v1/namespaces/${namespace.name}/pods/with-volume`)).status?.phase ===
+        'Running',
       { timeoutMs: 30_000, intervalMs: 100, description: 'the pod with the volume to run' },
     );
 

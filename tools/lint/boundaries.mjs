@@ -13,7 +13,11 @@ export const TECHNOLOGY_OWNERS = [
     what: 'Prisma, pg and the generated client',
   },
   { owner: 'libs/queue', group: ['bullmq', 'bullmq/*', 'ioredis', 'ioredis/*'], what: 'bullmq and ioredis' },
-  { owner: 'libs/kube', group: ['@kubernetes/client-node', '@kubernetes/client-node/*'], what: '@kubernetes/client-node' },
+  {
+    owner: 'libs/kube',
+    group: ['@kubernetes/client-node', '@kubernetes/client-node/*'],
+    what: '@kubernetes/client-node',
+  },
   {
     owner: 'libs/observability',
     group: ['@opentelemetry/*', 'prom-client', 'prom-client/*'],
@@ -22,7 +26,13 @@ export const TECHNOLOGY_OWNERS = [
 ];
 
 /** Globs of test code, which alone may import @runplane/testing. */
-export const TEST_GLOBS = ['**/*.spec.ts', '**/*.test.ts', '**/test/**/*.ts', '**/__tests__/**/*.ts', '**/__fixtures__/**/*.ts'];
+export const TEST_GLOBS = [
+  '**/*.spec.ts',
+  '**/*.test.ts',
+  '**/test/**/*.ts',
+  '**/__tests__/**/*.ts',
+  '**/__fixtures__/**/*.ts',
+];
 
 /** Read every app and lib with its package name and `type:*` tag. */
 export function readProjects(workspaceRoot) {
@@ -97,16 +107,8 @@ function patternsFor(project, projects, isTest) {
     ? restrict([project.name], 'Inside a lib, import its own files relatively, not through its package name.')
     : [];
   const testing =
-    isTest || project.type === 'testing'
-      ? []
-      : restrict(['@runplane/testing'], '@runplane/testing is for tests only.');
-  return [
-    ...technologyPatterns(project.root),
-    DEEP_IMPORT,
-    ...self,
-    ...testing,
-    ...layerPatterns(project, projects),
-  ];
+    isTest || project.type === 'testing' ? [] : restrict(['@runplane/testing'], '@runplane/testing is for tests only.');
+  return [...technologyPatterns(project.root), DEEP_IMPORT, ...self, ...testing, ...layerPatterns(project, projects)];
 }
 
 function ruleEntry(patterns) {
@@ -127,7 +129,11 @@ export function boundaryConfigs(workspaceRoot) {
   for (const project of projects) {
     const testFiles = TEST_GLOBS.map((glob) => `${project.root}/${glob}`);
     configs.push(
-      { files: [`${project.root}/**/*.ts`], ignores: testFiles, rules: ruleEntry(patternsFor(project, projects, false)) },
+      {
+        files: [`${project.root}/**/*.ts`],
+        ignores: testFiles,
+        rules: ruleEntry(patternsFor(project, projects, false)),
+      },
       { files: testFiles, rules: ruleEntry(patternsFor(project, projects, true)) },
     );
   }

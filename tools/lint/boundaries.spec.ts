@@ -23,25 +23,105 @@ async function ruleIds(file: string, code: string): Promise<(string | null)[]> {
 
 describe('module boundaries (ESLint)', () => {
   it.each([
-    ['prisma outside db', 'libs/accounts/src/repo.ts', "import { PrismaClient } from '@prisma/client';\nexport { PrismaClient };", 'only be imported in libs/db'],
-    ['adapter-pg in an app', 'apps/gateway/src/db.ts', "export { PrismaPg } from '@prisma/adapter-pg';", 'only be imported in libs/db'],
+    [
+      'prisma outside db',
+      'libs/accounts/src/repo.ts',
+      "import { PrismaClient } from '@prisma/client';\nexport { PrismaClient };",
+      'only be imported in libs/db',
+    ],
+    [
+      'adapter-pg in an app',
+      'apps/gateway/src/db.ts',
+      "export { PrismaPg } from '@prisma/adapter-pg';",
+      'only be imported in libs/db',
+    ],
     ['pg in tools', 'tools/cli/db.ts', "import 'pg';", 'only be imported in libs/db'],
-    ['generated client outside db', 'apps/gateway/src/x.ts', "export * from '@runplane/db/src/generated/client';", 'only be imported in libs/db'],
-    ['bullmq outside queue', 'apps/job-router/src/jobs.ts', "export { Queue } from 'bullmq';", 'only be imported in libs/queue'],
-    ['ioredis outside queue', 'libs/testing/src/redis-extra.ts', "import type { Redis } from 'ioredis';\nexport type R = Redis;", 'only be imported in libs/queue'],
-    ['k8s outside kube', 'apps/scheduler/src/kube.ts', "export { KubeConfig } from '@kubernetes/client-node';", 'only be imported in libs/kube'],
-    ['otel outside observability', 'libs/http/src/trace.ts', "export { trace } from '@opentelemetry/api';", 'only be imported in libs/observability'],
-    ['otel sdk in an app', 'apps/gateway/src/main.ts', "export { NodeSDK } from '@opentelemetry/sdk-node';", 'only be imported in libs/observability'],
-    ['prom-client outside observability', 'libs/queue/src/metrics.ts', "export { Counter } from 'prom-client';", 'only be imported in libs/observability'],
-    ['domain importing domain', 'libs/accounts/src/x.ts', "export { } from '@runplane/catalog';", 'Domain libs never import each other'],
-    ['platform importing domain', 'libs/http/src/x.ts', "export * from '@runplane/accounts';", 'Platform libs never import domain libs'],
+    [
+      'generated client outside db',
+      'apps/gateway/src/x.ts',
+      "export * from '@runplane/db/src/generated/client';",
+      'only be imported in libs/db',
+    ],
+    [
+      'bullmq outside queue',
+      'apps/job-router/src/jobs.ts',
+      "export { Queue } from 'bullmq';",
+      'only be imported in libs/queue',
+    ],
+    [
+      'ioredis outside queue',
+      'libs/testing/src/redis-extra.ts',
+      "import type { Redis } from 'ioredis';\nexport type R = Redis;",
+      'only be imported in libs/queue',
+    ],
+    [
+      'k8s outside kube',
+      'apps/scheduler/src/kube.ts',
+      "export { KubeConfig } from '@kubernetes/client-node';",
+      'only be imported in libs/kube',
+    ],
+    [
+      'otel outside observability',
+      'libs/http/src/trace.ts',
+      "export { trace } from '@opentelemetry/api';",
+      'only be imported in libs/observability',
+    ],
+    [
+      'otel sdk in an app',
+      'apps/gateway/src/main.ts',
+      "export { NodeSDK } from '@opentelemetry/sdk-node';",
+      'only be imported in libs/observability',
+    ],
+    [
+      'prom-client outside observability',
+      'libs/queue/src/metrics.ts',
+      "export { Counter } from 'prom-client';",
+      'only be imported in libs/observability',
+    ],
+    [
+      'domain importing domain',
+      'libs/accounts/src/x.ts',
+      "export { } from '@runplane/catalog';",
+      'Domain libs never import each other',
+    ],
+    [
+      'platform importing domain',
+      'libs/http/src/x.ts',
+      "export * from '@runplane/accounts';",
+      'Platform libs never import domain libs',
+    ],
     ['lib importing an app', 'libs/db/src/x.ts', "export * from '@runplane/gateway';", 'Libs never import apps'],
-    ['app importing an app', 'apps/gateway/src/x.ts', "export * from '@runplane/scheduler';", 'Apps never import each other'],
-    ['contracts importing a lib', 'libs/contracts/src/x.ts', "export * from '@runplane/config';", 'depends on nothing but zod'],
-    ['contracts importing a node builtin', 'libs/contracts/src/x.ts', "import 'node:crypto';", 'depends on nothing but zod'],
+    [
+      'app importing an app',
+      'apps/gateway/src/x.ts',
+      "export * from '@runplane/scheduler';",
+      'Apps never import each other',
+    ],
+    [
+      'contracts importing a lib',
+      'libs/contracts/src/x.ts',
+      "export * from '@runplane/config';",
+      'depends on nothing but zod',
+    ],
+    [
+      'contracts importing a node builtin',
+      'libs/contracts/src/x.ts',
+      "import 'node:crypto';",
+      'depends on nothing but zod',
+    ],
     ['contracts importing a package', 'libs/contracts/src/x.ts', "export * from 'rxjs';", 'depends on nothing but zod'],
-    ['deep import into a lib', 'apps/gateway/src/x.ts', "export * from '@runplane/accounts/src/api-keys';", 'never a deep path'],
-    ['a lib importing itself by name', 'libs/catalog/src/x.ts', "export * from '@runplane/catalog';", 'import its own files relatively'],
+    [
+      'deep import into a lib',
+      'apps/gateway/src/x.ts',
+      "export * from '@runplane/accounts/src/api-keys';",
+      'never a deep path',
+    ],
+    [
+      'a lib importing itself by name',
+      'libs/catalog/src/x.ts',
+      "export * from '@runplane/catalog';",
+      'import its own files relatively',
+    ],
     ['testing helpers in src', 'apps/gateway/src/x.ts', "export * from '@runplane/testing';", 'for tests only'],
     ['testing helpers in lib src', 'libs/db/src/x.ts', "export * from '@runplane/testing';", 'for tests only'],
   ])('reports %s', async (_label, file, code, reason) => {
@@ -51,8 +131,16 @@ describe('module boundaries (ESLint)', () => {
 
   it.each([
     ['a relative path into another lib', 'libs/catalog/src/x.ts', "export * from '../../accounts/src/index';"],
-    ['a relative path from an app into a lib', 'apps/gateway/src/a/x.ts', "export * from '../../../../libs/db/src/client';"],
-    ['a dynamic relative import leaving the app', 'apps/gateway/src/x.ts', "export const m = import('../../scheduler/src/main');"],
+    [
+      'a relative path from an app into a lib',
+      'apps/gateway/src/a/x.ts',
+      "export * from '../../../../libs/db/src/client';",
+    ],
+    [
+      'a dynamic relative import leaving the app',
+      'apps/gateway/src/x.ts',
+      "export const m = import('../../scheduler/src/main');",
+    ],
   ])('reports %s', async (_label, file, code) => {
     expect(await ruleIds(file, code)).toContain(ESCAPE);
   });
@@ -62,18 +150,50 @@ describe('module boundaries (ESLint)', () => {
   });
 
   it.each([
-    ['prisma inside db', 'libs/db/src/client.ts', "export { PrismaClient } from '@prisma/client';\nexport * from './generated/client';"],
-    ['bullmq and ioredis inside queue', 'libs/queue/src/q.ts', "export { Queue } from 'bullmq';\nexport { Redis } from 'ioredis';"],
+    [
+      'prisma inside db',
+      'libs/db/src/client.ts',
+      "export { PrismaClient } from '@prisma/client';\nexport * from './generated/client';",
+    ],
+    [
+      'bullmq and ioredis inside queue',
+      'libs/queue/src/q.ts',
+      "export { Queue } from 'bullmq';\nexport { Redis } from 'ioredis';",
+    ],
     ['k8s inside kube', 'libs/kube/src/client.ts', "export { KubeConfig } from '@kubernetes/client-node';"],
-    ['otel inside observability', 'libs/observability/src/t.ts', "export { trace } from '@opentelemetry/api';\nexport { Counter } from 'prom-client';"],
-    ['domain importing platform and contracts', 'libs/accounts/src/x.ts', "export * from '@runplane/db';\nexport * from '@runplane/contracts';"],
-    ['app importing libs', 'apps/gateway/src/x.ts', "export * from '@runplane/accounts';\nexport * from '@runplane/http';"],
-    ['contracts importing zod and itself', 'libs/contracts/src/x.ts', "export { z } from 'zod';\nexport * from './pods';"],
+    [
+      'otel inside observability',
+      'libs/observability/src/t.ts',
+      "export { trace } from '@opentelemetry/api';\nexport { Counter } from 'prom-client';",
+    ],
+    [
+      'domain importing platform and contracts',
+      'libs/accounts/src/x.ts',
+      "export * from '@runplane/db';\nexport * from '@runplane/contracts';",
+    ],
+    [
+      'app importing libs',
+      'apps/gateway/src/x.ts',
+      "export * from '@runplane/accounts';\nexport * from '@runplane/http';",
+    ],
+    [
+      'contracts importing zod and itself',
+      'libs/contracts/src/x.ts',
+      "export { z } from 'zod';\nexport * from './pods';",
+    ],
     ['testing helpers in a spec', 'apps/gateway/src/x.spec.ts', "export * from '@runplane/testing';"],
     ['testing helpers in tools', 'tools/bench/run.ts', "export * from '@runplane/testing';"],
     ['the testing lib importing platform libs', 'libs/testing/src/db.ts', "export * from '@runplane/db';"],
-    ['relative paths inside a lib', 'libs/catalog/src/a/b/x.ts', "export * from '../../prices';\nexport * from '../c';"],
-    ['tools importing apps relatively', 'tools/platform/apps.ts', "export const m = import('../../apps/gateway/src/main');"],
+    [
+      'relative paths inside a lib',
+      'libs/catalog/src/a/b/x.ts',
+      "export * from '../../prices';\nexport * from '../c';",
+    ],
+    [
+      'tools importing apps relatively',
+      'tools/platform/apps.ts',
+      "export const m = import('../../apps/gateway/src/main');",
+    ],
   ])('allows %s', async (_label, file, code) => {
     const ids = await ruleIds(file, code);
     expect(ids).not.toContain(RESTRICTED);

@@ -118,7 +118,8 @@ export function main(file = 'package-lock.json'): number {
   const { added, unresolved } = addPlatformOptionals(lock);
   writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
   for (const path of added) console.log(`added ${path}`);
-  for (const dep of unresolved) console.error(`cannot add ${dep.name}@${dep.spec} (optional dependency of ${dep.parent || 'the root'})`);
+  for (const dep of unresolved)
+    console.error(`cannot add ${dep.name}@${dep.spec} (optional dependency of ${dep.parent || 'the root'})`);
   return unresolved.length ? 1 : 0;
 }
 

@@ -26,7 +26,9 @@ async function main(): Promise<void> {
   } finally {
     await db.$disconnect();
   }
-  process.stdout.write(catalogFile === undefined ? 'catalog seeded\n' : `catalog seeded with overrides from ${catalogFile}\n`);
+  process.stdout.write(
+    catalogFile === undefined ? 'catalog seeded\n' : `catalog seeded with overrides from ${catalogFile}\n`,
+  );
 }
 
 main().then(

@@ -34,7 +34,10 @@ describe('ensureAdminKey', () => {
     expect(admin.created).toBe(true);
     expect(readStateFile(stateDir, 'admin-key')).toBe(admin.secret);
     expect(statSync(join(stateDir, 'admin-key')).mode & 0o777).toBe(0o600);
-    expect(await services.apiKeys.authenticate(admin.secret)).toMatchObject({ accountId: admin.accountId, scope: 'ALL' });
+    expect(await services.apiKeys.authenticate(admin.secret)).toMatchObject({
+      accountId: admin.accountId,
+      scope: 'ALL',
+    });
     expect(await services.accounts.findById(admin.accountId)).toMatchObject({ name: 'admin' });
   });
 

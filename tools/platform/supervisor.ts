@@ -102,7 +102,9 @@ export class Supervisor {
 
   /** Resolves once every current child has exited, whoever stopped it. */
   async allExited(): Promise<void> {
-    await Promise.all([...this.children.values()].flatMap(({ child }) => (child === undefined ? [] : [childExited(child)])));
+    await Promise.all(
+      [...this.children.values()].flatMap(({ child }) => (child === undefined ? [] : [childExited(child)])),
+    );
   }
 
   private spawn(entry: Supervised): number {
@@ -139,7 +141,9 @@ export class Supervisor {
       return;
     }
     const delay = Math.min(backoffMs * 2 ** (crashes - 1), MAX_BACKOFF_MS);
-    this.options.log(`${name} ${what}; restarting it in ${delay} ms (${crashes} of ${crashLimit} crashes within ${windowMs} ms)`);
+    this.options.log(
+      `${name} ${what}; restarting it in ${delay} ms (${crashes} of ${crashLimit} crashes within ${windowMs} ms)`,
+    );
     entry.restartTimer = setTimeout(() => this.restart(entry), delay);
   }
 
@@ -151,7 +155,10 @@ export class Supervisor {
       pid = this.spawn(entry);
     } catch (error) {
       entry.child = undefined;
-      this.crashed(entry, `could not be restarted (${error instanceof Error ? error.message : String(error)})`, { code: null, signal: null });
+      this.crashed(entry, `could not be restarted (${error instanceof Error ? error.message : String(error)})`, {
+        code: null,
+        signal: null,
+      });
       return;
     }
     this.options.log(`restarted ${entry.spec.name} (pid ${pid})`);

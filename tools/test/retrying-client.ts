@@ -13,7 +13,11 @@ export class RetryingClient {
   constructor(private readonly headers: Record<string, string>) {}
 
   /** The answer's parsed body when its status is one of `expected`, else undefined with the failure counted. */
-  async send(url: string, init: { method?: string; body?: unknown }, expected: number[]): Promise<{ body: unknown } | undefined> {
+  async send(
+    url: string,
+    init: { method?: string; body?: unknown },
+    expected: number[],
+  ): Promise<{ body: unknown } | undefined> {
     const method = init.method ?? 'GET';
     const body = init.body === undefined ? undefined : JSON.stringify(init.body);
     const headers = body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' };
@@ -32,7 +36,8 @@ export class RetryingClient {
       }
       try {
         const text = await response.text();
-        if (!expected.includes(response.status)) return this.fail(`${method} ${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
+        if (!expected.includes(response.status))
+          return this.fail(`${method} ${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
         return { body: text.length > 0 ? JSON.parse(text) : undefined };
       } catch (error) {
         return this.fail(`${method} ${url}: answer cut off (${String(error)})`);

@@ -92,7 +92,9 @@ describe('rolling restart of the job-router and the gateway under load', () => {
     const template = await db.template.create({
       data: { id: newId(), accountId: account.id, name: 'echo', imageName: 'runplane/echo:1', isServerless: true },
     });
-    const endpoint = await db.endpoint.create({ data: { id: newId(), accountId: account.id, name: 'rolling', templateId: template.id } });
+    const endpoint = await db.endpoint.create({
+      data: { id: newId(), accountId: account.id, name: 'rolling', templateId: template.id },
+    });
     await db.$disconnect();
     return { secret, endpointId: endpoint.id };
   }
@@ -107,7 +109,11 @@ describe('rolling restart of the job-router and the gateway under load', () => {
   }
 
   /** Starts two replicas of each app and a balancer in front of each app's pair, once all four are in rotation. */
-  async function startReplicas(): Promise<{ jobs: RoundRobinProxy; gateway: RoundRobinProxy; env: (r: Replica) => Record<string, string> }> {
+  async function startReplicas(): Promise<{
+    jobs: RoundRobinProxy;
+    gateway: RoundRobinProxy;
+    env: (r: Replica) => Record<string, string>;
+  }> {
     const ports = await getFreePorts(4);
     const encryptionKey = randomBytes(32).toString('hex');
     const env = (replica: Replica): Record<string, string> => envOf(replica.app, replica.port, encryptionKey);
@@ -146,11 +152,19 @@ describe('rolling restart of the job-router and the gateway under load', () => {
   }
 
   /** SIGTERM to a replica, then its start again on the same port, resolved once the balancer sends to it again. */
-  async function restart(replica: Replica, balancer: RoundRobinProxy, env: Record<string, string>, onExit: (exit: Exit) => void): Promise<void> {
+  async function restart(
+    replica: Replica,
+    balancer: RoundRobinProxy,
+    env: Record<string, string>,
+    onExit: (exit: Exit) => void,
+  ): Promise<void> {
     onExit(await terminate(replica));
     replica.group = startApp(replica.app, env);
     await waitReady(replica.group, replica.port, replica.app);
-    await pollUntil(() => balancer.inRotation(replica.port), { timeoutMs: 30_000, description: `${replica.app}:${replica.port} back in rotation` });
+    await pollUntil(() => balancer.inRotation(replica.port), {
+      timeoutMs: 30_000,
+      description: `${replica.app}:${replica.port} back in rotation`,
+    });
   }
 
   /** Polls every accepted job's status through the balancer until all are finished; returns how many completed. */
@@ -161,12 +175,15 @@ describe('rolling restart of the job-router and the gateway under load', () => {
         const answer = await client.send(`${jobsUrl}/status/${id}`, {}, [200]);
         const status = (answer?.body as { status?: string } | undefined)?.status;
         if (status === 'COMPLETED') completed++;
-        if (status === 'COMPLETED' || status === 'FAILED' || status === 'CANCELLED' || status === 'TIMED_OUT') pending.delete(id);
+        if (status === 'COMPLETED' || status === 'FAILED' || status === 'CANCELLED' || status === 'TIMED_OUT')
+          pending.delete(id);
       }
       return pending.size === 0;
     };
     // What is still pending after the timeout is reported as lost.
-    await pollUntil(poll, { timeoutMs: 120_000, intervalMs: 500, description: 'every accepted job finished' }).catch(() => undefined);
+    await pollUntil(poll, { timeoutMs: 120_000, intervalMs: 500, description: 'every accepted job finished' }).catch(
+      () => undefined,
+    );
     return completed;
   }
 
@@ -181,7 +198,11 @@ describe('rolling restart of the job-router and the gateway under load', () => {
     // One phase per replica, in this order: its SIGTERM goes out at `startAt` accepted jobs, and submission waits for
     // its exit from `startAt + PHASE_JOBS` on.
     const order = [0, 2, 1, 3].flatMap((i) => replicas[i] ?? []);
-    const phases = order.map((replica, i) => ({ replica, startAt: FIRST_RESTART_AT + i * PHASE_JOBS, exited: deferred() }));
+    const phases = order.map((replica, i) => ({
+      replica,
+      startAt: FIRST_RESTART_AT + i * PHASE_JOBS,
+      exited: deferred(),
+    }));
     const accepted: string[] = [];
     const exits: Array<{ replica: string } & Exit> = [];
     let submitted = 0;
@@ -200,7 +221,11 @@ describe('rolling restart of the job-router and the gateway under load', () => {
     };
     const restarts = async (): Promise<void> => {
       for (const { replica, startAt, exited } of phases) {
-        await pollUntil(() => accepted.length >= startAt, { timeoutMs: 120_000, intervalMs: 20, description: `${startAt} jobs accepted` });
+        await pollUntil(() => accepted.length >= startAt, {
+          timeoutMs: 120_000,
+          intervalMs: 20,
+          description: `${startAt} jobs accepted`,
+        });
         const balancer = replica.app === 'gateway' ? gateway : jobs;
         await restart(replica, balancer, env(replica), (exit) => {
           exits.push({ replica: `${replica.app}:${replica.port}`, ...exit });
@@ -209,7 +234,11 @@ describe('rolling restart of the job-router and the gateway under load', () => {
       }
       restartsDone = true;
     };
-    await Promise.all([restarts(), ...Array.from({ length: SUBMITTERS }, submitter), ...Array.from({ length: 4 }, gatewayLoad)]);
+    await Promise.all([
+      restarts(),
+      ...Array.from({ length: SUBMITTERS }, submitter),
+      ...Array.from({ length: 4 }, gatewayLoad),
+    ]);
 
     const pending = new Set(accepted);
     const completed = await finished(client, jobsUrl, pending);
@@ -224,7 +253,9 @@ describe('rolling restart of the job-router and the gateway under load', () => {
       `rolling restart: accepted ${accepted.length} / completed ${completed} / lost ${pending.size} / failed requests ${failures.length}` +
         ` (of ${client.counts.requests} client requests, ${client.counts.retried} retried; ${jobs.counts.forwarded + gateway.counts.forwarded} through the balancers)`,
     );
-    expect(exits).toEqual(order.map((replica) => ({ replica: `${replica.app}:${replica.port}`, code: 0, signal: null })));
+    expect(exits).toEqual(
+      order.map((replica) => ({ replica: `${replica.app}:${replica.port}`, code: 0, signal: null })),
+    );
     expect(failures).toEqual([]);
     expect(pending.size).toBe(0);
     expect(completed).toBe(TOTAL);

@@ -1,4 +1,13 @@
-import { Agent, createServer, get, type IncomingHttpHeaders, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  get,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -47,7 +56,10 @@ export class RoundRobinProxy {
   private stopped = false;
   private probing: Promise<void> = Promise.resolve();
 
-  private constructor(ports: number[], private readonly probeIntervalMs: number) {
+  private constructor(
+    ports: number[],
+    private readonly probeIntervalMs: number,
+  ) {
     this.replicas = ports.map((port) => ({ port, ready: false }));
     this.server = createServer((req, res) => this.forward(req, res));
   }
@@ -101,12 +113,20 @@ export class RoundRobinProxy {
     if (!replica) return this.fail(res, `${req.method} ${req.url}: no replica in rotation`);
     this.counts.forwarded++;
     let clientGone = false;
-    const options = { host: '127.0.0.1', port: replica.port, method: req.method, path: req.url, headers: endToEnd(req.headers), agent: this.agent };
+    const options = {
+      host: '127.0.0.1',
+      port: replica.port,
+      method: req.method,
+      path: req.url,
+      headers: endToEnd(req.headers),
+      agent: this.agent,
+    };
     const upstream = request(options, (answer) => {
       res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
       answer.pipe(res);
       answer.on('close', () => {
-        if (!answer.complete && !clientGone) this.fail(res, `${req.method} ${req.url} → :${replica.port}: answer cut off`);
+        if (!answer.complete && !clientGone)
+          this.fail(res, `${req.method} ${req.url} → :${replica.port}: answer cut off`);
       });
     });
     upstream.on('error', (error) => {

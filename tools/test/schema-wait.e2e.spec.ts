@@ -1,6 +1,13 @@
 import { applyMigrations, shippedMigrations, withDatabaseAdmin } from '@runplane/db';
 import { createRedis } from '@runplane/queue';
-import { cleanupRedisPrefix, createTestDatabase, getFreePort, pollUntil, type TestDatabase, testRedisPrefix } from '@runplane/testing';
+import {
+  cleanupRedisPrefix,
+  createTestDatabase,
+  getFreePort,
+  pollUntil,
+  type TestDatabase,
+  testRedisPrefix,
+} from '@runplane/testing';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { isReady, REPO_ROOT, type RunningService, serviceCommand, serviceEnv, stopService } from '../image/launch';
@@ -9,13 +16,28 @@ const REDIS_URL = 'redis://127.0.0.1:6379';
 const LATEST = shippedMigrations().at(-1) ?? '';
 
 /** The job-router, as `npm start` runs it, on a database that has never been migrated. */
-function startJobRouter(databaseUrl: string, port: number, redisPrefix: string, wait: Record<string, string>): RunningService {
+function startJobRouter(
+  databaseUrl: string,
+  port: number,
+  redisPrefix: string,
+  wait: Record<string, string>,
+): RunningService {
   const env = serviceEnv('job-router', {
-    mode: 'source', appDir: REPO_ROOT, imageEnv: {}, databaseUrl, redisUrl: REDIS_URL, redisPrefix,
-    encryptionKey: randomBytes(32).toString('hex'), ports: { 'job-router': port } as never, schedulerStateDir: '', workerDir: REPO_ROOT,
+    mode: 'source',
+    appDir: REPO_ROOT,
+    imageEnv: {},
+    databaseUrl,
+    redisUrl: REDIS_URL,
+    redisPrefix,
+    encryptionKey: randomBytes(32).toString('hex'),
+    ports: { 'job-router': port } as never,
+    schedulerStateDir: '',
+    workerDir: REPO_ROOT,
   });
   const child = spawn(process.execPath, serviceCommand('job-router', 'source'), {
-    cwd: REPO_ROOT, env: { ...env, ...wait }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO_ROOT,
+    env: { ...env, ...wait },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const collect = (chunk: Buffer): void => void (output += chunk.toString('utf8'));
@@ -63,7 +85,10 @@ describe('a service started before its migrations are applied', () => {
     const port = await getFreePort();
     const service = startJobRouter(database.url, port, redisPrefix, { SCHEMA_WAIT_INTERVAL_MS: '100' });
     services.push(service);
-    const healthz = await pollUntil(() => get(port, '/healthz'), { timeoutMs: 60_000, description: '/healthz to answer' });
+    const healthz = await pollUntil(() => get(port, '/healthz'), {
+      timeoutMs: 60_000,
+      description: '/healthz to answer',
+    });
     expect(healthz).toEqual({ status: 200, body: { status: 'ok' } });
     const readyz = await get(port, '/readyz');
     expect(readyz?.status).toBe(503);
@@ -71,7 +96,10 @@ describe('a service started before its migrations are applied', () => {
     expect(JSON.stringify(readyz?.body)).toContain(LATEST);
 
     await applyMigrations(database.url);
-    await pollUntil(async () => (await isReady(port)) || undefined, { timeoutMs: 60_000, description: '/readyz to answer 200' });
+    await pollUntil(async () => (await isReady(port)) || undefined, {
+      timeoutMs: 60_000,
+      description: '/readyz to answer 200',
+    });
     expect(await get(port, '/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
     expect(service.child.exitCode).toBeNull();
     // Rechecked every 100 ms while prisma migrate ran, but said only once.
@@ -81,7 +109,10 @@ describe('a service started before its migrations are applied', () => {
 
   it('exits 1 naming the missing migration once SCHEMA_WAIT_TIMEOUT_MS has passed', async () => {
     const port = await getFreePort();
-    const service = startJobRouter(database.url, port, redisPrefix, { SCHEMA_WAIT_TIMEOUT_MS: '300', SCHEMA_WAIT_INTERVAL_MS: '100' });
+    const service = startJobRouter(database.url, port, redisPrefix, {
+      SCHEMA_WAIT_TIMEOUT_MS: '300',
+      SCHEMA_WAIT_INTERVAL_MS: '100',
+    });
     services.push(service);
     expect(await service.exited).toEqual({ code: 1, signal: null });
     expect(service.output()).toContain('the database schema is not ready after 300 ms');

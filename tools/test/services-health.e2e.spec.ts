@@ -82,7 +82,8 @@ async function startService(service: ServiceUnderTest, env: Env): Promise<NestFa
   return app;
 }
 
-const get = (app: NestFastifyApplication, url: string) => app.getHttpAdapter().getInstance().inject({ method: 'GET', url });
+const get = (app: NestFastifyApplication, url: string) =>
+  app.getHttpAdapter().getInstance().inject({ method: 'GET', url });
 
 describe.each(SERVICES)('$name health routes', (service) => {
   let database: TestDatabase;
@@ -160,20 +161,31 @@ describe('/readyz when a backing store stops', () => {
 
     await postgres.stop();
     for (const app of apps) {
-      const res = await pollUntil(async () => {
-        const r = await get(app, '/readyz');
-        return r.statusCode === 503 ? r : undefined;
-      }, { timeoutMs: 15_000, intervalMs: 100 });
-      expect(res.json()).toMatchObject({ status: 'unavailable', checks: { postgres: { status: 'error' }, redis: { status: 'ok' } } });
+      const res = await pollUntil(
+        async () => {
+          const r = await get(app, '/readyz');
+          return r.statusCode === 503 ? r : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 100 },
+      );
+      expect(res.json()).toMatchObject({
+        status: 'unavailable',
+        checks: { postgres: { status: 'error' }, redis: { status: 'ok' } },
+      });
       expect((await get(app, '/healthz')).statusCode).toBe(200);
     }
 
     await redis.stop();
     for (const app of apps) {
-      const res = await pollUntil(async () => {
-        const r = await get(app, '/readyz');
-        return (r.json() as { checks: { redis: { status: string } } }).checks.redis.status === 'error' ? r : undefined;
-      }, { timeoutMs: 15_000, intervalMs: 100 });
+      const res = await pollUntil(
+        async () => {
+          const r = await get(app, '/readyz');
+          return (r.json() as { checks: { redis: { status: string } } }).checks.redis.status === 'error'
+            ? r
+            : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 100 },
+      );
       expect(res.statusCode).toBe(503);
     }
   }, 120_000);

@@ -5,7 +5,8 @@ import { runService } from '@runplane/http';
 import { BillingAggregatorModule } from './billing-aggregator.module';
 
 async function main(): Promise<void> {
-  const overrides = config.RUNPLANE_CATALOG_FILE === undefined ? undefined : await loadCatalogOverrides(config.RUNPLANE_CATALOG_FILE);
+  const overrides =
+    config.RUNPLANE_CATALOG_FILE === undefined ? undefined : await loadCatalogOverrides(config.RUNPLANE_CATALOG_FILE);
   await runService({
     serviceName: 'billing-aggregator',
     errorStyle: 'v1',

@@ -1,4 +1,10 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { startUsageConsumer, type UsageAggregator, type UsageFailure } from '@runplane/billing';
 import { METRICS_REGISTRY } from '@runplane/http';
 import type { Counter, MetricsRegistry } from '@runplane/observability';
@@ -30,7 +36,9 @@ export class UsageIntake implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(AGGREGATOR_SETTINGS) private readonly settings: AggregatorSettings,
     @Inject(METRICS_REGISTRY) metrics: MetricsRegistry,
   ) {
-    this.failures = metrics.counter('runplane_usage_events_failed_total', 'Usage events that will never be applied', ['reason']);
+    this.failures = metrics.counter('runplane_usage_events_failed_total', 'Usage events that will never be applied', [
+      'reason',
+    ]);
   }
 
   onApplicationBootstrap(): void {
@@ -69,7 +77,9 @@ export class UsageIntake implements OnApplicationBootstrap, BeforeApplicationShu
     this.rolling = this.aggregator
       .rollUp()
       .then(() => undefined)
-      .catch((error: unknown) => this.logger.error(`roll-up failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        this.logger.error(`roll-up failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
       .finally(() => {
         this.rolling = undefined;
       });

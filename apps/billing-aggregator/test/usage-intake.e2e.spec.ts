@@ -5,7 +5,14 @@ import type { PodUsageEvent, UsageEvent, WorkerUsageEvent } from '@runplane/cont
 import { createPrismaClient, type DatabaseClient, newId } from '@runplane/db';
 import { buildService } from '@runplane/http';
 import { createQueue, createRedis, defineJobCatalog, type Redis } from '@runplane/queue';
-import { cleanupRedisPrefix, createTestDatabase, FakeClock, pollUntil, type TestDatabase, testRedisPrefix } from '@runplane/testing';
+import {
+  cleanupRedisPrefix,
+  createTestDatabase,
+  FakeClock,
+  pollUntil,
+  type TestDatabase,
+  testRedisPrefix,
+} from '@runplane/testing';
 import { z } from 'zod';
 import { BillingAggregatorModule } from '../src/billing-aggregator.module';
 import { billingAggregatorEnvSchema } from '../src/config';
@@ -29,25 +36,54 @@ describe('billing-aggregator usage intake', () => {
   const clock = new FakeClock(T0 + 24 * HOUR);
   let queue: ReturnType<typeof createQueue<typeof usageCatalog, typeof USAGE_QUEUE>>;
 
-  const podEvent = (podId: string, type: PodUsageEvent['type'], offsetMs: number, extra: Partial<PodUsageEvent> = {}): PodUsageEvent => ({
-    eventId: `${podId}-${type}-${offsetMs}`, accountId, occurredAt: iso(offsetMs), type, podId, gpuTypeId: 'NVIDIA L4', gpuCount: 1,
-    cpuFlavorId: null, cloudType: 'SECURE', interruptible: false, dataCenterId: 'EU-RO-1', costPerHr: '0.60', containerDiskInGb: 0,
-    volumeInGb: 0, templateId: null, imageName: 'img:pod', ...extra,
+  const podEvent = (
+    podId: string,
+    type: PodUsageEvent['type'],
+    offsetMs: number,
+    extra: Partial<PodUsageEvent> = {},
+  ): PodUsageEvent => ({
+    eventId: `${podId}-${type}-${offsetMs}`,
+    accountId,
+    occurredAt: iso(offsetMs),
+    type,
+    podId,
+    gpuTypeId: 'NVIDIA L4',
+    gpuCount: 1,
+    cpuFlavorId: null,
+    cloudType: 'SECURE',
+    interruptible: false,
+    dataCenterId: 'EU-RO-1',
+    costPerHr: '0.60',
+    containerDiskInGb: 0,
+    volumeInGb: 0,
+    templateId: null,
+    imageName: 'img:pod',
+    ...extra,
   });
 
   async function deliver(events: UsageEvent[], jobSuffix = ''): Promise<void> {
     for (const event of events) await queue.add('usage.record', event, { jobId: `${event.eventId}${jobSuffix}` });
-    await pollUntil(async () => (await queue.pendingCount()) === 0, { timeoutMs: 30_000, description: 'usage queue drained' });
+    await pollUntil(async () => (await queue.pendingCount()) === 0, {
+      timeoutMs: 30_000,
+      description: 'usage queue drained',
+    });
   }
 
   async function podRecords(podId: string) {
     const rows = await db.billingRecord.findMany({ where: { podId }, orderBy: [{ time: 'asc' }] });
-    return rows.map((row) => ({ time: row.time.toISOString(), amount: row.amount.toString(), ms: Number(row.timeBilledMs), disk: row.diskSpaceBilledGb }));
+    return rows.map((row) => ({
+      time: row.time.toISOString(),
+      amount: row.amount.toString(),
+      ms: Number(row.timeBilledMs),
+      disk: row.diskSpaceBilledGb,
+    }));
   }
 
   async function failedMetric(reason: string): Promise<number> {
     const res = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/metrics' });
-    const line = res.body.split('\n').find((l: string) => l.startsWith('runplane_usage_events_failed_total') && l.includes(`reason="${reason}"`));
+    const line = res.body
+      .split('\n')
+      .find((l: string) => l.startsWith('runplane_usage_events_failed_total') && l.includes(`reason="${reason}"`));
     return line === undefined ? 0 : Number(line.split(' ').pop());
   }
 
@@ -56,7 +92,11 @@ describe('billing-aggregator usage intake', () => {
     db = createPrismaClient(database.url);
     accountId = newId();
     await db.account.create({ data: { id: accountId, name: 'usage' } });
-    const config = billingAggregatorEnvSchema.parse({ DATABASE_URL: database.url, REDIS_PREFIX: prefix, LOG_LEVEL: 'silent' });
+    const config = billingAggregatorEnvSchema.parse({
+      DATABASE_URL: database.url,
+      REDIS_PREFIX: prefix,
+      LOG_LEVEL: 'silent',
+    });
     app = await buildService({
       serviceName: 'billing-aggregator',
       errorStyle: 'v1',
@@ -97,7 +137,12 @@ describe('billing-aggregator usage intake', () => {
     const [start, stop, restart, terminate] = history('shuffled');
     await deliver([stop!]);
     // Only the stop is known: the stopped disk is billed from 11:30 on, up to the clock's now.
-    expect((await podRecords('shuffled'))[0]).toEqual({ time: '2024-06-03T11:00:00.000Z', amount: '0.01', ms: 0, disk: 73 });
+    expect((await podRecords('shuffled'))[0]).toEqual({
+      time: '2024-06-03T11:00:00.000Z',
+      amount: '0.01',
+      ms: 0,
+      disk: 73,
+    });
     await deliver([terminate!, start!]);
     await deliver([restart!]);
     const expected = [
@@ -107,7 +152,10 @@ describe('billing-aggregator usage intake', () => {
     ];
     expect(await podRecords('ordered')).toEqual(expected);
     expect(await podRecords('shuffled')).toEqual(expected);
-    const intervals = await db.usageInterval.findMany({ where: { resourceId: 'shuffled' }, orderBy: { startedAt: 'asc' } });
+    const intervals = await db.usageInterval.findMany({
+      where: { resourceId: 'shuffled' },
+      orderBy: { startedAt: 'asc' },
+    });
     expect(intervals.map((i) => [i.phase, i.startedAt.toISOString(), i.endedAt?.toISOString()])).toEqual([
       ['RUNNING', '2024-06-03T10:00:00.000Z', '2024-06-03T11:30:00.000Z'],
       ['STOPPED', '2024-06-03T11:30:00.000Z', '2024-06-03T12:00:00.000Z'],
@@ -119,10 +167,20 @@ describe('billing-aggregator usage intake', () => {
     await db.pod.create({ data: { id: 'planned', accountId, image: 'img:pod' } });
     // $0.30/h from 10:30 to 11:30; the Pod runs 10:00-11:00 at $0.60/h: 30 min x 0.60 + 30 min x 0.30 = 0.30 + 0.15.
     await db.savingsPlan.create({
-      data: { id: newId(), accountId, podId: 'planned', gpuTypeId: 'NVIDIA L4', costPerHr: '0.30', startTime: new Date(iso(HOUR / 2)), endTime: new Date(iso(1.5 * HOUR)) },
+      data: {
+        id: newId(),
+        accountId,
+        podId: 'planned',
+        gpuTypeId: 'NVIDIA L4',
+        costPerHr: '0.30',
+        startTime: new Date(iso(HOUR / 2)),
+        endTime: new Date(iso(1.5 * HOUR)),
+      },
     });
     await deliver([podEvent('planned', 'pod.started', 0), podEvent('planned', 'pod.terminated', HOUR)]);
-    expect(await podRecords('planned')).toEqual([{ time: '2024-06-03T10:00:00.000Z', amount: '0.45', ms: HOUR, disk: 0 }]);
+    expect(await podRecords('planned')).toEqual([
+      { time: '2024-06-03T10:00:00.000Z', amount: '0.45', ms: HOUR, disk: 0 },
+    ]);
   });
 
   it('copies template and image from the Pod row onto records when a worker event lacks them', async () => {
@@ -130,14 +188,31 @@ describe('billing-aggregator usage intake', () => {
     await db.endpoint.create({ data: { id: 'ep-w', accountId, name: 'w', templateId: 'tpl-w' } });
     await db.pod.create({ data: { id: 'wk-1', accountId, image: 'img:w', endpointId: 'ep-w' } });
     const worker = (type: WorkerUsageEvent['type'], offsetMs: number): WorkerUsageEvent => ({
-      eventId: `wk-1-${type}`, accountId, occurredAt: iso(offsetMs), type, endpointId: 'ep-w', workerId: 'wk-1', gpuTypeId: 'NVIDIA L4',
-      gpuCount: 1, cpuFlavorId: null, cloudType: 'SECURE', interruptible: false, dataCenterId: 'US-TX-3', costPerHr: '0.72',
+      eventId: `wk-1-${type}`,
+      accountId,
+      occurredAt: iso(offsetMs),
+      type,
+      endpointId: 'ep-w',
+      workerId: 'wk-1',
+      gpuTypeId: 'NVIDIA L4',
+      gpuCount: 1,
+      cpuFlavorId: null,
+      cloudType: 'SECURE',
+      interruptible: false,
+      dataCenterId: 'US-TX-3',
+      costPerHr: '0.72',
     });
     await deliver([worker('worker.started', 0), worker('worker.stopped', 10_000)]);
     // The worker row goes away; the record keeps what it ran: 10 s x $0.0002/s = 0.002.
     await db.pod.delete({ where: { id: 'wk-1' } });
     const [record] = await db.billingRecord.findMany({ where: { podId: 'wk-1' } });
-    expect(record).toMatchObject({ kind: 'ENDPOINT', endpointId: 'ep-w', templateId: 'tpl-w', imageName: 'img:w', dataCenterId: 'US-TX-3' });
+    expect(record).toMatchObject({
+      kind: 'ENDPOINT',
+      endpointId: 'ep-w',
+      templateId: 'tpl-w',
+      imageName: 'img:w',
+      dataCenterId: 'US-TX-3',
+    });
     expect(record?.amount.toString()).toBe('0.002');
   });
 
@@ -153,7 +228,11 @@ describe('billing-aggregator usage intake', () => {
       // A producer on another contract version: same queue and job name, no schema check of its own.
       const loose = defineJobCatalog({ 'usage.record': { queue: USAGE_QUEUE, schema: z.unknown(), attempts: 10 } });
       const producer = createQueue(loose, USAGE_QUEUE, { redis, prefix });
-      await producer.add('usage.record', { ...podEvent('bad', 'pod.started', 0), costPerHr: -1 }, { jobId: 'bad-payload' });
+      await producer.add(
+        'usage.record',
+        { ...podEvent('bad', 'pod.started', 0), costPerHr: -1 },
+        { jobId: 'bad-payload' },
+      );
       await producer.close();
       await pollUntil(async () => (await failedMetric('INVALID_PAYLOAD')) === 1, { timeoutMs: 10_000 });
       expect(await state()).toEqual(before);

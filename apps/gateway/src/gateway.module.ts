@@ -9,11 +9,18 @@ import { V1Module } from './v1/v1.module';
 @Module({})
 export class GatewayModule {
   /** `placement` defaults to the scheduler's placement RPC on the deployment's Redis. */
-  static forRoot(config: GatewayConfig, infrastructure: DynamicModule, placement?: () => PodPlacementClient): DynamicModule {
+  static forRoot(
+    config: GatewayConfig,
+    infrastructure: DynamicModule,
+    placement?: () => PodPlacementClient,
+  ): DynamicModule {
     const placementClient = placement ?? (() => new SchedulerPlacementClient(config.REDIS_URL, config.REDIS_PREFIX));
     return {
       module: GatewayModule,
-      imports: [infrastructure, V1Module.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY, placement: placementClient })],
+      imports: [
+        infrastructure,
+        V1Module.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY, placement: placementClient }),
+      ],
       controllers: [HealthController],
     };
   }

@@ -50,12 +50,25 @@ describe('v1 /apikeys: authentication, scopes and tenancy', () => {
   it('lets READ_ONLY keys read but answers their writes with 401', async () => {
     const readOnly = await gw.accountWithKey('READ_ONLY');
     expect((await list(bearer(readOnly.secret))).statusCode).toBe(200);
-    const get = await gw.inject({ method: 'GET', url: `/v1/apikeys/${readOnly.keyId}`, headers: bearer(readOnly.secret) });
+    const get = await gw.inject({
+      method: 'GET',
+      url: `/v1/apikeys/${readOnly.keyId}`,
+      headers: bearer(readOnly.secret),
+    });
     expect(get.statusCode).toBe(200);
-    const create = await gw.inject({ method: 'POST', url: '/v1/apikeys', headers: bearer(readOnly.secret), payload: { name: 'x' } });
+    const create = await gw.inject({
+      method: 'POST',
+      url: '/v1/apikeys',
+      headers: bearer(readOnly.secret),
+      payload: { name: 'x' },
+    });
     expect(create.statusCode).toBe(401);
     expect(create.json()).toMatchObject({ message: 'This API key is read-only' });
-    const del = await gw.inject({ method: 'DELETE', url: `/v1/apikeys/${readOnly.keyId}`, headers: bearer(readOnly.secret) });
+    const del = await gw.inject({
+      method: 'DELETE',
+      url: `/v1/apikeys/${readOnly.keyId}`,
+      headers: bearer(readOnly.secret),
+    });
     expect(del.statusCode).toBe(401);
     expect(await gw.db.apiKey.count({ where: { accountId: readOnly.accountId } })).toBe(1);
   });
@@ -65,7 +78,11 @@ describe('v1 /apikeys: authentication, scopes and tenancy', () => {
     const res = await list(bearer(restricted.secret));
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
-    const get = await gw.inject({ method: 'GET', url: `/v1/apikeys/${restricted.keyId}`, headers: bearer(restricted.secret) });
+    const get = await gw.inject({
+      method: 'GET',
+      url: `/v1/apikeys/${restricted.keyId}`,
+      headers: bearer(restricted.secret),
+    });
     expect(get.statusCode).toBe(401);
   });
 
@@ -137,7 +154,9 @@ describe('v1 /apikeys: lifecycle', () => {
       scope: 'RESTRICTED',
       allowedEndpointIds: ['ep1', 'ep2'],
     });
-    expect((await patch({ disabled: true }, `/v1/apikeys/${id}/update`, 'POST')).json()).toMatchObject({ disabled: true });
+    expect((await patch({ disabled: true }, `/v1/apikeys/${id}/update`, 'POST')).json()).toMatchObject({
+      disabled: true,
+    });
     expect((await gw.inject({ method: 'GET', url: '/v1/apikeys', headers: bearer(key) })).statusCode).toBe(401);
     expect((await patch({ disabled: false, scope: 'ALL' })).json()).toMatchObject({
       disabled: false,

@@ -48,23 +48,54 @@ describe('billing history through the usage queue, the aggregator and /v1/billin
 
   const compute = { cloudType: 'SECURE' as const, interruptible: false, cpuFlavorId: null, gpuCount: 1 };
   const pod = (type: PodUsageEvent['type'], time: string): PodUsageEvent => ({
-    eventId: id('p1', type, time), accountId, occurredAt: at(time), type, podId: 'p1', ...compute, gpuTypeId: L4,
-    dataCenterId: 'EU-RO-1', costPerHr: '0.60', containerDiskInGb: 50, volumeInGb: 23, templateId: null, imageName: 'img:pod',
+    eventId: id('p1', type, time),
+    accountId,
+    occurredAt: at(time),
+    type,
+    podId: 'p1',
+    ...compute,
+    gpuTypeId: L4,
+    dataCenterId: 'EU-RO-1',
+    costPerHr: '0.60',
+    containerDiskInGb: 50,
+    volumeInGb: 23,
+    templateId: null,
+    imageName: 'img:pod',
   });
-  const worker = (id: string, endpointId: string, gpuTypeId: string, costPerHr: string, dims: [string, string, string]) =>
+  const worker =
+    (id: string, endpointId: string, gpuTypeId: string, costPerHr: string, dims: [string, string, string]) =>
     (type: WorkerUsageEvent['type'], time: string): WorkerUsageEvent => ({
-      eventId: `${id}-${type}`, accountId, occurredAt: at(time), type, workerId: id, endpointId, ...compute, gpuTypeId, costPerHr,
-      templateId: dims[0], imageName: dims[1], dataCenterId: dims[2],
+      eventId: `${id}-${type}`,
+      accountId,
+      occurredAt: at(time),
+      type,
+      workerId: id,
+      endpointId,
+      ...compute,
+      gpuTypeId,
+      costPerHr,
+      templateId: dims[0],
+      imageName: dims[1],
+      dataCenterId: dims[2],
     });
   const w1 = worker('w1', 'e1', A40, '1.80', ['tpl-1', 'img:1', 'EU-RO-1']);
   const w2 = worker('w2', 'e2', L4, '0.72', ['tpl-2', 'img:2', 'US-TX-3']);
   const volume = (type: VolumeUsageEvent['type'], time: string, sizeGb: number): VolumeUsageEvent => ({
-    eventId: id('v1', type, time), accountId, occurredAt: at(time), type, networkVolumeId: 'v1', dataCenterId: 'EU-RO-1', sizeGb,
+    eventId: id('v1', type, time),
+    accountId,
+    occurredAt: at(time),
+    type,
+    networkVolumeId: 'v1',
+    dataCenterId: 'EU-RO-1',
+    sizeGb,
   });
 
   async function publish(list: UsageEvent[], jobSuffix = ''): Promise<void> {
     for (const event of list) await queue.add('usage.record', event, { jobId: `${event.eventId}${jobSuffix}` });
-    await pollUntil(async () => (await queue.pendingCount()) === 0, { timeoutMs: 30_000, description: 'usage queue drained' });
+    await pollUntil(async () => (await queue.pendingCount()) === 0, {
+      timeoutMs: 30_000,
+      description: 'usage queue drained',
+    });
   }
 
   async function read(url: string): Promise<unknown> {
@@ -85,7 +116,12 @@ describe('billing history through the usage queue, the aggregator and /v1/billin
     redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     queue = createQueue(usageCatalog, USAGE_QUEUE, { redis, prefix });
     aggregator = new UsageAggregator(gw.db, { prices: DEFAULT_STORAGE_PRICES, clock });
-    consumer = startUsageConsumer(aggregator, { redis, prefix, concurrency: 4, onFailure: (failure) => failures.push(failure) });
+    consumer = startUsageConsumer(aggregator, {
+      redis,
+      prefix,
+      concurrency: 4,
+      onFailure: (failure) => failures.push(failure),
+    });
     consumer.worker.on('completed', (_job, outcome: unknown) => outcomes.push(outcome));
     events.push(
       volume('volume.created', '00:00:00', 10),
@@ -110,7 +146,13 @@ describe('billing history through the usage queue, the aggregator and /v1/billin
     await gw.close();
   });
 
-  const BUCKETS = { hour: null, day: `${DAY}T00:00:00Z`, week: `${DAY}T00:00:00Z`, month: '2024-05-01T00:00:00Z', year: '2024-01-01T00:00:00Z' } as const;
+  const BUCKETS = {
+    hour: null,
+    day: `${DAY}T00:00:00Z`,
+    week: `${DAY}T00:00:00Z`,
+    month: '2024-05-01T00:00:00Z',
+    year: '2024-01-01T00:00:00Z',
+  } as const;
   const COARSE = ['day', 'week', 'month', 'year'] as const;
 
   it('applies every event', () => {
@@ -126,7 +168,9 @@ describe('billing history through the usage queue, the aggregator and /v1/billin
     ];
     for (const grouping of ['podId', 'gpuTypeId'] as const) {
       const key = grouping === 'podId' ? { podId: 'p1' } : { gpuTypeId: L4 };
-      expect(await read(`/v1/billing/pods?bucketSize=hour&grouping=${grouping}`)).toEqual(hourly.map((row) => ({ ...row, ...key })));
+      expect(await read(`/v1/billing/pods?bucketSize=hour&grouping=${grouping}`)).toEqual(
+        hourly.map((row) => ({ ...row, ...key })),
+      );
       for (const bucketSize of COARSE) {
         expect(await read(`/v1/billing/pods?bucketSize=${bucketSize}&grouping=${grouping}`)).toEqual([
           { time: BUCKETS[bucketSize], amount: 1.128333, timeBilledMs: 6_600_000, diskSpaceBilledGb: 73, ...key },
@@ -160,7 +204,11 @@ describe('billing history through the usage queue, the aggregator and /v1/billin
   });
 
   it('filters endpoint records by the template, image and data center the workers ran with', async () => {
-    const amounts = async (query: string) => ((await read(`/v1/billing/endpoints?${query}`)) as Array<{ endpointId: string; amount: number }>).map((r) => [r.endpointId, r.amount]);
+    const amounts = async (query: string) =>
+      ((await read(`/v1/billing/endpoints?${query}`)) as Array<{ endpointId: string; amount: number }>).map((r) => [
+        r.endpointId,
+        r.amount,
+      ]);
     expect(await amounts('templateId=tpl-2')).toEqual([['e2', 0.02]]);
     expect(await amounts(`imageName=${encodeURIComponent('img:1')}`)).toEqual([['e1', 0.0185]]);
     expect(await amounts('dataCenterId=US-TX-3')).toEqual([['e2', 0.02]]);
@@ -169,14 +217,24 @@ describe('billing history through the usage queue, the aggregator and /v1/billin
   });
 
   it('bills the network volume per GB-hour, at its size in each hour', async () => {
-    const hourly = (await read('/v1/billing/networkvolumes?bucketSize=hour')) as Array<{ time: string; amount: number; diskSpaceBilledGb: number }>;
+    const hourly = (await read('/v1/billing/networkvolumes?bucketSize=hour')) as Array<{
+      time: string;
+      amount: number;
+      diskSpaceBilledGb: number;
+    }>;
     expect(hourly).toHaveLength(24);
     expect(hourly.slice(0, 12).map((r) => [r.amount, r.diskSpaceBilledGb])).toEqual(Array(12).fill([0.000959, 10]));
     expect(hourly.slice(12).map((r) => [r.amount, r.diskSpaceBilledGb])).toEqual(Array(12).fill([0.004795, 50]));
     expect(hourly[11]?.time).toBe(at('11:00:00'));
     for (const bucketSize of COARSE) {
       expect(await read(`/v1/billing/networkvolumes?bucketSize=${bucketSize}`)).toEqual([
-        { time: BUCKETS[bucketSize], amount: 0.069041, diskSpaceBilledGb: 50, highPerformanceStorageAmount: 0, highPerformanceStorageDiskSpaceBilledGb: 0 },
+        {
+          time: BUCKETS[bucketSize],
+          amount: 0.069041,
+          diskSpaceBilledGb: 50,
+          highPerformanceStorageAmount: 0,
+          highPerformanceStorageDiskSpaceBilledGb: 0,
+        },
       ]);
     }
   });
@@ -199,7 +257,13 @@ describe('billing history through the usage queue, the aggregator and /v1/billin
     expect(await aggregator.rollUp()).toEqual({ resources: 1, created: 0, updated: 1, deleted: 0 });
     // 50 GB for the hour: 50 x 0.07 / 730 = 0.004795.
     expect(await read('/v1/billing/networkvolumes?bucketSize=hour&startTime=2024-05-07T00:00:00Z')).toEqual([
-      { time: '2024-05-07T00:00:00Z', amount: 0.004795, diskSpaceBilledGb: 50, highPerformanceStorageAmount: 0, highPerformanceStorageDiskSpaceBilledGb: 0 },
+      {
+        time: '2024-05-07T00:00:00Z',
+        amount: 0.004795,
+        diskSpaceBilledGb: 50,
+        highPerformanceStorageAmount: 0,
+        highPerformanceStorageDiskSpaceBilledGb: 0,
+      },
     ]);
   });
 });

@@ -54,15 +54,64 @@ describe('v1 /billing', () => {
     owner = await gw.accountWithKey('ALL');
     other = await gw.accountWithKey('ALL');
     await insert(owner.accountId, 'POD', [
-      { time: '2023-12-31T23:00:00Z', podId: 'pod-2', gpuTypeId: A40, amount: 0.1, timeBilledMs: HOUR, diskSpaceBilledGb: 20 },
-      { time: '2024-01-01T00:00:00Z', podId: 'pod-1', gpuTypeId: L4, amount: 1.5, timeBilledMs: HOUR, diskSpaceBilledGb: 50 },
-      { time: '2024-01-01T01:00:00Z', podId: 'pod-1', gpuTypeId: L4, amount: 1.5, timeBilledMs: HOUR, diskSpaceBilledGb: 50 },
-      { time: '2024-01-01T00:00:00Z', podId: 'pod-2', gpuTypeId: A40, amount: 0.4, timeBilledMs: HOUR, diskSpaceBilledGb: 20 },
-      { time: '2024-01-01T03:00:00Z', podId: 'pod-3', gpuTypeId: L4, amount: 1, timeBilledMs: HOUR, diskSpaceBilledGb: 10 },
-      { time: '2024-01-02T05:00:00Z', podId: 'pod-1', gpuTypeId: L4, amount: 0.5, timeBilledMs: HOUR / 2, diskSpaceBilledGb: 60 },
+      {
+        time: '2023-12-31T23:00:00Z',
+        podId: 'pod-2',
+        gpuTypeId: A40,
+        amount: 0.1,
+        timeBilledMs: HOUR,
+        diskSpaceBilledGb: 20,
+      },
+      {
+        time: '2024-01-01T00:00:00Z',
+        podId: 'pod-1',
+        gpuTypeId: L4,
+        amount: 1.5,
+        timeBilledMs: HOUR,
+        diskSpaceBilledGb: 50,
+      },
+      {
+        time: '2024-01-01T01:00:00Z',
+        podId: 'pod-1',
+        gpuTypeId: L4,
+        amount: 1.5,
+        timeBilledMs: HOUR,
+        diskSpaceBilledGb: 50,
+      },
+      {
+        time: '2024-01-01T00:00:00Z',
+        podId: 'pod-2',
+        gpuTypeId: A40,
+        amount: 0.4,
+        timeBilledMs: HOUR,
+        diskSpaceBilledGb: 20,
+      },
+      {
+        time: '2024-01-01T03:00:00Z',
+        podId: 'pod-3',
+        gpuTypeId: L4,
+        amount: 1,
+        timeBilledMs: HOUR,
+        diskSpaceBilledGb: 10,
+      },
+      {
+        time: '2024-01-02T05:00:00Z',
+        podId: 'pod-1',
+        gpuTypeId: L4,
+        amount: 0.5,
+        timeBilledMs: HOUR / 2,
+        diskSpaceBilledGb: 60,
+      },
     ]);
     await insert(other.accountId, 'POD', [
-      { time: '2024-01-01T00:00:00Z', podId: 'their-pod', gpuTypeId: L4, amount: 999, timeBilledMs: HOUR, diskSpaceBilledGb: 1 },
+      {
+        time: '2024-01-01T00:00:00Z',
+        podId: 'their-pod',
+        gpuTypeId: L4,
+        amount: 999,
+        timeBilledMs: HOUR,
+        diskSpaceBilledGb: 1,
+      },
     ]);
   });
   afterAll(() => gw.close());
@@ -82,7 +131,9 @@ describe('v1 /billing', () => {
     });
 
     it('groups by pod in hourly buckets, filtered by GPU type', async () => {
-      expect(await records(`/v1/billing/pods?grouping=podId&bucketSize=hour&gpuTypeId=${encodeURIComponent(L4)}`)).toEqual([
+      expect(
+        await records(`/v1/billing/pods?grouping=podId&bucketSize=hour&gpuTypeId=${encodeURIComponent(L4)}`),
+      ).toEqual([
         { time: '2024-01-01T00:00:00Z', podId: 'pod-1', amount: 1.5, timeBilledMs: HOUR, diskSpaceBilledGb: 50 },
         { time: '2024-01-01T01:00:00Z', podId: 'pod-1', amount: 1.5, timeBilledMs: HOUR, diskSpaceBilledGb: 50 },
         { time: '2024-01-01T03:00:00Z', podId: 'pod-3', amount: 1, timeBilledMs: HOUR, diskSpaceBilledGb: 10 },
@@ -119,7 +170,9 @@ describe('v1 /billing', () => {
       ]);
       // 2024-01-01T05:00+02:00 is 03:00Z: only pod-3's hour and later.
       const offset = `/v1/billing/pods?bucketSize=hour&startTime=${encodeURIComponent('2024-01-01T05:00:00+02:00')}&endTime=2024-01-01T03:00:00Z`;
-      expect(await records(offset)).toEqual([{ time: '2024-01-01T03:00:00Z', gpuTypeId: L4, amount: 1, timeBilledMs: HOUR, diskSpaceBilledGb: 10 }]);
+      expect(await records(offset)).toEqual([
+        { time: '2024-01-01T03:00:00Z', gpuTypeId: L4, amount: 1, timeBilledMs: HOUR, diskSpaceBilledGb: 10 },
+      ]);
       expect(await records('/v1/billing/pods?podId=pod-2&bucketSize=year&grouping=podId')).toEqual([
         { time: '2023-01-01T00:00:00Z', podId: 'pod-2', amount: 0.1, timeBilledMs: HOUR, diskSpaceBilledGb: 20 },
         { time: '2024-01-01T00:00:00Z', podId: 'pod-2', amount: 0.4, timeBilledMs: HOUR, diskSpaceBilledGb: 20 },
@@ -134,18 +187,54 @@ describe('v1 /billing', () => {
       // Records carry template, image and data center themselves: no endpoint, template or Pod rows needed.
       const a = owner.accountId;
       await insert(a, 'ENDPOINT', [
-        { time: '2024-02-01T00:00:00Z', endpointId: 'ep-one', podId: 'w-1', gpuTypeId: L4, ...dims('tpl-one', 'img:1', 'EU-RO-1'), amount: 2, timeBilledMs: HOUR, diskSpaceBilledGb: 5 },
-        { time: '2024-02-01T01:00:00Z', endpointId: 'ep-one', podId: 'w-2', gpuTypeId: A40, ...dims('tpl-one', 'img:1', 'US-TX-3'), amount: 1, timeBilledMs: HOUR / 2, diskSpaceBilledGb: 5 },
-        { time: '2024-02-01T00:00:00Z', endpointId: 'ep-two', podId: 'w-3', gpuTypeId: L4, ...dims('tpl-two', 'img:2', 'EU-RO-1'), amount: 3, timeBilledMs: HOUR, diskSpaceBilledGb: 7 },
+        {
+          time: '2024-02-01T00:00:00Z',
+          endpointId: 'ep-one',
+          podId: 'w-1',
+          gpuTypeId: L4,
+          ...dims('tpl-one', 'img:1', 'EU-RO-1'),
+          amount: 2,
+          timeBilledMs: HOUR,
+          diskSpaceBilledGb: 5,
+        },
+        {
+          time: '2024-02-01T01:00:00Z',
+          endpointId: 'ep-one',
+          podId: 'w-2',
+          gpuTypeId: A40,
+          ...dims('tpl-one', 'img:1', 'US-TX-3'),
+          amount: 1,
+          timeBilledMs: HOUR / 2,
+          diskSpaceBilledGb: 5,
+        },
+        {
+          time: '2024-02-01T00:00:00Z',
+          endpointId: 'ep-two',
+          podId: 'w-3',
+          gpuTypeId: L4,
+          ...dims('tpl-two', 'img:2', 'EU-RO-1'),
+          amount: 3,
+          timeBilledMs: HOUR,
+          diskSpaceBilledGb: 7,
+        },
       ]);
       await insert(other.accountId, 'ENDPOINT', [
-        { time: '2024-02-01T00:00:00Z', endpointId: 'ep-one', podId: 'w-1', gpuTypeId: L4, amount: 500, timeBilledMs: HOUR },
+        {
+          time: '2024-02-01T00:00:00Z',
+          endpointId: 'ep-one',
+          podId: 'w-1',
+          gpuTypeId: L4,
+          amount: 500,
+          timeBilledMs: HOUR,
+        },
       ]);
     });
 
     const day = '2024-02-01T00:00:00Z';
     const amounts = async (query: string) =>
-      ((await records(`/v1/billing/endpoints${query}`)) as Array<Record<string, unknown>>).map(({ time: _t, timeBilledMs: _m, diskSpaceBilledGb: _d, ...rest }) => rest);
+      ((await records(`/v1/billing/endpoints${query}`)) as Array<Record<string, unknown>>).map(
+        ({ time: _t, timeBilledMs: _m, diskSpaceBilledGb: _d, ...rest }) => rest,
+      );
 
     it('groups by endpoint by default, by GPU type or by worker Pod', async () => {
       expect(await records('/v1/billing/endpoints')).toEqual([
@@ -169,7 +258,9 @@ describe('v1 /billing', () => {
     it('filters by endpoint, repeated GPU types, template, image and data centers', async () => {
       expect(await amounts('?endpointId=ep-two')).toEqual([{ endpointId: 'ep-two', amount: 3 }]);
       expect(await amounts(`?gpuTypeId=${encodeURIComponent(A40)}`)).toEqual([{ endpointId: 'ep-one', amount: 1 }]);
-      expect(await amounts(`?gpuTypeId=${encodeURIComponent(A40)}&gpuTypeId=${encodeURIComponent(L4)}&grouping=gpuTypeId`)).toEqual([
+      expect(
+        await amounts(`?gpuTypeId=${encodeURIComponent(A40)}&gpuTypeId=${encodeURIComponent(L4)}&grouping=gpuTypeId`),
+      ).toEqual([
         { gpuTypeId: A40, amount: 1 },
         { gpuTypeId: L4, amount: 5 },
       ]);
@@ -180,7 +271,9 @@ describe('v1 /billing', () => {
         { podId: 'w-1', amount: 2 },
         { podId: 'w-3', amount: 3 },
       ]);
-      expect(await amounts('?dataCenterId=EU-RO-1&dataCenterId=US-TX-3&endpointId=ep-one&bucketSize=hour&grouping=podId')).toEqual([
+      expect(
+        await amounts('?dataCenterId=EU-RO-1&dataCenterId=US-TX-3&endpointId=ep-one&bucketSize=hour&grouping=podId'),
+      ).toEqual([
         { podId: 'w-1', amount: 2 },
         { podId: 'w-2', amount: 1 },
       ]);
@@ -193,23 +286,54 @@ describe('v1 /billing', () => {
       await insert(owner.accountId, 'NETWORK_VOLUME', [
         { time: '2024-03-01T00:00:00Z', networkVolumeId: 'vol-1', amount: 0.07, diskSpaceBilledGb: 100 },
         { time: '2024-03-01T01:00:00Z', networkVolumeId: 'vol-1', amount: 0.07, diskSpaceBilledGb: 100 },
-        { time: '2024-03-01T00:00:00Z', networkVolumeId: 'vol-2', highPerformanceStorageAmount: 0.1, highPerformanceStorageDiskSpaceBilledGb: 50 },
+        {
+          time: '2024-03-01T00:00:00Z',
+          networkVolumeId: 'vol-2',
+          highPerformanceStorageAmount: 0.1,
+          highPerformanceStorageDiskSpaceBilledGb: 50,
+        },
         { time: '2024-03-02T00:00:00Z', networkVolumeId: 'vol-1', amount: 0.07, diskSpaceBilledGb: 150 },
       ]);
-      await insert(other.accountId, 'NETWORK_VOLUME', [{ time: '2024-03-01T00:00:00Z', networkVolumeId: 'theirs', amount: 42, diskSpaceBilledGb: 4000 }]);
+      await insert(other.accountId, 'NETWORK_VOLUME', [
+        { time: '2024-03-01T00:00:00Z', networkVolumeId: 'theirs', amount: 42, diskSpaceBilledGb: 4000 },
+      ]);
     });
 
     it('sums the account volumes per bucket, standard and high-performance storage apart', async () => {
       expect(await records('/v1/billing/networkvolumes')).toEqual([
-        { time: '2024-03-01T00:00:00Z', amount: 0.14, diskSpaceBilledGb: 100, highPerformanceStorageAmount: 0.1, highPerformanceStorageDiskSpaceBilledGb: 50 },
-        { time: '2024-03-02T00:00:00Z', amount: 0.07, diskSpaceBilledGb: 150, highPerformanceStorageAmount: 0, highPerformanceStorageDiskSpaceBilledGb: 0 },
+        {
+          time: '2024-03-01T00:00:00Z',
+          amount: 0.14,
+          diskSpaceBilledGb: 100,
+          highPerformanceStorageAmount: 0.1,
+          highPerformanceStorageDiskSpaceBilledGb: 50,
+        },
+        {
+          time: '2024-03-02T00:00:00Z',
+          amount: 0.07,
+          diskSpaceBilledGb: 150,
+          highPerformanceStorageAmount: 0,
+          highPerformanceStorageDiskSpaceBilledGb: 0,
+        },
       ]);
       expect(await records('/v1/billing/networkvolumes?bucketSize=month&startTime=2024-03-01T00:30:00Z')).toEqual([
-        { time: '2024-03-01T00:00:00Z', amount: 0.14, diskSpaceBilledGb: 150, highPerformanceStorageAmount: 0, highPerformanceStorageDiskSpaceBilledGb: 0 },
+        {
+          time: '2024-03-01T00:00:00Z',
+          amount: 0.14,
+          diskSpaceBilledGb: 150,
+          highPerformanceStorageAmount: 0,
+          highPerformanceStorageDiskSpaceBilledGb: 0,
+        },
       ]);
       expect(await records('/v1/billing/networkvolumes?endTime=2024-02-01T00:00:00Z')).toEqual([]);
       expect(await records('/v1/billing/networkvolumes', other)).toEqual([
-        { time: '2024-03-01T00:00:00Z', amount: 42, diskSpaceBilledGb: 4000, highPerformanceStorageAmount: 0, highPerformanceStorageDiskSpaceBilledGb: 0 },
+        {
+          time: '2024-03-01T00:00:00Z',
+          amount: 42,
+          diskSpaceBilledGb: 4000,
+          highPerformanceStorageAmount: 0,
+          highPerformanceStorageDiskSpaceBilledGb: 0,
+        },
       ]);
     });
   });
@@ -220,17 +344,26 @@ describe('v1 /billing', () => {
       ['/v1/billing/pods?grouping=endpointId', /^grouping: /],
       ['/v1/billing/pods?startTime=yesterday', /^startTime: must be an ISO 8601 date-time/],
       ['/v1/billing/pods?endTime=2024-13-01T00:00:00Z', /^endTime: /],
-      ['/v1/billing/pods?startTime=2024-02-01T00:00:00Z&endTime=2024-01-01T00:00:00Z', /^startTime: must not be after endTime$/],
+      [
+        '/v1/billing/pods?startTime=2024-02-01T00:00:00Z&endTime=2024-01-01T00:00:00Z',
+        /^startTime: must not be after endTime$/,
+      ],
       ['/v1/billing/pods?gpuTypeId=NVIDIA%20GTX%20480', /^gpuTypeId: unknown GPU type "NVIDIA GTX 480"$/],
       ['/v1/billing/pods?podId=a%00b', /^podId: must not contain NUL characters$/],
       ['/v1/billing/pods?podId=', /^podId: /],
       ['/v1/billing/endpoints?grouping=templateId', /^grouping: /],
-      ['/v1/billing/endpoints?dataCenterId=EU-RO-1&dataCenterId=MOON-1', /^dataCenterId\.1: unknown data center "MOON-1"$/],
+      [
+        '/v1/billing/endpoints?dataCenterId=EU-RO-1&dataCenterId=MOON-1',
+        /^dataCenterId\.1: unknown data center "MOON-1"$/,
+      ],
       ['/v1/billing/endpoints?gpuTypeId=NVIDIA%20L4&gpuTypeId=TPU', /^gpuTypeId\.1: unknown GPU type "TPU"$/],
       ['/v1/billing/endpoints?imageName=' + 'x'.repeat(600), /^imageName: /],
       ['/v1/billing/endpoints?endTime=2024-01-01', /^endTime: /],
       ['/v1/billing/networkvolumes?bucketSize=DAY', /^bucketSize: /],
-      ['/v1/billing/networkvolumes?startTime=2024-03-02T00:00:00Z&endTime=2024-03-01T00:00:00Z', /^startTime: must not be after endTime$/],
+      [
+        '/v1/billing/networkvolumes?startTime=2024-03-02T00:00:00Z&endTime=2024-03-01T00:00:00Z',
+        /^startTime: must not be after endTime$/,
+      ],
     ];
     for (const [url, expected] of cases) {
       const res = await get(url);

@@ -34,7 +34,11 @@ describe('v1 tenancy: another account sees 404 everywhere', () => {
     owner = await gw.accountWithKey('ALL');
     intruder = await gw.accountWithKey('ALL');
     ids.apikeys = owner.keyId;
-    ids.containerregistryauth = await create('/v1/containerregistryauth', { name: SECRET_NAME, username: 'u', password: 'p' });
+    ids.containerregistryauth = await create('/v1/containerregistryauth', {
+      name: SECRET_NAME,
+      username: 'u',
+      password: 'p',
+    });
     ids.templates = await create('/v1/templates', { name: SECRET_NAME, imageName: 'runplane/worker:1' });
     ids.networkvolumes = await create('/v1/networkvolumes', { name: SECRET_NAME, size: 10, dataCenterId: 'EU-RO-1' });
     ids.pods = await create('/v1/pods', {
@@ -43,7 +47,11 @@ describe('v1 tenancy: another account sees 404 everywhere', () => {
       gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
       dataCenterIds: ['EU-RO-1'],
     });
-    ids.endpoints = await create('/v1/endpoints', { name: SECRET_NAME, templateId: ids.templates, gpuTypeIds: ['NVIDIA GeForce RTX 4090'] });
+    ids.endpoints = await create('/v1/endpoints', {
+      name: SECRET_NAME,
+      templateId: ids.templates,
+      gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
+    });
   });
   afterAll(() => gw.close());
 
@@ -60,7 +68,10 @@ describe('v1 tenancy: another account sees 404 everywhere', () => {
         const payload = method === 'patch' || url.endsWith('/update') ? { name: 'stolen' } : undefined;
         const res = await as(intruder.secret, method, url, payload);
         tried.push(`${method.toUpperCase()} ${path}`);
-        expect({ route: `${method} ${path}`, status: res.statusCode }).toEqual({ route: `${method} ${path}`, status: 404 });
+        expect({ route: `${method} ${path}`, status: res.statusCode }).toEqual({
+          route: `${method} ${path}`,
+          status: 404,
+        });
         expect(res.body).not.toContain(SECRET_NAME);
         expect(res.json()).toHaveProperty('message');
       }
@@ -69,7 +80,14 @@ describe('v1 tenancy: another account sees 404 everywhere', () => {
   });
 
   it('never lists another account’s resources and leaves them untouched', async () => {
-    for (const list of ['/v1/pods?includeWorkers=true', '/v1/endpoints', '/v1/templates', '/v1/networkvolumes', '/v1/containerregistryauth', '/v1/apikeys']) {
+    for (const list of [
+      '/v1/pods?includeWorkers=true',
+      '/v1/endpoints',
+      '/v1/templates',
+      '/v1/networkvolumes',
+      '/v1/containerregistryauth',
+      '/v1/apikeys',
+    ]) {
       const res = await as(intruder.secret, 'GET', list);
       expect(res.statusCode).toBe(200);
       expect(res.body).not.toContain(SECRET_NAME);

@@ -35,7 +35,9 @@ describe('DELETE /v1/endpoints/{id} purges the endpoint jobs', () => {
     const template = await h.db.template.create({
       data: { id: newId(), accountId, name: `tpl-${newId()}`, imageName: 'runplane/echo:1', isServerless: true },
     });
-    const endpoint = await h.db.endpoint.create({ data: { id: newId(), accountId, name: `ep-${newId()}`, templateId: template.id } });
+    const endpoint = await h.db.endpoint.create({
+      data: { id: newId(), accountId, name: `ep-${newId()}`, templateId: template.id },
+    });
     return endpoint.id;
   }
 
@@ -64,7 +66,9 @@ describe('DELETE /v1/endpoints/{id} purges the endpoint jobs', () => {
   /** Members of the engine's shared indexes that name the endpoint. */
   async function indexEntriesOf(endpointId: string): Promise<string[]> {
     const base = `${prefix}jobs:`;
-    const members = await Promise.all(['deadlines', 'expiry', 'workers', 'outbox'].map((index) => redis.zrange(`${base}${index}`, '0', '-1')));
+    const members = await Promise.all(
+      ['deadlines', 'expiry', 'workers', 'outbox'].map((index) => redis.zrange(`${base}${index}`, '0', '-1')),
+    );
     const listed = (await redis.sismember(`${base}endpoints`, endpointId)) === 1 ? [endpointId] : [];
     return [...members.flat().filter((member) => member.startsWith(`${endpointId}/`)), ...listed];
   }
@@ -82,7 +86,12 @@ describe('DELETE /v1/endpoints/{id} purges the endpoint jobs', () => {
     const queued = await engine.submit(job(doomed, accountId, 'client-key'));
     const keptJob = await engine.submit(job(kept, accountId, 'client-key'));
     const doomedKeys = await redisKeysOf(doomed);
-    for (const part of [`jobs:${doomed}:job:`, `jobs:${doomed}:stats`, `jobs:${doomed}:idem:`, `bull:endpoint-${doomed}:`]) {
+    for (const part of [
+      `jobs:${doomed}:job:`,
+      `jobs:${doomed}:stats`,
+      `jobs:${doomed}:idem:`,
+      `bull:endpoint-${doomed}:`,
+    ]) {
       expect(doomedKeys.some((key) => key.includes(part))).toBe(true);
     }
     const keptKeys = await redisKeysOf(kept);
@@ -93,7 +102,8 @@ describe('DELETE /v1/endpoints/{id} purges the endpoint jobs', () => {
     expect(await redisKeysOf(doomed)).toEqual([]);
     expect(await indexEntriesOf(doomed)).toEqual([]);
     // What /v2/{id}/status answers 404 for.
-    for (const { id } of [finished, running, queued]) await expect(engine.get(doomed, id)).rejects.toThrow(NotFoundError);
+    for (const { id } of [finished, running, queued])
+      await expect(engine.get(doomed, id)).rejects.toThrow(NotFoundError);
     // The worker still holding a job hears 404 when it reports it, and nothing comes back.
     await expect(engine.complete(doomed, 'w1', running.id, { output: 'late' })).rejects.toThrow(NotFoundError);
     await expect(engine.appendStream(doomed, 'w1', running.id, 'late')).rejects.toThrow(NotFoundError);
@@ -113,10 +123,18 @@ describe('DELETE /v1/endpoints/{id} purges the endpoint jobs', () => {
     const endpointId = await endpointOf(owner.accountId);
     await engine.submit(job(endpointId, owner.accountId));
     const before = (await redisKeysOf(endpointId)).sort();
-    const foreign = await h.inject({ method: 'DELETE', url: `/v1/endpoints/${endpointId}`, headers: bearer(stranger.secret) });
+    const foreign = await h.inject({
+      method: 'DELETE',
+      url: `/v1/endpoints/${endpointId}`,
+      headers: bearer(stranger.secret),
+    });
     expect(foreign.statusCode).toBe(404);
     expect((await redisKeysOf(endpointId)).sort()).toEqual(before);
-    const unknown = await h.inject({ method: 'DELETE', url: '/v1/endpoints/no-such-endpoint', headers: bearer(owner.secret) });
+    const unknown = await h.inject({
+      method: 'DELETE',
+      url: '/v1/endpoints/no-such-endpoint',
+      headers: bearer(owner.secret),
+    });
     expect(unknown.statusCode).toBe(404);
   });
 });

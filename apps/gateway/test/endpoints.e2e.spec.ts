@@ -19,7 +19,11 @@ describe('v1 /endpoints', () => {
     gw.inject({ method, url, headers: bearer(caller.secret), ...(payload ? { payload } : {}) });
   async function ok<T>(caller: Caller, method: Method, url: string, payload?: object): Promise<T> {
     const res = await call(caller, method, url, payload);
-    expect({ url, status: res.statusCode, body: res.statusCode === 200 ? null : res.body }).toEqual({ url, status: 200, body: null });
+    expect({ url, status: res.statusCode, body: res.statusCode === 200 ? null : res.body }).toEqual({
+      url,
+      status: 200,
+      body: null,
+    });
     return res.json() as T;
   }
   const createEndpoint = (payload: object, caller = owner) => ok<EndpointDto>(caller, 'POST', '/v1/endpoints', payload);
@@ -29,7 +33,13 @@ describe('v1 /endpoints', () => {
     return (res.json() as { message: string }).message;
   }
   const volume = async (caller: Caller, dataCenterId: string): Promise<string> =>
-    (await ok<{ id: string }>(caller, 'POST', '/v1/networkvolumes', { name: `vol-${dataCenterId}`, size: 10, dataCenterId })).id;
+    (
+      await ok<{ id: string }>(caller, 'POST', '/v1/networkvolumes', {
+        name: `vol-${dataCenterId}`,
+        size: 10,
+        dataCenterId,
+      })
+    ).id;
 
   beforeAll(async () => {
     gw = await startGateway('endpoints');
@@ -42,7 +52,10 @@ describe('v1 /endpoints', () => {
       isServerless: true,
       env: { MODEL: 'small' },
     });
-    otherTemplate = await ok<TemplateDto>(other, 'POST', '/v1/templates', { name: 'private', imageName: 'other/private:1' });
+    otherTemplate = await ok<TemplateDto>(other, 'POST', '/v1/templates', {
+      name: 'private',
+      imageName: 'other/private:1',
+    });
   });
   afterAll(() => gw.close());
 
@@ -146,7 +159,10 @@ describe('v1 /endpoints', () => {
       flashboot: false,
       version: 0,
     });
-    const viaPost = await ok<EndpointDto>(owner, 'POST', `/v1/endpoints/${created.id}/update`, { workersMin: 0, executionTimeoutMs: 5000 });
+    const viaPost = await ok<EndpointDto>(owner, 'POST', `/v1/endpoints/${created.id}/update`, {
+      workersMin: 0,
+      executionTimeoutMs: 5000,
+    });
     expect(viaPost).toEqual({ ...patched, workersMin: 0, executionTimeoutMs: 5000 });
     expect(await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${created.id}`)).toEqual(viaPost);
 
@@ -165,14 +181,34 @@ describe('v1 /endpoints', () => {
       vcpuCount: 4,
       gpuTypeIds: ['NVIDIA L4'],
     });
-    expect(cpu).toMatchObject({ computeType: 'CPU', cpuFlavorIds: ['cpu5g', 'cpu3c'], vcpuCount: 4, instanceIds: ['cpu5g-4-16', 'cpu3c-4-8'], gpuTypeIds: [] });
+    expect(cpu).toMatchObject({
+      computeType: 'CPU',
+      cpuFlavorIds: ['cpu5g', 'cpu3c'],
+      vcpuCount: 4,
+      instanceIds: ['cpu5g-4-16', 'cpu3c-4-8'],
+      gpuTypeIds: [],
+    });
     const defaults = await createEndpoint({ templateId: template.id, computeType: 'CPU' });
     expect(defaults.instanceIds).toEqual(['cpu3c-2-4', 'cpu3g-2-8', 'cpu5c-2-4', 'cpu5g-2-8']);
-    expect(await rejected({ vcpuCount: 48 }, `/v1/endpoints/${cpu.id}`, 'PATCH')).toBe('vcpuCount: cpu3c offers 2 to 32 vCPUs, not 48');
-    const resized = await ok<EndpointDto>(owner, 'PATCH', `/v1/endpoints/${cpu.id}`, { vcpuCount: 48, cpuFlavorIds: ['cpu5g'] });
-    expect(resized).toMatchObject({ vcpuCount: 48, cpuFlavorIds: ['cpu5g'], instanceIds: ['cpu5g-48-192'], version: 0 });
-    expect(await rejected({ cpuFlavorIds: ['cpu3c'] }, `/v1/endpoints/${cpu.id}`, 'PATCH')).toBe('vcpuCount: cpu3c offers 2 to 32 vCPUs, not 48');
-    expect(await rejected({ templateId: template.id, computeType: 'CPU', cpuFlavorIds: ['cpu3m'] })).toMatch(/^cpuFlavorIds\.0: /);
+    expect(await rejected({ vcpuCount: 48 }, `/v1/endpoints/${cpu.id}`, 'PATCH')).toBe(
+      'vcpuCount: cpu3c offers 2 to 32 vCPUs, not 48',
+    );
+    const resized = await ok<EndpointDto>(owner, 'PATCH', `/v1/endpoints/${cpu.id}`, {
+      vcpuCount: 48,
+      cpuFlavorIds: ['cpu5g'],
+    });
+    expect(resized).toMatchObject({
+      vcpuCount: 48,
+      cpuFlavorIds: ['cpu5g'],
+      instanceIds: ['cpu5g-48-192'],
+      version: 0,
+    });
+    expect(await rejected({ cpuFlavorIds: ['cpu3c'] }, `/v1/endpoints/${cpu.id}`, 'PATCH')).toBe(
+      'vcpuCount: cpu3c offers 2 to 32 vCPUs, not 48',
+    );
+    expect(await rejected({ templateId: template.id, computeType: 'CPU', cpuFlavorIds: ['cpu3m'] })).toMatch(
+      /^cpuFlavorIds\.0: /,
+    );
   });
 
   it('refuses bad shapes with a 400 naming the field', async () => {
@@ -188,14 +224,26 @@ describe('v1 /endpoints', () => {
       [{ templateId: t, idleTimeout: 3601 }, /^idleTimeout: /],
       [{ templateId: t, scalerType: 'CPU_LOAD' }, /^scalerType: /],
       [{ templateId: t, scalerValue: 0 }, /^scalerValue: /],
-      [{ templateId: t, gpuTypeIds: ['NVIDIA GeForce GTX 480'] }, /^gpuTypeIds\.0: unknown GPU type "NVIDIA GeForce GTX 480"$/],
+      [
+        { templateId: t, gpuTypeIds: ['NVIDIA GeForce GTX 480'] },
+        /^gpuTypeIds\.0: unknown GPU type "NVIDIA GeForce GTX 480"$/,
+      ],
       [{ templateId: t, gpuTypeIds: ['NVIDIA L4', 'NVIDIA L4'] }, /^gpuTypeIds\.1: "NVIDIA L4" is listed twice$/],
-      [{ templateId: t, gpuTypeIds: ['NVIDIA L4'], gpuCount: 9 }, /^gpuCount: NVIDIA L4 offers at most 8 GPUs per worker$/],
+      [
+        { templateId: t, gpuTypeIds: ['NVIDIA L4'], gpuCount: 9 },
+        /^gpuCount: NVIDIA L4 offers at most 8 GPUs per worker$/,
+      ],
       [{ templateId: t, gpuCount: 0 }, /^gpuCount: /],
       [{ templateId: t, dataCenterIds: ['MOON-1'] }, /^dataCenterIds\.0: unknown data center "MOON-1"$/],
       [{ templateId: t, networkVolumeId: theirVolume }, /^networkVolumeIds\.0: network volume .* not found$/],
-      [{ templateId: t, networkVolumeId: euVolume, dataCenterIds: ['US-TX-3'] }, /^networkVolumeIds\.0: .* is in EU-RO-1, outside dataCenterIds$/],
-      [{ templateId: t, networkVolumeIds: [euVolume, await volume(owner, 'EU-RO-1')] }, /^networkVolumeIds\.1: only one network volume per data center/],
+      [
+        { templateId: t, networkVolumeId: euVolume, dataCenterIds: ['US-TX-3'] },
+        /^networkVolumeIds\.0: .* is in EU-RO-1, outside dataCenterIds$/,
+      ],
+      [
+        { templateId: t, networkVolumeIds: [euVolume, await volume(owner, 'EU-RO-1')] },
+        /^networkVolumeIds\.1: only one network volume per data center/,
+      ],
       [{ templateId: t, executionTimeoutMs: 10 }, /^executionTimeoutMs: /],
       [{ templateId: t, minCudaVersion: '9.0' }, /^minCudaVersion: /],
       [{ templateId: t, computeType: 'TPU' }, /^computeType: /],
@@ -209,31 +257,58 @@ describe('v1 /endpoints', () => {
     for (const [payload, expected] of cases) {
       const res = await call(owner, 'POST', '/v1/endpoints', payload);
       expect({ payload, status: res.statusCode }).toEqual({ payload, status: 400 });
-      expect({ payload, message: (res.json() as { message: string }).message }).toEqual({ payload, message: expect.stringMatching(expected) });
+      expect({ payload, message: (res.json() as { message: string }).message }).toEqual({
+        payload,
+        message: expect.stringMatching(expected),
+      });
     }
     const ep = await createEndpoint({ templateId: t, workersMin: 1, workersMax: 2 });
-    expect(await rejected({ workersMax: 0 }, `/v1/endpoints/${ep.id}`, 'PATCH')).toBe('workersMin: must not exceed workersMax (0), got 1');
-    expect(await rejected({ computeType: 'CPU' }, `/v1/endpoints/${ep.id}`, 'PATCH')).toBe('Unknown field: computeType');
-    expect(await rejected({ templateId: otherTemplate.id }, `/v1/endpoints/${ep.id}`, 'PATCH')).toMatch(/^templateId: /);
-    expect(await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`)).toMatchObject({ workersMin: 1, workersMax: 2, templateId: t });
+    expect(await rejected({ workersMax: 0 }, `/v1/endpoints/${ep.id}`, 'PATCH')).toBe(
+      'workersMin: must not exceed workersMax (0), got 1',
+    );
+    expect(await rejected({ computeType: 'CPU' }, `/v1/endpoints/${ep.id}`, 'PATCH')).toBe(
+      'Unknown field: computeType',
+    );
+    expect(await rejected({ templateId: otherTemplate.id }, `/v1/endpoints/${ep.id}`, 'PATCH')).toMatch(
+      /^templateId: /,
+    );
+    expect(await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`)).toMatchObject({
+      workersMin: 1,
+      workersMax: 2,
+      templateId: t,
+    });
   });
 
   it('bumps the version when the template changes, and follows template edits', async () => {
-    const second = await ok<TemplateDto>(owner, 'POST', '/v1/templates', { name: 'worker-2', imageName: 'runplane/worker:2', env: { MODEL: 'large' } });
+    const second = await ok<TemplateDto>(owner, 'POST', '/v1/templates', {
+      name: 'worker-2',
+      imageName: 'runplane/worker:2',
+      env: { MODEL: 'large' },
+    });
     const ep = await createEndpoint({ templateId: template.id, name: 'versioned' });
     expect(ep.version).toBe(0);
-    const renamed = await ok<EndpointDto>(owner, 'PATCH', `/v1/endpoints/${ep.id}`, { name: 'still v0', templateId: template.id, workersMax: 4 });
+    const renamed = await ok<EndpointDto>(owner, 'PATCH', `/v1/endpoints/${ep.id}`, {
+      name: 'still v0',
+      templateId: template.id,
+      workersMax: 4,
+    });
     expect(renamed.version).toBe(0);
     const swapped = await ok<EndpointDto>(owner, 'PATCH', `/v1/endpoints/${ep.id}`, { templateId: second.id });
     expect(swapped).toMatchObject({ version: 1, templateId: second.id, env: { MODEL: 'large' } });
     await ok<TemplateDto>(owner, 'PATCH', `/v1/templates/${second.id}`, { env: { MODEL: 'huge', EXTRA: '1' } });
-    expect(await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`)).toMatchObject({ version: 2, env: { MODEL: 'huge', EXTRA: '1' } });
+    expect(await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`)).toMatchObject({
+      version: 2,
+      env: { MODEL: 'huge', EXTRA: '1' },
+    });
     await ok<TemplateDto>(owner, 'PATCH', `/v1/templates/${second.id}`, { imageName: 'runplane/worker:3' });
     expect((await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`)).version).toBe(3);
   });
 
   it('keeps the template and volumes it uses from being deleted', async () => {
-    const tpl = await ok<TemplateDto>(owner, 'POST', '/v1/templates', { name: 'pinned', imageName: 'runplane/pinned:1' });
+    const tpl = await ok<TemplateDto>(owner, 'POST', '/v1/templates', {
+      name: 'pinned',
+      imageName: 'runplane/pinned:1',
+    });
     const first = await volume(owner, 'EU-RO-1');
     const second = await volume(owner, 'US-TX-3');
     const ep = await createEndpoint({ templateId: tpl.id, networkVolumeIds: [first, second] });
@@ -251,7 +326,11 @@ describe('v1 /endpoints', () => {
   });
 
   it('accepts a public template of another account', async () => {
-    const shared = await ok<TemplateDto>(other, 'POST', '/v1/templates', { name: 'shared', imageName: 'other/shared:1', isPublic: true });
+    const shared = await ok<TemplateDto>(other, 'POST', '/v1/templates', {
+      name: 'shared',
+      imageName: 'other/shared:1',
+      isPublic: true,
+    });
     const ep = await createEndpoint({ templateId: shared.id });
     const got = await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}?includeTemplate=true`);
     expect(got.template).toMatchObject({ id: shared.id, imageName: 'other/shared:1', isPublic: true });
@@ -261,7 +340,16 @@ describe('v1 /endpoints', () => {
     const ep = await createEndpoint({ templateId: template.id, name: 'with workers' });
     const bare = await createEndpoint({ templateId: template.id, name: 'no workers' });
     for (const id of ['worker-a', 'worker-b']) {
-      await gw.db.pod.create({ data: { id, accountId: owner.accountId, image: 'runplane/worker:1', endpointId: ep.id, templateId: template.id, slsVersion: 0 } });
+      await gw.db.pod.create({
+        data: {
+          id,
+          accountId: owner.accountId,
+          image: 'runplane/worker:1',
+          endpointId: ep.id,
+          templateId: template.id,
+          slsVersion: 0,
+        },
+      });
     }
     const plain = await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}`);
     expect(plain).not.toHaveProperty('template');

@@ -38,8 +38,13 @@ describe('v1 fuzz: every route, malformed every way', () => {
   /** Real resources, so fuzzed path ids reach past "not found" into each route's own validation. */
   async function realIds(): Promise<string[]> {
     const headers = { ...bearer(secret), 'content-type': 'application/json' };
-    const post = async (url: string, payload: object) => (await gw.inject({ method: 'POST', url, headers, payload })).json<{ id: string }>().id;
-    const templateId = await post('/v1/templates', { name: 'fuzz-template', imageName: 'runplane/echo:1', isServerless: true });
+    const post = async (url: string, payload: object) =>
+      (await gw.inject({ method: 'POST', url, headers, payload })).json<{ id: string }>().id;
+    const templateId = await post('/v1/templates', {
+      name: 'fuzz-template',
+      imageName: 'runplane/echo:1',
+      isServerless: true,
+    });
     const endpointId = await post('/v1/endpoints', { name: 'fuzz-endpoint', templateId });
     const { keyId } = await gw.accountWithKey('READ_ONLY');
     return [templateId, endpointId, keyId].filter((id): id is string => typeof id === 'string');
@@ -47,19 +52,40 @@ describe('v1 fuzz: every route, malformed every way', () => {
 
   it('answers 10,000 malformed requests without a 5xx, every error v1-shaped with its request id, and keeps serving', async () => {
     const seed = fuzzSeed();
-    console.info(`v1 fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm run test:unit -- apps/gateway/test/fuzz.e2e.spec.ts)`);
+    console.info(
+      `v1 fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm run test:unit -- apps/gateway/test/fuzz.e2e.spec.ts)`,
+    );
     const document = (await gw.inject({ method: 'GET', url: '/v1/openapi.json' })).json<OpenApiDocument>();
     const served = servedRoutes(gw.app.getHttpAdapter().getInstance().printRoutes());
     const routes = fuzzRoutes(served, document);
     expect(routes.filter((route) => route.body.length > 0).length).toBeGreaterThan(5);
     const ids = await realIds();
-    const params = new Set(served.flatMap((entry) => entry.match(/:[A-Za-z0-9_]+/g) ?? []).map((name) => name.slice(1)));
+    const params = new Set(
+      served.flatMap((entry) => entry.match(/:[A-Za-z0-9_]+/g) ?? []).map((name) => name.slice(1)),
+    );
     const context: FuzzContext = {
       ids: Object.fromEntries([...params].map((name) => [name, ids])),
-      authorizations: [`Bearer ${secret}`, `Bearer ${secret}`, secret, 'Bearer x', `Bearer ${'a'.repeat(5_000)}`, 'Basic YTpi', '', undefined],
+      authorizations: [
+        `Bearer ${secret}`,
+        `Bearer ${secret}`,
+        secret,
+        'Bearer x',
+        `Bearer ${'a'.repeat(5_000)}`,
+        'Basic YTpi',
+        '',
+        undefined,
+      ],
       fieldPool: openApiFieldNames(document),
     };
-    const report = await runFuzz({ origin, routes, context, seed, requests: REQUESTS, concurrency: CONCURRENCY, errorField: 'message' });
+    const report = await runFuzz({
+      origin,
+      routes,
+      context,
+      seed,
+      requests: REQUESTS,
+      concurrency: CONCURRENCY,
+      errorField: 'message',
+    });
     console.info(`v1 fuzz seed ${seed}: answers by status ${JSON.stringify(report.byStatus)}`);
     expect(report.failures.slice(0, 20)).toEqual([]);
     expect(report.sent).toBe(REQUESTS);

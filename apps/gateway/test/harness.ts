@@ -27,7 +27,10 @@ export interface GatewayHarness {
  * Starts a gateway for one test file. Pods are placed without capacity checks unless `placement` is given (tests
  * of placement run the real scheduler; see apps/scheduler/test).
  */
-export async function startGateway(label: string, placement: () => PodPlacementClient = () => unbookedPlacement): Promise<GatewayHarness> {
+export async function startGateway(
+  label: string,
+  placement: () => PodPlacementClient = () => unbookedPlacement,
+): Promise<GatewayHarness> {
   const database = await createTestDatabase(label);
   const config = gatewayEnvSchema.parse({
     DATABASE_URL: database.url,

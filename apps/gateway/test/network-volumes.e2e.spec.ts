@@ -15,13 +15,18 @@ describe('v1 /networkvolumes', () => {
     await seedCatalog(gw.db);
     owner = await gw.accountWithKey('ALL');
     other = await gw.accountWithKey('ALL');
-    templateId = (await gw.db.template.create({ data: { id: 'nv-tpl', accountId: owner.accountId, name: 't', imageName: 'x' } })).id;
+    templateId = (
+      await gw.db.template.create({ data: { id: 'nv-tpl', accountId: owner.accountId, name: 't', imageName: 'x' } })
+    ).id;
   });
   afterAll(() => gw.close());
 
   const call = (caller: Caller, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     gw.inject({ method, url, headers: bearer(caller.secret), ...(payload ? { payload } : {}) });
-  async function create(caller: Caller, payload: object = { name: 'vol', size: 50, dataCenterId: 'EU-RO-1' }): Promise<NetworkVolumeDto> {
+  async function create(
+    caller: Caller,
+    payload: object = { name: 'vol', size: 50, dataCenterId: 'EU-RO-1' },
+  ): Promise<NetworkVolumeDto> {
     const res = await call(caller, 'POST', '/v1/networkvolumes', payload);
     expect(res.statusCode).toBe(200);
     return res.json() as NetworkVolumeDto;
@@ -30,7 +35,9 @@ describe('v1 /networkvolumes', () => {
   it('walks create → list → get → grow (PATCH and POST /update) → rename → delete', async () => {
     const created = await create(owner, { name: 'datasets', size: 100, dataCenterId: 'US-TX-3' });
     expect(created).toEqual({ id: expect.any(String), name: 'datasets', size: 100, dataCenterId: 'US-TX-3' });
-    expect(((await call(owner, 'GET', '/v1/networkvolumes')).json() as NetworkVolumeDto[]).map((v) => v.id)).toContain(created.id);
+    expect(((await call(owner, 'GET', '/v1/networkvolumes')).json() as NetworkVolumeDto[]).map((v) => v.id)).toContain(
+      created.id,
+    );
     const got = await call(owner, 'GET', `/v1/networkvolumes/${created.id}`);
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(created);
@@ -38,7 +45,10 @@ describe('v1 /networkvolumes', () => {
     const grown = await call(owner, 'PATCH', `/v1/networkvolumes/${created.id}`, { size: 150 });
     expect(grown.statusCode).toBe(200);
     expect(grown.json()).toEqual({ ...created, size: 150 });
-    const both = await call(owner, 'POST', `/v1/networkvolumes/${created.id}/update`, { size: 4000, name: 'datasets-xl' });
+    const both = await call(owner, 'POST', `/v1/networkvolumes/${created.id}/update`, {
+      size: 4000,
+      name: 'datasets-xl',
+    });
     expect(both.statusCode).toBe(200);
     expect(both.json()).toEqual({ ...created, size: 4000, name: 'datasets-xl' });
     const renamed = await call(owner, 'PATCH', `/v1/networkvolumes/${created.id}`, { name: 'renamed' });
@@ -100,12 +110,30 @@ describe('v1 /networkvolumes', () => {
 
   it('refuses to delete a volume attached to a live Pod or an endpoint, naming them', async () => {
     const volume = await create(owner);
-    await gw.db.pod.create({ data: { id: 'pod-on-vol', accountId: owner.accountId, image: 'x', networkVolumeId: volume.id } });
     await gw.db.pod.create({
-      data: { id: 'pod-was-on-vol', accountId: owner.accountId, image: 'x', networkVolumeId: volume.id, desiredStatus: 'TERMINATED' },
+      data: { id: 'pod-on-vol', accountId: owner.accountId, image: 'x', networkVolumeId: volume.id },
     });
-    await gw.db.endpoint.create({ data: { id: 'ep-on-vol', accountId: owner.accountId, name: 'e', templateId, networkVolumeId: volume.id } });
-    await gw.db.endpoint.create({ data: { id: 'ep-multi-vol', accountId: owner.accountId, name: 'e', templateId, networkVolumeIds: ['other', volume.id] } });
+    await gw.db.pod.create({
+      data: {
+        id: 'pod-was-on-vol',
+        accountId: owner.accountId,
+        image: 'x',
+        networkVolumeId: volume.id,
+        desiredStatus: 'TERMINATED',
+      },
+    });
+    await gw.db.endpoint.create({
+      data: { id: 'ep-on-vol', accountId: owner.accountId, name: 'e', templateId, networkVolumeId: volume.id },
+    });
+    await gw.db.endpoint.create({
+      data: {
+        id: 'ep-multi-vol',
+        accountId: owner.accountId,
+        name: 'e',
+        templateId,
+        networkVolumeIds: ['other', volume.id],
+      },
+    });
 
     const refused = await call(owner, 'DELETE', `/v1/networkvolumes/${volume.id}`);
     expect(refused.statusCode).toBe(400);
@@ -138,7 +166,9 @@ describe('v1 /networkvolumes', () => {
       expect(res.json()).toMatchObject({ message: 'Network volume not found' });
       expect(res.body).not.toContain('their-secret-volume');
     }
-    expect(((await call(owner, 'GET', '/v1/networkvolumes')).json() as NetworkVolumeDto[]).map((v) => v.id)).not.toContain(theirs.id);
+    expect(
+      ((await call(owner, 'GET', '/v1/networkvolumes')).json() as NetworkVolumeDto[]).map((v) => v.id),
+    ).not.toContain(theirs.id);
     expect((await call(other, 'GET', `/v1/networkvolumes/${theirs.id}`)).json()).toEqual(theirs);
   });
 

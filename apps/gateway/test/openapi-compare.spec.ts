@@ -10,9 +10,14 @@ function documentWith(body: object, response: object, query: object = { type: 's
       '/things/{id}': {
         post: {
           operationId: 'MakeThing',
-          parameters: [{ name: 'id', in: 'path', schema: { type: 'string' } }, { name: 'q', in: 'query', schema: query }],
+          parameters: [
+            { name: 'id', in: 'path', schema: { type: 'string' } },
+            { name: 'q', in: 'query', schema: query },
+          ],
           requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/In' } } } },
-          responses: { [status]: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Out' } } } } },
+          responses: {
+            [status]: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Out' } } } },
+          },
         },
       },
     },
@@ -30,7 +35,10 @@ const pod = {
     ports: { type: 'array', items: { type: 'string' } },
   },
 };
-const out = { type: 'object', properties: { id: { type: 'string' }, gpu: { type: 'object', properties: { count: { type: 'integer' } } } } };
+const out = {
+  type: 'object',
+  properties: { id: { type: 'string' }, gpu: { type: 'object', properties: { count: { type: 'integer' } } } },
+};
 
 describe('flattenSchema', () => {
   it('lists nested, array, map and nullable properties, reading RunPod map quirks and 3.1 anyOf null alike', () => {
@@ -49,12 +57,18 @@ describe('flattenSchema', () => {
   });
 
   it('stops at a schema that contains itself and fails on a dangling $ref', () => {
-    const doc = { components: { schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } } } };
+    const doc = {
+      components: {
+        schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } },
+      },
+    };
     expect(flattenSchema({ $ref: '#/components/schemas/Node' }, pointerResolver(doc))).toEqual({
       $: ['object'],
       '$.next': ['object'],
     });
-    expect(() => flattenSchema({ $ref: '#/components/schemas/Nope' }, pointerResolver(doc))).toThrow('unresolvable $ref');
+    expect(() => flattenSchema({ $ref: '#/components/schemas/Nope' }, pointerResolver(doc))).toThrow(
+      'unresolvable $ref',
+    );
   });
 });
 
@@ -77,7 +91,11 @@ describe('compareContracts', () => {
       {
         type: 'object',
         required: ['name', 'size'],
-        properties: { name: { type: 'number' }, size: { type: 'integer' }, env: { type: 'object', additionalProperties: { type: 'string' } } },
+        properties: {
+          name: { type: 'number' },
+          size: { type: 'integer' },
+          env: { type: 'object', additionalProperties: { type: 'string' } },
+        },
       },
       { type: 'object', properties: { id: { type: 'string' }, gpu: { type: 'object', properties: {} } } },
       { type: 'boolean' },
@@ -95,12 +113,22 @@ describe('compareContracts', () => {
       'response $.gpu.count: missing (RunPod: integer)',
     ]);
     const missing = compareContracts(reference, extractContract({ openapi: '3.1.0', paths: {} }));
-    expect(missing[0]).toEqual(expect.objectContaining({ found: false, matched: 0, checked: 12, problems: ['missing operation'] }));
+    expect(missing[0]).toEqual(
+      expect.objectContaining({ found: false, matched: 0, checked: 12, problems: ['missing operation'] }),
+    );
   });
 
   it('treats integer and number as compatible and an untyped schema as anything', () => {
     const loose = documentWith(
-      { type: 'object', properties: { name: {}, size: { type: ['number', 'null'] }, env: { type: 'object' }, ports: { type: 'array', items: {} } } },
+      {
+        type: 'object',
+        properties: {
+          name: {},
+          size: { type: ['number', 'null'] },
+          env: { type: 'object' },
+          ports: { type: 'array', items: {} },
+        },
+      },
       out,
     );
     const problems = compareContracts(reference, extractContract(loose))[0]!.problems;

@@ -24,7 +24,9 @@ describe('RunPod v1 conformance of the served /v1/openapi.json', () => {
   afterAll(async () => {
     if (reports) {
       const all = [...reports.values()];
-      const lines = all.filter((r) => r.problems.length > 0).map((r) => `  ${r.operation}: ${r.problems.length} problem(s)`);
+      const lines = all
+        .filter((r) => r.problems.length > 0)
+        .map((r) => `  ${r.operation}: ${r.problems.length} problem(s)`);
       process.stdout.write(`${coverageSummary(all)}\n${lines.join('\n')}\n`);
     }
     await gateway.close();
@@ -32,7 +34,9 @@ describe('RunPod v1 conformance of the served /v1/openapi.json', () => {
 
   it('checks a fixture that covers the whole RunPod contract', () => {
     expect(reference.operations.length).toBeGreaterThanOrEqual(37);
-    expect(Object.keys(reference.schemas)).toEqual(expect.arrayContaining(['Pod', 'Endpoint', 'Template', 'PodCreateInput']));
+    expect(Object.keys(reference.schemas)).toEqual(
+      expect.arrayContaining(['Pod', 'Endpoint', 'Template', 'PodCreateInput']),
+    );
   });
 
   it.each(reference.operations.map((op) => [`${op.method} ${op.path}`]))(

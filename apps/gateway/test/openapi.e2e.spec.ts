@@ -28,7 +28,8 @@ function servedRoutes(tree: string): string[] {
     const path = (parents[depth - 1] ?? '') + match[2]!;
     parents.length = depth;
     parents[depth] = path;
-    for (const method of (match[3] ?? '').split(', ')) if (method && method !== 'HEAD') served.push(`${method} ${path}`);
+    for (const method of (match[3] ?? '').split(', '))
+      if (method && method !== 'HEAD') served.push(`${method} ${path}`);
   }
   return served;
 }
@@ -44,7 +45,9 @@ describe('the generated v1 OpenAPI document', () => {
   it('is OpenAPI 3.1 with info, a bearer security scheme and paths', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toEqual(expect.objectContaining({ title: expect.any(String), version: expect.any(String) }));
-    expect(doc.components.securitySchemes).toEqual({ ApiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
+    expect(doc.components.securitySchemes).toEqual({
+      ApiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
     expect(doc.security).toEqual([{ ApiKey: [] }]);
     expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
     for (const path of Object.keys(doc.paths)) expect(path).toMatch(/^\/[A-Za-z0-9._/{}-]*$/);
@@ -65,7 +68,9 @@ describe('the generated v1 OpenAPI document', () => {
   it('declares every path parameter of a path template, required and in path', () => {
     for (const { path, op } of operations(doc)) {
       const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name);
-      const declared = (op.parameters as { name: string; in: string; required: boolean }[]).filter((p) => p.in === 'path');
+      const declared = (op.parameters as { name: string; in: string; required: boolean }[]).filter(
+        (p) => p.in === 'path',
+      );
       expect(declared.map((p) => p.name).sort()).toEqual([...inPath].sort());
       for (const parameter of declared) expect(parameter.required).toBe(true);
     }
@@ -118,14 +123,17 @@ describe('GET /v1/openapi.json and /v1/docs', () => {
     expect(res.json().openapi).toBe('3.1.0');
   });
 
-  it.each(['/v1/docs', '/v1/docs/'])('answers %s with the HTML reference page pointing at the document', async (url) => {
-    const res = await gateway.inject({ method: 'GET', url });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.body).toMatch(/<html/i);
-    expect(res.body).toContain('/v1/openapi.json');
-    expect(res.body).toContain('/v1/docs/js/scalar.js');
-  });
+  it.each(['/v1/docs', '/v1/docs/'])(
+    'answers %s with the HTML reference page pointing at the document',
+    async (url) => {
+      const res = await gateway.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toMatch(/<html/i);
+      expect(res.body).toContain('/v1/openapi.json');
+      expect(res.body).toContain('/v1/docs/js/scalar.js');
+    },
+  );
 
   it('serves the reference script itself, so the page works offline', async () => {
     const res = await gateway.inject({ method: 'GET', url: '/v1/docs/js/scalar.js' });

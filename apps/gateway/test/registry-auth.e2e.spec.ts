@@ -34,7 +34,11 @@ describe('v1 /containerregistryauth', () => {
     expect(row.passwordEncrypted).toMatch(/^v1\./);
 
     const listed = await gw.inject({ method: 'GET', url: '/v1/containerregistryauth', headers: bearer(owner.secret) });
-    const got = await gw.inject({ method: 'GET', url: `/v1/containerregistryauth/${dto.id}`, headers: bearer(owner.secret) });
+    const got = await gw.inject({
+      method: 'GET',
+      url: `/v1/containerregistryauth/${dto.id}`,
+      headers: bearer(owner.secret),
+    });
     for (const res of [created, listed, got]) {
       expect(res.body).not.toContain(PASSWORD);
       expect(res.body).not.toContain(row.passwordEncrypted);
@@ -48,7 +52,10 @@ describe('v1 /containerregistryauth', () => {
     await create('quay');
     const duplicate = await create('quay');
     expect(duplicate.statusCode).toBe(400);
-    expect(duplicate.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'name: a container registry auth named "quay" already exists' });
+    expect(duplicate.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'name: a container registry auth named "quay" already exists',
+    });
     expect(await gw.db.containerRegistryAuth.count({ where: { accountId: owner.accountId, name: 'quay' } })).toBe(1);
     const missing = await gw.inject({
       method: 'POST',
@@ -63,12 +70,24 @@ describe('v1 /containerregistryauth', () => {
   it("hides another account's auths (404) and deletes with 204", async () => {
     const other = await gw.accountWithKey('ALL');
     const theirs = (await create('theirs', other.secret)).json() as ContainerRegistryAuthDto;
-    const peek = await gw.inject({ method: 'GET', url: `/v1/containerregistryauth/${theirs.id}`, headers: bearer(owner.secret) });
+    const peek = await gw.inject({
+      method: 'GET',
+      url: `/v1/containerregistryauth/${theirs.id}`,
+      headers: bearer(owner.secret),
+    });
     expect(peek.statusCode).toBe(404);
     expect(peek.json()).toMatchObject({ message: 'Container registry auth not found' });
-    const steal = await gw.inject({ method: 'DELETE', url: `/v1/containerregistryauth/${theirs.id}`, headers: bearer(owner.secret) });
+    const steal = await gw.inject({
+      method: 'DELETE',
+      url: `/v1/containerregistryauth/${theirs.id}`,
+      headers: bearer(owner.secret),
+    });
     expect(steal.statusCode).toBe(404);
-    const del = await gw.inject({ method: 'DELETE', url: `/v1/containerregistryauth/${theirs.id}`, headers: bearer(other.secret) });
+    const del = await gw.inject({
+      method: 'DELETE',
+      url: `/v1/containerregistryauth/${theirs.id}`,
+      headers: bearer(other.secret),
+    });
     expect(del.statusCode).toBe(204);
     expect(await gw.db.containerRegistryAuth.count({ where: { id: theirs.id } })).toBe(0);
   });
@@ -83,11 +102,20 @@ describe('v1 /containerregistryauth', () => {
     });
     expect(template.statusCode).toBe(200);
     const templateId = (template.json() as { id: string }).id;
-    await gw.db.pod.create({ data: { id: 'pod-pulls-private', accountId: owner.accountId, image: 'x', containerRegistryAuthId: auth.id } });
     await gw.db.pod.create({
-      data: { id: 'pod-pulled-once', accountId: owner.accountId, image: 'x', containerRegistryAuthId: auth.id, desiredStatus: 'TERMINATED' },
+      data: { id: 'pod-pulls-private', accountId: owner.accountId, image: 'x', containerRegistryAuthId: auth.id },
     });
-    const remove = () => gw.inject({ method: 'DELETE', url: `/v1/containerregistryauth/${auth.id}`, headers: bearer(owner.secret) });
+    await gw.db.pod.create({
+      data: {
+        id: 'pod-pulled-once',
+        accountId: owner.accountId,
+        image: 'x',
+        containerRegistryAuthId: auth.id,
+        desiredStatus: 'TERMINATED',
+      },
+    });
+    const remove = () =>
+      gw.inject({ method: 'DELETE', url: `/v1/containerregistryauth/${auth.id}`, headers: bearer(owner.secret) });
 
     const refused = await remove();
     expect(refused.statusCode).toBe(400);
@@ -96,8 +124,11 @@ describe('v1 /containerregistryauth', () => {
       message: `Container registry auth is in use by pods pod-pulls-private; templates ${templateId}; delete or change them first`,
     });
     await gw.db.pod.update({ where: { id: 'pod-pulls-private' }, data: { desiredStatus: 'TERMINATED' } });
-    expect((await remove()).json().message).toBe(`Container registry auth is in use by templates ${templateId}; delete or change them first`);
-    const patchTemplate = (payload: object) => gw.inject({ method: 'PATCH', url: `/v1/templates/${templateId}`, headers: bearer(owner.secret), payload });
+    expect((await remove()).json().message).toBe(
+      `Container registry auth is in use by templates ${templateId}; delete or change them first`,
+    );
+    const patchTemplate = (payload: object) =>
+      gw.inject({ method: 'PATCH', url: `/v1/templates/${templateId}`, headers: bearer(owner.secret), payload });
     const notAnId = await patchTemplate({ containerRegistryAuthId: 5 });
     expect(notAnId.statusCode).toBe(400);
     expect(notAnId.json().message).toBe('containerRegistryAuthId: expected an id, or null or "" to remove it');

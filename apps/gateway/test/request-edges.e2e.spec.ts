@@ -49,6 +49,10 @@ describe('v1: request edges', () => {
     });
     const longId = await gw.inject({ method: 'GET', url: `/v1/pods/${'p'.repeat(101)}`, headers: bearer(secret) });
     expect(longId.statusCode).toBe(404);
-    expect(longId.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND', requestId: longId.headers['x-request-id'] });
+    expect(longId.json()).toEqual({
+      message: 'Not found',
+      code: 'NOT_FOUND',
+      requestId: longId.headers['x-request-id'],
+    });
   });
 });

@@ -22,7 +22,14 @@ export interface SweepAccount {
 /** Ids no account has. */
 export function madeUpIds(): SweepIds {
   const id = () => `made-up-${newId()}`;
-  return { podId: id(), endpointId: id(), templateId: id(), networkVolumeId: id(), containerRegistryAuthId: id(), apiKeyId: id() };
+  return {
+    podId: id(),
+    endpointId: id(),
+    templateId: id(),
+    networkVolumeId: id(),
+    containerRegistryAuthId: id(),
+    apiKeyId: id(),
+  };
 }
 
 async function created(gw: GatewayHarness, key: string, url: string, payload: object): Promise<string> {
@@ -36,12 +43,20 @@ export async function sweepAccount(gw: GatewayHarness): Promise<SweepAccount> {
   const { accountId, secret: all } = await gw.accountWithKey('ALL');
   const name = () => `sweep-${newId()}`;
   const usedTemplate = await created(gw, all, '/v1/templates', { name: name(), imageName: 'runplane/worker:1' });
-  const endpointId = await created(gw, all, '/v1/endpoints', { name: name(), templateId: usedTemplate, gpuTypeIds: ['NVIDIA GeForce RTX 4090'] });
+  const endpointId = await created(gw, all, '/v1/endpoints', {
+    name: name(),
+    templateId: usedTemplate,
+    gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
+  });
   const ids: SweepIds = {
     endpointId,
     templateId: await created(gw, all, '/v1/templates', { name: name(), imageName: 'runplane/worker:2' }),
     networkVolumeId: await created(gw, all, '/v1/networkvolumes', { name: name(), size: 10, dataCenterId: 'EU-RO-1' }),
-    containerRegistryAuthId: await created(gw, all, '/v1/containerregistryauth', { name: name(), username: 'u', password: 'p' }),
+    containerRegistryAuthId: await created(gw, all, '/v1/containerregistryauth', {
+      name: name(),
+      username: 'u',
+      password: 'p',
+    }),
     podId: await created(gw, all, '/v1/pods', {
       name: name(),
       imageName: 'runplane/pod:1',

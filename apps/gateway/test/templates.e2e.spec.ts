@@ -52,7 +52,9 @@ describe('v1 /templates', () => {
   });
 
   it('walks create → get → PATCH → POST /update → delete with every field', async () => {
-    const auth = (await call(owner, 'POST', '/v1/containerregistryauth', { name: 'tpl-auth', username: 'u', password: 'p' })).json() as { id: string };
+    const auth = (
+      await call(owner, 'POST', '/v1/containerregistryauth', { name: 'tpl-auth', username: 'u', password: 'p' })
+    ).json() as { id: string };
     const created = await create(owner, {
       name: 'full',
       imageName: 'registry.example/app:2',
@@ -68,15 +70,35 @@ describe('v1 /templates', () => {
       readme: '# hello',
       containerRegistryAuthId: auth.id,
     });
-    expect(created).toMatchObject({ category: 'CPU', ports: ['8000/http', '22/tcp'], env: { MODE: 'prod' }, isServerless: true, containerRegistryAuthId: auth.id });
+    expect(created).toMatchObject({
+      category: 'CPU',
+      ports: ['8000/http', '22/tcp'],
+      env: { MODE: 'prod' },
+      isServerless: true,
+      containerRegistryAuthId: auth.id,
+    });
 
-    const patched = await call(owner, 'PATCH', `/v1/templates/${created.id}`, { name: 'full-2', env: { MODE: 'dev' }, isPublic: true });
+    const patched = await call(owner, 'PATCH', `/v1/templates/${created.id}`, {
+      name: 'full-2',
+      env: { MODE: 'dev' },
+      isPublic: true,
+    });
     expect(patched.statusCode).toBe(200);
     expect(patched.json()).toEqual({ ...created, name: 'full-2', env: { MODE: 'dev' }, isPublic: true });
 
-    const synonym = await call(owner, 'POST', `/v1/templates/${created.id}/update`, { containerRegistryAuthId: null, dockerStartCmd: [] });
+    const synonym = await call(owner, 'POST', `/v1/templates/${created.id}/update`, {
+      containerRegistryAuthId: null,
+      dockerStartCmd: [],
+    });
     expect(synonym.statusCode).toBe(200);
-    expect(synonym.json()).toEqual({ ...created, name: 'full-2', env: { MODE: 'dev' }, isPublic: true, containerRegistryAuthId: null, dockerStartCmd: [] });
+    expect(synonym.json()).toEqual({
+      ...created,
+      name: 'full-2',
+      env: { MODE: 'dev' },
+      isPublic: true,
+      containerRegistryAuthId: null,
+      dockerStartCmd: [],
+    });
 
     const unchanged = await call(owner, 'PATCH', `/v1/templates/${created.id}`, {});
     expect(unchanged.json()).toEqual(synonym.json());
@@ -99,7 +121,10 @@ describe('v1 /templates', () => {
       [{ name: 'x', imageName: 'x', env: { A: 1 } }, /^env\.A: /],
       [{ name: 'x'.repeat(192), imageName: 'x' }, /^name: /],
       [{ name: 'x', imageName: 'x', surprise: true }, /^Unknown field: surprise/],
-      [{ name: 'x', imageName: 'x', containerRegistryAuthId: 'nope' }, /^containerRegistryAuthId: container registry auth "nope" not found/],
+      [
+        { name: 'x', imageName: 'x', containerRegistryAuthId: 'nope' },
+        /^containerRegistryAuthId: container registry auth "nope" not found/,
+      ],
     ];
     for (const [payload, message] of cases) {
       const res = await call(owner, 'POST', '/v1/templates', payload);
@@ -126,8 +151,14 @@ describe('v1 /templates', () => {
   });
 
   it("refuses another account's registry auth", async () => {
-    const theirs = (await call(other, 'POST', '/v1/containerregistryauth', { name: 'theirs', username: 'u', password: 'p' })).json() as { id: string };
-    const res = await call(owner, 'POST', '/v1/templates', { name: 'stolen-auth', imageName: 'x', containerRegistryAuthId: theirs.id });
+    const theirs = (
+      await call(other, 'POST', '/v1/containerregistryauth', { name: 'theirs', username: 'u', password: 'p' })
+    ).json() as { id: string };
+    const res = await call(owner, 'POST', '/v1/templates', {
+      name: 'stolen-auth',
+      imageName: 'x',
+      containerRegistryAuthId: theirs.id,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(`containerRegistryAuthId: container registry auth "${theirs.id}" not found`);
     const mine = await create(owner, { name: 'auth-later', imageName: 'x' });
@@ -145,13 +176,28 @@ describe('v1 /templates', () => {
     beforeAll(async () => {
       own = await create(owner, { name: 'vis-own', imageName: 'x' });
       bound = await create(owner, { name: 'vis-bound', imageName: 'x', isServerless: true });
-      await gw.db.endpoint.create({ data: { id: 'ep-vis-bound', accountId: owner.accountId, name: 'bound', templateId: bound.id } });
-      const auth = (await call(other, 'POST', '/v1/containerregistryauth', { name: 'vis-auth', username: 'u', password: 'p' })).json() as { id: string };
-      theirPublic = await create(other, { name: 'vis-public', imageName: 'x', isPublic: true, containerRegistryAuthId: auth.id });
+      await gw.db.endpoint.create({
+        data: { id: 'ep-vis-bound', accountId: owner.accountId, name: 'bound', templateId: bound.id },
+      });
+      const auth = (
+        await call(other, 'POST', '/v1/containerregistryauth', { name: 'vis-auth', username: 'u', password: 'p' })
+      ).json() as { id: string };
+      theirPublic = await create(other, {
+        name: 'vis-public',
+        imageName: 'x',
+        isPublic: true,
+        containerRegistryAuthId: auth.id,
+      });
       theirPrivate = await create(other, { name: 'vis-private', imageName: 'x' });
       const operator = await gw.accountWithKey('ALL');
       const row = await gw.db.template.create({
-        data: { id: 'tpl-platform', accountId: operator.accountId, name: 'platform', imageName: 'runplane/official:1', isRunpod: true },
+        data: {
+          id: 'tpl-platform',
+          accountId: operator.accountId,
+          name: 'platform',
+          imageName: 'runplane/official:1',
+          isRunpod: true,
+        },
       });
       platform = (await call(owner, 'GET', `/v1/templates/${row.id}`)).json() as TemplateDto;
     });
@@ -178,9 +224,9 @@ describe('v1 /templates', () => {
       expect(ids).toEqual(expect.arrayContaining([own.id, theirPublic.id]));
       expect(ids).not.toContain(theirPrivate.id);
       expect(ids).not.toContain(platform.id);
-      const listed = ((await call(owner, 'GET', '/v1/templates?includePublicTemplates=true')).json() as TemplateDto[]).find(
-        (t) => t.id === theirPublic.id,
-      );
+      const listed = (
+        (await call(owner, 'GET', '/v1/templates?includePublicTemplates=true')).json() as TemplateDto[]
+      ).find((t) => t.id === theirPublic.id);
       expect(listed).toMatchObject({ isPublic: true, containerRegistryAuthId: null });
     });
 
@@ -192,10 +238,16 @@ describe('v1 /templates', () => {
     });
 
     it('reads public and platform templates by id (flags accepted), hides private ones', async () => {
-      const pub = await call(owner, 'GET', `/v1/templates/${theirPublic.id}?includePublicTemplates=true&includeEndpointBoundTemplates=true`);
+      const pub = await call(
+        owner,
+        'GET',
+        `/v1/templates/${theirPublic.id}?includePublicTemplates=true&includeEndpointBoundTemplates=true`,
+      );
       expect(pub.statusCode).toBe(200);
       expect(pub.json()).toEqual({ ...theirPublic, containerRegistryAuthId: null });
-      expect((await call(owner, 'GET', `/v1/templates/${platform.id}?includeRunpodTemplates=true`)).statusCode).toBe(200);
+      expect((await call(owner, 'GET', `/v1/templates/${platform.id}?includeRunpodTemplates=true`)).statusCode).toBe(
+        200,
+      );
       expect((await call(owner, 'GET', `/v1/templates/${bound.id}`)).statusCode).toBe(200);
       const hidden = await call(owner, 'GET', `/v1/templates/${theirPrivate.id}`);
       expect(hidden.statusCode).toBe(404);
@@ -204,7 +256,10 @@ describe('v1 /templates', () => {
     });
 
     it('rejects flags that are not booleans', async () => {
-      for (const url of ['/v1/templates?includePublicTemplates=maybe', `/v1/templates/${own.id}?includeRunpodTemplates=2`]) {
+      for (const url of [
+        '/v1/templates?includePublicTemplates=maybe',
+        `/v1/templates/${own.id}?includeRunpodTemplates=2`,
+      ]) {
         const res = await call(owner, 'GET', url);
         expect(res.statusCode).toBe(400);
         expect(res.json().message).toMatch(/^include(Public|Runpod)Templates: /);
@@ -223,7 +278,12 @@ describe('v1 /templates', () => {
         ['DELETE', `/v1/templates/${platform.id}`],
       ] as const) {
         const res = await call(owner, method, url, method === 'DELETE' ? undefined : { name: 'hijacked' });
-        expect({ method, url, status: res.statusCode, body: res.json() }).toEqual({ method, url, status: 404, body: expect.objectContaining({ message: 'Template not found' }) });
+        expect({ method, url, status: res.statusCode, body: res.json() }).toEqual({
+          method,
+          url,
+          status: 404,
+          body: expect.objectContaining({ message: 'Template not found' }),
+        });
       }
       expect((await call(other, 'GET', `/v1/templates/${theirPublic.id}`)).json()).toEqual(theirPublic);
       expect((await call(other, 'GET', `/v1/templates/${theirPrivate.id}`)).json()).toEqual(theirPrivate);
@@ -233,10 +293,18 @@ describe('v1 /templates', () => {
   describe('in-use rules', () => {
     it('refuses to delete a template a live Pod or an endpoint uses, naming them', async () => {
       const tpl = await create(owner, { name: 'used', imageName: 'x', isPublic: true });
-      await gw.db.pod.create({ data: { id: 'pod-uses-tpl', accountId: owner.accountId, image: 'x', templateId: tpl.id } });
-      await gw.db.endpoint.create({ data: { id: 'ep-uses-tpl', accountId: owner.accountId, name: 'e', templateId: tpl.id } });
-      await gw.db.endpoint.create({ data: { id: 'ep-theirs-uses-tpl', accountId: other.accountId, name: 'e', templateId: tpl.id } });
-      const podOfOther = await gw.db.pod.create({ data: { id: 'pod-theirs-uses-tpl', accountId: other.accountId, image: 'x', templateId: tpl.id } });
+      await gw.db.pod.create({
+        data: { id: 'pod-uses-tpl', accountId: owner.accountId, image: 'x', templateId: tpl.id },
+      });
+      await gw.db.endpoint.create({
+        data: { id: 'ep-uses-tpl', accountId: owner.accountId, name: 'e', templateId: tpl.id },
+      });
+      await gw.db.endpoint.create({
+        data: { id: 'ep-theirs-uses-tpl', accountId: other.accountId, name: 'e', templateId: tpl.id },
+      });
+      const podOfOther = await gw.db.pod.create({
+        data: { id: 'pod-theirs-uses-tpl', accountId: other.accountId, image: 'x', templateId: tpl.id },
+      });
 
       const refused = await call(owner, 'DELETE', `/v1/templates/${tpl.id}`);
       expect(refused.statusCode).toBe(400);
@@ -254,7 +322,9 @@ describe('v1 /templates', () => {
 
     it('gives endpoints on the template a new version when what workers run changes', async () => {
       const tpl = await create(owner, { name: 'rolling', imageName: 'app:1' });
-      await gw.db.endpoint.create({ data: { id: 'ep-rolling', accountId: owner.accountId, name: 'r', templateId: tpl.id } });
+      await gw.db.endpoint.create({
+        data: { id: 'ep-rolling', accountId: owner.accountId, name: 'r', templateId: tpl.id },
+      });
       const version = async () => (await gw.db.endpoint.findUniqueOrThrow({ where: { id: 'ep-rolling' } })).version;
       const before = await version();
       await call(owner, 'PATCH', `/v1/templates/${tpl.id}`, { name: 'rolling-renamed', readme: 'docs' });

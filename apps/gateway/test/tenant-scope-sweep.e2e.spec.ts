@@ -40,21 +40,37 @@ const EXAMPLES: Record<string, Example> = {
   'PATCH /v1/apikeys/:id': { url: (ids) => `/v1/apikeys/${ids.apiKeyId}`, payload: name },
   'POST /v1/apikeys/:id/update': { url: (ids) => `/v1/apikeys/${ids.apiKeyId}/update`, payload: name },
   'DELETE /v1/apikeys/:id': { url: (ids) => `/v1/apikeys/${ids.apiKeyId}` },
-  'POST /v1/containerregistryauth': { url: () => '/v1/containerregistryauth', payload: () => ({ ...name(), username: 'u', password: 'p' }) },
+  'POST /v1/containerregistryauth': {
+    url: () => '/v1/containerregistryauth',
+    payload: () => ({ ...name(), username: 'u', password: 'p' }),
+  },
   'GET /v1/containerregistryauth': { url: () => '/v1/containerregistryauth' },
-  'GET /v1/containerregistryauth/:containerRegistryAuthId': { url: (ids) => `/v1/containerregistryauth/${ids.containerRegistryAuthId}` },
-  'DELETE /v1/containerregistryauth/:containerRegistryAuthId': { url: (ids) => `/v1/containerregistryauth/${ids.containerRegistryAuthId}` },
+  'GET /v1/containerregistryauth/:containerRegistryAuthId': {
+    url: (ids) => `/v1/containerregistryauth/${ids.containerRegistryAuthId}`,
+  },
+  'DELETE /v1/containerregistryauth/:containerRegistryAuthId': {
+    url: (ids) => `/v1/containerregistryauth/${ids.containerRegistryAuthId}`,
+  },
   'POST /v1/templates': { url: () => '/v1/templates', payload: () => ({ ...name(), imageName: 'runplane/worker:3' }) },
   'GET /v1/templates': { url: () => '/v1/templates' },
   'GET /v1/templates/:templateId': { url: (ids) => `/v1/templates/${ids.templateId}` },
   'PATCH /v1/templates/:templateId': { url: (ids) => `/v1/templates/${ids.templateId}`, payload: name },
   'POST /v1/templates/:templateId/update': { url: (ids) => `/v1/templates/${ids.templateId}/update`, payload: name },
   'DELETE /v1/templates/:templateId': { url: (ids) => `/v1/templates/${ids.templateId}` },
-  'POST /v1/networkvolumes': { url: () => '/v1/networkvolumes', payload: () => ({ ...name(), size: 10, dataCenterId: 'EU-RO-1' }) },
+  'POST /v1/networkvolumes': {
+    url: () => '/v1/networkvolumes',
+    payload: () => ({ ...name(), size: 10, dataCenterId: 'EU-RO-1' }),
+  },
   'GET /v1/networkvolumes': { url: () => '/v1/networkvolumes' },
   'GET /v1/networkvolumes/:networkVolumeId': { url: (ids) => `/v1/networkvolumes/${ids.networkVolumeId}` },
-  'PATCH /v1/networkvolumes/:networkVolumeId': { url: (ids) => `/v1/networkvolumes/${ids.networkVolumeId}`, payload: name },
-  'POST /v1/networkvolumes/:networkVolumeId/update': { url: (ids) => `/v1/networkvolumes/${ids.networkVolumeId}/update`, payload: name },
+  'PATCH /v1/networkvolumes/:networkVolumeId': {
+    url: (ids) => `/v1/networkvolumes/${ids.networkVolumeId}`,
+    payload: name,
+  },
+  'POST /v1/networkvolumes/:networkVolumeId/update': {
+    url: (ids) => `/v1/networkvolumes/${ids.networkVolumeId}/update`,
+    payload: name,
+  },
   'DELETE /v1/networkvolumes/:networkVolumeId': { url: (ids) => `/v1/networkvolumes/${ids.networkVolumeId}` },
   'POST /v1/pods': { url: () => '/v1/pods', payload: () => ({ ...name(), ...POD }) },
   'GET /v1/pods': { url: () => '/v1/pods?includeWorkers=true' },
@@ -75,7 +91,9 @@ const EXAMPLES: Record<string, Example> = {
   'PATCH /v1/endpoints/:endpointId': { url: (ids) => `/v1/endpoints/${ids.endpointId}`, payload: name },
   'POST /v1/endpoints/:endpointId/update': { url: (ids) => `/v1/endpoints/${ids.endpointId}/update`, payload: name },
   'DELETE /v1/endpoints/:endpointId': { url: (ids) => `/v1/endpoints/${ids.endpointId}` },
-  'GET /v1/endpoints/:endpointId/webhook-deliveries': { url: (ids) => `/v1/endpoints/${ids.endpointId}/webhook-deliveries` },
+  'GET /v1/endpoints/:endpointId/webhook-deliveries': {
+    url: (ids) => `/v1/endpoints/${ids.endpointId}/webhook-deliveries`,
+  },
   'GET /v1/billing/pods': { url: () => '/v1/billing/pods' },
   'GET /v1/billing/endpoints': { url: () => '/v1/billing/endpoints' },
   'GET /v1/billing/networkvolumes': { url: () => '/v1/billing/networkvolumes' },
@@ -84,7 +102,15 @@ const EXAMPLES: Record<string, Example> = {
 };
 
 /** Routes served without a key, which hold no account's data. */
-const PUBLIC_ROUTES = ['GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /v1/openapi.json', 'GET /v1/docs', 'GET /v1/docs/', 'GET /v1/docs/js/scalar.js'];
+const PUBLIC_ROUTES = [
+  'GET /healthz',
+  'GET /readyz',
+  'GET /metrics',
+  'GET /v1/openapi.json',
+  'GET /v1/docs',
+  'GET /v1/docs/',
+  'GET /v1/docs/js/scalar.js',
+];
 
 /** A credential in an answer: a webhook signing secret or an API key's secret. */
 const SECRET = /whsec_|"key":"rpl_/;
@@ -129,7 +155,11 @@ describe('v1 tenancy and scope sweep', () => {
 
   function expectError(res: LightMyRequestResponse, statuses: number[], route: string): void {
     expectStatus(res, statuses, route);
-    expect(res.json()).toMatchObject({ message: expect.any(String), code: expect.any(String), requestId: expect.any(String) });
+    expect(res.json()).toMatchObject({
+      message: expect.any(String),
+      code: expect.any(String),
+      requestId: expect.any(String),
+    });
   }
 
   it('has an example for every route the gateway serves, and none for a route it does not serve', () => {

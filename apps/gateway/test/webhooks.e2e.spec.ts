@@ -17,7 +17,8 @@ describe('v1 webhook extension', () => {
   afterAll(() => gw.close());
 
   const getSecret = (key: string) => gw.inject({ method: 'GET', url: '/v1/webhooks/secret', headers: bearer(key) });
-  const rotate = (key: string) => gw.inject({ method: 'POST', url: '/v1/webhooks/secret/rotate', headers: bearer(key) });
+  const rotate = (key: string) =>
+    gw.inject({ method: 'POST', url: '/v1/webhooks/secret/rotate', headers: bearer(key) });
   const listDeliveries = (endpointId: string, key: string, query = '') =>
     gw.inject({ method: 'GET', url: `/v1/endpoints/${endpointId}/webhook-deliveries${query}`, headers: bearer(key) });
 
@@ -25,7 +26,9 @@ describe('v1 webhook extension', () => {
     const template = await gw.db.template.create({
       data: { id: newId(), accountId, name: `tpl-${newId()}`, imageName: 'runplane/echo:1', isServerless: true },
     });
-    return (await gw.db.endpoint.create({ data: { id: newId(), accountId, name: `ep-${newId()}`, templateId: template.id } })).id;
+    return (
+      await gw.db.endpoint.create({ data: { id: newId(), accountId, name: `ep-${newId()}`, templateId: template.id } })
+    ).id;
   }
 
   /** A delivery written as the dispatcher writes it, `minutesAgo` old, with `attempts` failed attempts. */
@@ -108,7 +111,10 @@ describe('v1 webhook extension', () => {
       const readOnly = await gw.accountWithKey('READ_ONLY');
       const read = await getSecret(readOnly.secret);
       expect(read.statusCode).toBe(401);
-      expect(read.json()).toMatchObject({ message: 'This API key is read-only; secrets need a key that may write', code: 'UNAUTHORIZED' });
+      expect(read.json()).toMatchObject({
+        message: 'This API key is read-only; secrets need a key that may write',
+        code: 'UNAUTHORIZED',
+      });
       expect(read.body).not.toContain('whsec_');
       const refused = await rotate(readOnly.secret);
       expect(refused.statusCode).toBe(401);
@@ -159,7 +165,8 @@ describe('v1 webhook extension', () => {
     it('pages with limit and nextCursor without skipping or repeating', async () => {
       const endpointId = await endpointOf(owner.accountId);
       const ids: string[] = [];
-      for (let minutes = 5; minutes >= 1; minutes -= 1) ids.unshift(await delivery(owner.accountId, endpointId, minutes));
+      for (let minutes = 5; minutes >= 1; minutes -= 1)
+        ids.unshift(await delivery(owner.accountId, endpointId, minutes));
       const seen: string[] = [];
       let query = '?limit=2';
       for (let pages = 0; pages < 5; pages += 1) {
@@ -174,7 +181,11 @@ describe('v1 webhook extension', () => {
 
     it('answers bad paging input with 400 naming the field', async () => {
       const endpointId = await endpointOf(owner.accountId);
-      const expected = { '?limit=0': 'must be >= 1', '?limit=101': 'must be <= 100', '?limit=abc': 'expected a number' };
+      const expected = {
+        '?limit=0': 'must be >= 1',
+        '?limit=101': 'must be <= 100',
+        '?limit=abc': 'expected a number',
+      };
       for (const [query, message] of Object.entries(expected)) {
         const res = await listDeliveries(endpointId, owner.secret, query);
         expect(res.statusCode).toBe(400);
@@ -210,12 +221,18 @@ describe('v1 webhook extension', () => {
       const endpointId = await endpointOf(owner.accountId);
       const elsewhere = await endpointOf(owner.accountId);
       const { apiKeys } = createAccountsServices(gw.db);
-      const { secret: restricted } = await apiKeys.create(owner.accountId, { name: 'r', scope: 'RESTRICTED', allowedEndpointIds: [endpointId] });
+      const { secret: restricted } = await apiKeys.create(owner.accountId, {
+        name: 'r',
+        scope: 'RESTRICTED',
+        allowedEndpointIds: [endpointId],
+      });
       const { secret: readOnly } = await apiKeys.create(owner.accountId, { name: 'ro', scope: 'READ_ONLY' });
       expect((await listDeliveries(endpointId, restricted)).statusCode).toBe(200);
       expect((await listDeliveries(elsewhere, restricted)).statusCode).toBe(401);
       expect((await listDeliveries(endpointId, readOnly)).statusCode).toBe(200);
-      expect((await gw.inject({ method: 'GET', url: `/v1/endpoints/${endpointId}/webhook-deliveries` })).statusCode).toBe(401);
+      expect(
+        (await gw.inject({ method: 'GET', url: `/v1/endpoints/${endpointId}/webhook-deliveries` })).statusCode,
+      ).toBe(401);
     });
   });
 });

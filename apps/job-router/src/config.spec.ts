@@ -14,12 +14,19 @@ describe('job-router configuration', () => {
 
   it("answers an empty job-take before the worker SDK's timeout, even at the largest hold allowed", () => {
     expect(defaults.JOB_TAKE_WAIT_MS).toBeLessThan(RUNPOD_PYTHON_TAKE_TIMEOUT_MS);
-    expect(() => jobRouterEnvSchema.parse({ DATABASE_URL: 'postgresql://x', JOB_TAKE_WAIT_MS: String(RUNPOD_PYTHON_TAKE_TIMEOUT_MS) })).toThrow();
+    expect(() =>
+      jobRouterEnvSchema.parse({
+        DATABASE_URL: 'postgresql://x',
+        JOB_TAKE_WAIT_MS: String(RUNPOD_PYTHON_TAKE_TIMEOUT_MS),
+      }),
+    ).toThrow();
   });
 
   it('gives a request BODY_TIMEOUT_MS to arrive, 30 s unless set, and refuses a value under 100 ms', () => {
     expect(defaults.BODY_TIMEOUT_MS).toBe(30_000);
-    expect(jobRouterEnvSchema.parse({ DATABASE_URL: 'postgresql://x', BODY_TIMEOUT_MS: '5000' }).BODY_TIMEOUT_MS).toBe(5_000);
+    expect(jobRouterEnvSchema.parse({ DATABASE_URL: 'postgresql://x', BODY_TIMEOUT_MS: '5000' }).BODY_TIMEOUT_MS).toBe(
+      5_000,
+    );
     expect(() => jobRouterEnvSchema.parse({ DATABASE_URL: 'postgresql://x', BODY_TIMEOUT_MS: '50' })).toThrow();
   });
 });

@@ -27,7 +27,10 @@ export const jobRouterEnvSchema = serviceEnvSchema(8081).extend({
   /** How often the time-based job rules (ttl, retention, timeouts, lost workers) are applied; 0 = never. */
   JOB_SWEEP_INTERVAL_MS: envInt({ min: 0, max: 3_600_000, default: 1_000 }),
   /** Region suffix of job ids (`<uuid>-<region>`). */
-  JOB_REGION: z.string().regex(/^[a-z0-9]{1,8}$/, { error: 'expected 1-8 lowercase letters or digits' }).default('u1'),
+  JOB_REGION: z
+    .string()
+    .regex(/^[a-z0-9]{1,8}$/, { error: 'expected 1-8 lowercase letters or digits' })
+    .default('u1'),
   /** Expected worker ping interval; a worker silent for 3 intervals has its jobs re-queued. */
   JOB_HEARTBEAT_INTERVAL_MS: envInt({ min: 1_000, max: 3_600_000, default: 10_000 }),
   /** Times a job is re-queued after losing its worker before it fails. */

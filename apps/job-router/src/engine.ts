@@ -3,7 +3,12 @@ import type { Redis } from '@runplane/queue';
 import type { JobRouterConfig } from './config';
 
 /** The job-router's engine: Redis + one BullMQ queue per endpoint, on the configured region and rules. */
-export function createJobRouterEngine(deps: { redis: Redis; commands?: Redis; config: JobRouterConfig; clock?: Clock }): RedisJobEngine {
+export function createJobRouterEngine(deps: {
+  redis: Redis;
+  commands?: Redis;
+  config: JobRouterConfig;
+  clock?: Clock;
+}): RedisJobEngine {
   const { config } = deps;
   return new RedisJobEngine({
     redis: deps.redis,

@@ -2,7 +2,13 @@ import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicat
 import type { DbClient } from '@runplane/db';
 import { EndpointsRepository, WorkerStateStore } from '@runplane/endpoints';
 import { HttpAdapterHost } from '@nestjs/core';
-import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, closingSignal, DB_CLIENT, REDIS_CLIENT } from '@runplane/http';
+import {
+  API_KEY_AUTHENTICATOR,
+  type ApiKeyAuthenticator,
+  closingSignal,
+  DB_CLIENT,
+  REDIS_CLIENT,
+} from '@runplane/http';
 import { createAccountsServices } from '@runplane/accounts';
 import { closeRedis, createRedis, normalizePrefix, type Redis } from '@runplane/queue';
 import { ClientRoutes } from './client/client-routes';
@@ -68,9 +74,21 @@ export class JobsApiModule {
           inject: [ENGINE_REDIS, COMMANDS_REDIS],
           useFactory: (redis: Redis, commands: Redis) => options.engine({ redis, commands, config }),
         },
-        { provide: API_KEY_AUTHENTICATOR, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
-        { provide: EndpointDirectory, inject: [DB_CLIENT], useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db)) },
-        { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },
+        {
+          provide: API_KEY_AUTHENTICATOR,
+          inject: [DB_CLIENT],
+          useFactory: (db: DbClient) => createAccountsServices(db).apiKeys,
+        },
+        {
+          provide: EndpointDirectory,
+          inject: [DB_CLIENT],
+          useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db)),
+        },
+        {
+          provide: WorkerTokensService,
+          inject: [DB_CLIENT],
+          useFactory: (db: DbClient) => createWorkerTokensService(db),
+        },
         {
           provide: JobApiService,
           inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT, HttpAdapterHost],
@@ -82,7 +100,12 @@ export class JobsApiModule {
                 return { initializing: counts.initializing, throttled: counts.throttled, unhealthy: counts.unhealthy };
               },
             };
-            return new JobApiService(engine, endpoints, schedulerStates, closingSignal(host.httpAdapter.getHttpServer()));
+            return new JobApiService(
+              engine,
+              endpoints,
+              schedulerStates,
+              closingSignal(host.httpAdapter.getHttpServer()),
+            );
           },
         },
         {
@@ -90,8 +113,16 @@ export class JobsApiModule {
           inject: [COMMANDS_REDIS, JOB_ENGINE],
           useFactory: (redis: Redis, engine: JobRouterEngine) => {
             const workers = { runningWorkers: async (id: string) => (await engine.workers(id)).running.length };
-            const limits = { windowMs: config.JOB_RATE_WINDOW_MS, perWorker: config.JOB_RATE_PER_WORKER, overrides: config.JOB_RATE_LIMITS };
-            return new JobRateLimiter(redis, { ...limits, maxHoldMs: 310_000, keyPrefix: normalizePrefix(config.REDIS_PREFIX) }, workers);
+            const limits = {
+              windowMs: config.JOB_RATE_WINDOW_MS,
+              perWorker: config.JOB_RATE_PER_WORKER,
+              overrides: config.JOB_RATE_LIMITS,
+            };
+            return new JobRateLimiter(
+              redis,
+              { ...limits, maxHoldMs: 310_000, keyPrefix: normalizePrefix(config.REDIS_PREFIX) },
+              workers,
+            );
           },
         },
         {

@@ -37,7 +37,11 @@ describe('job-router auth', () => {
     const foreign = await run(otherEndpointId, bearer(owner.secret));
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json()).toMatchObject({ error: 'Endpoint not found' });
-    const status = await h.inject({ method: 'GET', url: `/v2/${otherEndpointId}/health`, headers: bearer(owner.secret) });
+    const status = await h.inject({
+      method: 'GET',
+      url: `/v2/${otherEndpointId}/health`,
+      headers: bearer(owner.secret),
+    });
     expect(status.statusCode).toBe(404);
     const missing = await run('no-such-endpoint', bearer(owner.secret));
     expect(missing.statusCode).toBe(404);
@@ -84,8 +88,16 @@ describe('job-router auth', () => {
     const headers = { 'x-request-id': 'trace-42' };
     const answers = [
       await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers, payload: { input: {} } }),
-      await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/x`, headers: { ...headers, ...bearer(owner.secret) } }),
-      await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/w-other`, headers: { ...headers, ...raw(token) } }),
+      await h.inject({
+        method: 'GET',
+        url: `/v2/${endpointId}/status/x`,
+        headers: { ...headers, ...bearer(owner.secret) },
+      }),
+      await h.inject({
+        method: 'GET',
+        url: `/v2/${endpointId}/job-take/w-other`,
+        headers: { ...headers, ...raw(token) },
+      }),
       await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers }),
     ];
     expect(answers.map((answer) => answer.statusCode)).toEqual([401, 404, 401, 401]);
@@ -96,6 +108,10 @@ describe('job-router auth', () => {
   });
 
   function createKeyFor(accountId: string, scope: 'RESTRICTED' | 'READ_ONLY', endpoints?: string[]) {
-    return createAccountsServices(h.db).apiKeys.create(accountId, { name: scope, scope, allowedEndpointIds: endpoints });
+    return createAccountsServices(h.db).apiKeys.create(accountId, {
+      name: scope,
+      scope,
+      allowedEndpointIds: endpoints,
+    });
   }
 });

@@ -21,14 +21,23 @@ describe('job-router client API', () => {
   afterAll(() => h.close());
 
   const call = (method: 'GET' | 'POST', path: string, payload?: unknown) =>
-    h.inject({ method, url: `/v2/${endpointId}/${path}`, headers: key, ...(payload === undefined ? {} : { payload: payload as string }) });
+    h.inject({
+      method,
+      url: `/v2/${endpointId}/${path}`,
+      headers: key,
+      ...(payload === undefined ? {} : { payload: payload as string }),
+    });
   const submit = async (payload: unknown = { input: { n: 1 } }): Promise<Ref> => {
     const res = await call('POST', 'run', payload);
     expect(res.statusCode).toBe(200);
     return res.json() as Ref;
   };
   const take = async (): Promise<Record<string, unknown>> => {
-    const res = await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/w1?job_in_progress=0`, headers: workerKey });
+    const res = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/job-take/w1?job_in_progress=0`,
+      headers: workerKey,
+    });
     expect(res.statusCode).toBe(200);
     return res.json() as Record<string, unknown>;
   };
@@ -42,7 +51,13 @@ describe('job-router client API', () => {
 
   it('runs a job to COMPLETED and serves its record on GET and POST /status with 200', async () => {
     const webhook = 'https://example.com/hook';
-    const ref = await submit({ input: { n: 1 }, s3Config: { bucketName: 'b' }, custom: 7, webhook, policy: { ttl: 60_000 } });
+    const ref = await submit({
+      input: { n: 1 },
+      s3Config: { bucketName: 'b' },
+      custom: 7,
+      webhook,
+      policy: { ttl: 60_000 },
+    });
     expect(ref).toEqual({ id: expect.stringMatching(/-u1$/), status: 'IN_QUEUE' });
     // The worker gets the job object as RunPod hands it to handlers: id, input, webhook and every other key but policy.
     const job = await take();
@@ -51,7 +66,13 @@ describe('job-router client API', () => {
     for (const method of ['GET', 'POST'] as const) {
       const status = await call(method, `status/${ref.id}`);
       expect(status.statusCode).toBe(200);
-      expect(status.json()).toMatchObject({ id: ref.id, status: 'COMPLETED', output: { ok: true }, workerId: 'w1', retries: 0 });
+      expect(status.json()).toMatchObject({
+        id: ref.id,
+        status: 'COMPLETED',
+        output: { ok: true },
+        workerId: 'w1',
+        retries: 0,
+      });
     }
     const sync = await call('GET', `status-sync/${ref.id}?wait=1000`);
     expect(sync.statusCode).toBe(200);
@@ -77,7 +98,12 @@ describe('job-router client API', () => {
     const ref = await submit();
     await take();
     const chunk = (output: unknown) =>
-      h.inject({ method: 'POST', url: `/v2/${endpointId}/job-stream/w1/${ref.id}`, headers: { ...workerKey, 'content-type': 'text/plain' }, payload: JSON.stringify({ output }) });
+      h.inject({
+        method: 'POST',
+        url: `/v2/${endpointId}/job-stream/w1/${ref.id}`,
+        headers: { ...workerKey, 'content-type': 'text/plain' },
+        payload: JSON.stringify({ output }),
+      });
     expect((await chunk('a')).statusCode).toBe(200);
     expect((await chunk('b')).statusCode).toBe(200);
     const first = await call('GET', `stream/${ref.id}?wait=1000`);
@@ -85,7 +111,12 @@ describe('job-router client API', () => {
     expect(first.json()).toEqual({ status: 'IN_PROGRESS', stream: [{ output: 'a' }, { output: 'b' }] });
     const empty = await call('POST', `stream/${ref.id}?wait=1000`);
     expect(empty.json()).toEqual({ status: 'IN_PROGRESS', stream: [] });
-    await h.inject({ method: 'POST', url: `/v2/${endpointId}/job-done/w1/${ref.id}?isStream=true`, headers: workerKey, payload: { output: [] } });
+    await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/job-done/w1/${ref.id}?isStream=true`,
+      headers: workerKey,
+      payload: { output: [] },
+    });
     expect((await call('GET', `stream/${ref.id}`)).json()).toEqual({ status: 'COMPLETED', stream: [] });
   });
 
@@ -110,7 +141,13 @@ describe('job-router client API', () => {
     const health = await call('GET', 'health');
     expect(health.statusCode).toBe(200);
     expect(health.json()).toEqual({
-      jobs: { completed: expect.any(Number), failed: expect.any(Number), inProgress: 0, inQueue: 0, retried: expect.any(Number) },
+      jobs: {
+        completed: expect.any(Number),
+        failed: expect.any(Number),
+        inProgress: 0,
+        inQueue: 0,
+        retried: expect.any(Number),
+      },
       workers: { idle: expect.any(Number), running: expect.any(Number), initializing: 0, throttled: 0, unhealthy: 0 },
     });
     const requests = await call('GET', 'requests');
@@ -120,7 +157,8 @@ describe('job-router client API', () => {
 
   it('answers POSTs whose application/json body is empty, as runpod-python sends cancel and purge_queue', async () => {
     const headers = { ...key, 'content-type': 'application/json' };
-    const bodiless = (path: string) => h.inject({ method: 'POST', url: `/v2/${endpointId}/${path}`, headers, payload: '' });
+    const bodiless = (path: string) =>
+      h.inject({ method: 'POST', url: `/v2/${endpointId}/${path}`, headers, payload: '' });
     const ref = await submit();
     const status = await bodiless(`status/${ref.id}`);
     expect(status.statusCode).toBe(200);
@@ -145,8 +183,12 @@ describe('job-router client API', () => {
     const tooShort = await call('GET', `status/${ref.id}?ttl=5`);
     expect(tooShort.statusCode).toBe(400);
     expect(tooShort.json()).toMatchObject({ error: 'ttl: must be >= 10000' });
-    expect((await call('GET', `status-sync/${ref.id}?wait=soon`)).json()).toMatchObject({ error: 'wait: expected a number' });
-    expect((await call('GET', `status-sync/${ref.id}?wait=900000`)).json()).toMatchObject({ error: 'wait: must be <= 300000' });
+    expect((await call('GET', `status-sync/${ref.id}?wait=soon`)).json()).toMatchObject({
+      error: 'wait: expected a number',
+    });
+    expect((await call('GET', `status-sync/${ref.id}?wait=900000`)).json()).toMatchObject({
+      error: 'wait: must be <= 300000',
+    });
     const unknown = await call('GET', 'status/no-such-job');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toHaveProperty('error');
@@ -154,8 +196,18 @@ describe('job-router client API', () => {
 
   it('returns the first job for a repeated Idempotency-Key', async () => {
     const headers = { ...key, 'idempotency-key': 'order-42' };
-    const first = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers, payload: { input: { a: 1 } } });
-    const second = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers, payload: { input: { a: 2 } } });
+    const first = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/run`,
+      headers,
+      payload: { input: { a: 1 } },
+    });
+    const second = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/run`,
+      headers,
+      payload: { input: { a: 2 } },
+    });
     expect(second.statusCode).toBe(200);
     expect((second.json() as Ref).id).toBe((first.json() as Ref).id);
   });

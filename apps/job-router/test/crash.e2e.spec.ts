@@ -37,10 +37,14 @@ describe('job-router crash during a 5,000-job run', () => {
   const workersStop = new AbortController();
 
   function startRouter(env: Record<string, string>): ProcessGroup {
-    return spawnProcessGroup(join(REPO_ROOT, 'node_modules/.bin/node'), ['-r', '@swc-node/register', 'apps/job-router/src/main.ts'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
-    });
+    return spawnProcessGroup(
+      join(REPO_ROOT, 'node_modules/.bin/node'),
+      ['-r', '@swc-node/register', 'apps/job-router/src/main.ts'],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, ...env },
+      },
+    );
   }
 
   async function waitReady(): Promise<void> {
@@ -72,7 +76,9 @@ describe('job-router crash during a 5,000-job run', () => {
     const template = await db.template.create({
       data: { id: newId(), accountId: account.id, name: 'echo', imageName: 'runplane/echo:1', isServerless: true },
     });
-    const endpointId = (await db.endpoint.create({ data: { id: newId(), accountId: account.id, name: 'crash', templateId: template.id } })).id;
+    const endpointId = (
+      await db.endpoint.create({ data: { id: newId(), accountId: account.id, name: 'crash', templateId: template.id } })
+    ).id;
     await db.$disconnect();
 
     const env = {
@@ -152,11 +158,13 @@ describe('job-router crash during a 5,000-job run', () => {
     const completedStatuses = new Map<string, string>();
     const lastStatus = new Map<string, string>();
     const histogram = (): string =>
-      JSON.stringify([...pending].reduce<Record<string, number>>((acc, id) => {
-        const status = lastStatus.get(id) ?? 'unseen';
-        acc[status] = (acc[status] ?? 0) + 1;
-        return acc;
-      }, {}));
+      JSON.stringify(
+        [...pending].reduce<Record<string, number>>((acc, id) => {
+          const status = lastStatus.get(id) ?? 'unseen';
+          acc[status] = (acc[status] ?? 0) + 1;
+          return acc;
+        }, {}),
+      );
     await pollUntil(
       async () => {
         for (const id of [...pending]) {

@@ -20,7 +20,11 @@ const CONCURRENCY = 8;
 /** Field names of every object schema the job API's contracts declare (bodies and queries alike). */
 function contractFieldNames(): string[] {
   const shapes = Object.values(contracts).flatMap((value) =>
-    typeof value === 'object' && value !== null && 'shape' in value && typeof value.shape === 'object' && value.shape !== null
+    typeof value === 'object' &&
+    value !== null &&
+    'shape' in value &&
+    typeof value.shape === 'object' &&
+    value.shape !== null
       ? Object.keys(value.shape)
       : [],
   );
@@ -66,23 +70,51 @@ describe('job API and worker protocol fuzz: every route, malformed every way', (
   });
 
   const run = async (endpointId: string, input: object) =>
-    (await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: bearer(secret), payload: { input } })).json<{ id: string }>().id;
+    (
+      await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: bearer(secret), payload: { input } })
+    ).json<{ id: string }>().id;
 
   it('answers 10,000 malformed requests without a 5xx, every error job-shaped with its request id, and keeps running jobs', async () => {
     const seed = fuzzSeed();
-    console.info(`job API fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm run test:unit -- apps/job-router/test/fuzz.e2e.spec.ts)`);
+    console.info(
+      `job API fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm run test:unit -- apps/job-router/test/fuzz.e2e.spec.ts)`,
+    );
     const served = servedRoutes(h.app.getHttpAdapter().getInstance().printRoutes());
     expect(served.filter((entry) => entry.includes(':workerId')).length).toBeGreaterThan(3);
-    const jobIds = [await run(clientEndpoint, { n: 1 }), await run(workerEndpoint, { n: 2 }), await run(workerEndpoint, { n: 3 })];
+    const jobIds = [
+      await run(clientEndpoint, { n: 1 }),
+      await run(workerEndpoint, { n: 2 }),
+      await run(workerEndpoint, { n: 3 }),
+    ];
     const workerToken = await h.workerToken(workerEndpoint, 'w-fuzz');
     const workerSide = { endpointId: [workerEndpoint], workerId: ['w-fuzz'], jobId: jobIds };
-    const routes = fuzzRoutes(served).map((route) => (route.path.includes(':workerId') ? { ...route, ids: workerSide } : route));
+    const routes = fuzzRoutes(served).map((route) =>
+      route.path.includes(':workerId') ? { ...route, ids: workerSide } : route,
+    );
     const context: FuzzContext = {
       ids: { endpointId: [clientEndpoint], jobId: jobIds },
-      authorizations: [`Bearer ${secret}`, `Bearer ${secret}`, secret, `Bearer ${workerToken}`, workerToken, 'Bearer x', `Bearer ${'a'.repeat(5_000)}`, '', undefined],
+      authorizations: [
+        `Bearer ${secret}`,
+        `Bearer ${secret}`,
+        secret,
+        `Bearer ${workerToken}`,
+        workerToken,
+        'Bearer x',
+        `Bearer ${'a'.repeat(5_000)}`,
+        '',
+        undefined,
+      ],
       fieldPool: contractFieldNames(),
     };
-    const report = await runFuzz({ origin, routes, context, seed, requests: REQUESTS, concurrency: CONCURRENCY, errorField: 'error' });
+    const report = await runFuzz({
+      origin,
+      routes,
+      context,
+      seed,
+      requests: REQUESTS,
+      concurrency: CONCURRENCY,
+      errorField: 'error',
+    });
     console.info(`job API fuzz seed ${seed}: answers by status ${JSON.stringify(report.byStatus)}`);
     expect(report.failures.slice(0, 20)).toEqual([]);
     expect(report.sent).toBe(REQUESTS);
@@ -91,7 +123,12 @@ describe('job API and worker protocol fuzz: every route, malformed every way', (
       expect(answer.statusCode).toBe(200);
       await answer.body.dump();
     }
-    const runsync = await h.inject({ method: 'POST', url: `/v2/${clientEndpoint}/runsync`, headers: bearer(secret), payload: { input: { after: 'fuzz' } } });
+    const runsync = await h.inject({
+      method: 'POST',
+      url: `/v2/${clientEndpoint}/runsync`,
+      headers: bearer(secret),
+      payload: { input: { after: 'fuzz' } },
+    });
     const done = runsync.json<{ id: string; status: string; output: unknown }>();
     expect(done).toMatchObject({ status: 'COMPLETED', output: { echoed: done.id } });
   }, 400_000);

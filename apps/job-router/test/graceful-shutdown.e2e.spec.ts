@@ -28,8 +28,12 @@ describe('job-router shutdown with long polls parked', () => {
       payload: { input: { n: 1 } },
     });
     // Both handlers are running once the take's heartbeat made w1 live and the /runsync job is queued.
-    await pollUntil(async () => (await h.engine().workers(takeEndpoint)).idle.includes('w1'), { description: 'take parked' });
-    await pollUntil(async () => (await h.engine().counts(syncEndpoint)).inQueue === 1, { description: 'runsync parked' });
+    await pollUntil(async () => (await h.engine().workers(takeEndpoint)).idle.includes('w1'), {
+      description: 'take parked',
+    });
+    await pollUntil(async () => (await h.engine().counts(syncEndpoint)).inQueue === 1, {
+      description: 'runsync parked',
+    });
 
     await h.app.getHttpAdapter().getInstance().close();
 

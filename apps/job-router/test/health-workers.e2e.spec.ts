@@ -31,14 +31,22 @@ describe('job-router /health worker states', () => {
       { workerId: 'w-idle', state: 'idle' },
     ]);
     // One worker pings: it is idle by heartbeat.
-    const ping = await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/w-idle`, headers: raw(await h.workerToken(endpointId, 'w-idle')) });
+    const ping = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/ping/w-idle`,
+      headers: raw(await h.workerToken(endpointId, 'w-idle')),
+    });
     expect(ping.statusCode).toBe(200);
 
     const health = await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: bearer(account.secret) });
     expect(health.statusCode).toBe(200);
     expect(health.json().workers).toEqual({ idle: 1, running: 0, initializing: 2, throttled: 1, unhealthy: 1 });
 
-    const other = await h.inject({ method: 'GET', url: `/v2/${otherEndpointId}/health`, headers: bearer(account.secret) });
+    const other = await h.inject({
+      method: 'GET',
+      url: `/v2/${otherEndpointId}/health`,
+      headers: bearer(account.secret),
+    });
     expect(other.json().workers).toEqual({ idle: 0, running: 0, initializing: 0, throttled: 0, unhealthy: 0 });
   });
 
@@ -51,22 +59,49 @@ describe('job-router /health worker states', () => {
     ]);
     const idleKey = raw(await h.workerToken(endpointId, 'w-idle'));
     const busyKey = raw(await h.workerToken(endpointId, 'w-busy'));
-    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/w-idle`, headers: idleKey })).statusCode).toBe(200);
+    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/w-idle`, headers: idleKey })).statusCode).toBe(
+      200,
+    );
     // w-busy takes a job: it is running.
-    const run = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: bearer(account.secret), payload: { input: {} } });
+    const run = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/run`,
+      headers: bearer(account.secret),
+      payload: { input: {} },
+    });
     expect(run.statusCode).toBe(200);
-    const take = await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/w-busy?job_in_progress=0`, headers: busyKey });
+    const take = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/job-take/w-busy?job_in_progress=0`,
+      headers: busyKey,
+    });
     expect(take.json()).toMatchObject({ id: run.json().id });
-    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/w-busy?job_id=${run.json().id}`, headers: busyKey })).statusCode).toBe(200);
+    expect(
+      (
+        await h.inject({
+          method: 'GET',
+          url: `/v2/${endpointId}/ping/w-busy?job_id=${run.json().id}`,
+          headers: busyKey,
+        })
+      ).statusCode,
+    ).toBe(200);
 
-    const metrics = await h.inject({ method: 'GET', url: `/v2/${endpointId}/metrics`, headers: bearer(account.secret) });
+    const metrics = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/metrics`,
+      headers: bearer(account.secret),
+    });
     expect(metrics.statusCode).toBe(200);
     const body = metrics.json() as { readyWorkers: string[]; workers: Record<string, number> };
     expect([...body.readyWorkers].sort()).toEqual(['w-busy', 'w-idle']);
     expect(body.workers).toEqual({ ready: 2, idle: 1, running: 1, initializing: 1, throttled: 0, unhealthy: 1 });
 
     const stranger = await h.accountWithKey();
-    const hidden = await h.inject({ method: 'GET', url: `/v2/${endpointId}/metrics`, headers: bearer(stranger.secret) });
+    const hidden = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/metrics`,
+      headers: bearer(stranger.secret),
+    });
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json()).toHaveProperty('error');
   });
@@ -76,8 +111,12 @@ describe('job-router /health worker states', () => {
     const endpointId = await h.endpoint(account.accountId);
     const key = raw(await h.workerToken(endpointId, 'w-sick'));
     const workers = async () =>
-      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: bearer(account.secret) })).json().workers as Record<string, number>;
-    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/w-sick?runpod_version=1.12.0`, headers: key })).statusCode).toBe(200);
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: bearer(account.secret) })).json()
+        .workers as Record<string, number>;
+    expect(
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/w-sick?runpod_version=1.12.0`, headers: key }))
+        .statusCode,
+    ).toBe(200);
     expect(await workers()).toMatchObject({ idle: 1 });
     const report = await h.inject({
       method: 'GET',
@@ -86,13 +125,28 @@ describe('job-router /health worker states', () => {
     });
     expect(report.statusCode).toBe(200);
     expect(await workers()).toMatchObject({ idle: 0, running: 0 });
-    const metrics = await h.inject({ method: 'GET', url: `/v2/${endpointId}/metrics`, headers: bearer(account.secret) });
+    const metrics = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/metrics`,
+      headers: bearer(account.secret),
+    });
     expect(metrics.json().readyWorkers).toEqual([]);
     // The job engine's event stream carries the report to the scheduler (apps/scheduler/test/crash-loop.e2e.spec.ts).
     const events = await h.app.get<Redis>(REDIS_CLIENT).xrange('jobs:events', '-', '+');
-    const reports = events.map(([, fields]) => fields).filter((fields) => fields.includes('worker.unhealthy') && fields.includes(endpointId));
+    const reports = events
+      .map(([, fields]) => fields)
+      .filter((fields) => fields.includes('worker.unhealthy') && fields.includes(endpointId));
     expect(reports).toEqual([
-      ['type', 'worker.unhealthy', 'endpointId', endpointId, 'workerId', 'w-sick', 'reason', 'Fitness check gpu failed: RuntimeError: no CUDA device'],
+      [
+        'type',
+        'worker.unhealthy',
+        'endpointId',
+        endpointId,
+        'workerId',
+        'w-sick',
+        'reason',
+        'Fitness check gpu failed: RuntimeError: no CUDA device',
+      ],
     ]);
   });
 
@@ -101,9 +155,11 @@ describe('job-router /health worker states', () => {
     const endpointId = await h.endpoint(account.accountId);
     const retirement = new WorkerRetirement(h.redis, h.config.REDIS_PREFIX);
     const workers = async () =>
-      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: bearer(account.secret) })).json().workers as Record<string, number>;
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: bearer(account.secret) })).json()
+        .workers as Record<string, number>;
     const ping = async (workerId: string) =>
-      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/${workerId}`, headers: bearer(account.secret) })).statusCode;
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/${workerId}`, headers: bearer(account.secret) }))
+        .statusCode;
     expect(await ping('w-removed')).toBe(200);
     expect(await ping('w-kept')).toBe(200);
     expect(await workers()).toMatchObject({ idle: 2, running: 0 });
@@ -113,7 +169,11 @@ describe('job-router /health worker states', () => {
     // An ALL key of the owner may act as any worker of the endpoint, so its pings are not refused: still not counted.
     expect(await ping('w-removed')).toBe(200);
     expect(await workers()).toMatchObject({ idle: 1, running: 0 });
-    const metrics = await h.inject({ method: 'GET', url: `/v2/${endpointId}/metrics`, headers: bearer(account.secret) });
+    const metrics = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/metrics`,
+      headers: bearer(account.secret),
+    });
     expect(metrics.json()).toMatchObject({ readyWorkers: ['w-kept'], workers: { ready: 1, idle: 1, running: 0 } });
   });
 });

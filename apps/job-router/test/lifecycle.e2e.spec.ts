@@ -8,9 +8,14 @@ const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 function cli(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const entry = ['-r', '@swc-node/register', 'tools/cli/runplane.ts', ...args];
   return new Promise((done) => {
-    execFile(process.execPath, entry, { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) => {
-      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      entry,
+      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } },
+      (error, stdout, stderr) => {
+        done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -34,7 +39,10 @@ describe('job-router lifecycle: engine sweep, worker tokens from the CLI', () =>
     expect(take.json()).toMatchObject({ id });
     h.clock.advance(3 * h.config.JOB_HEARTBEAT_INTERVAL_MS + 1);
     const status = async () =>
-      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${id}`, headers: key })).json() as { status: string; retries: number };
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${id}`, headers: key })).json() as {
+        status: string;
+        retries: number;
+      };
     const requeued = await pollUntil(async () => {
       const job = await status();
       return job.retries > 0 ? job : undefined;
@@ -43,7 +51,15 @@ describe('job-router lifecycle: engine sweep, worker tokens from the CLI', () =>
   });
 
   it('prints a worker token as the last line of `worker-token create`, and the token works for that worker only', async () => {
-    const result = await cli(h.databaseUrl, 'worker-token', 'create', '--endpoint', endpointId, '--worker', 'op-worker-1');
+    const result = await cli(
+      h.databaseUrl,
+      'worker-token',
+      'create',
+      '--endpoint',
+      endpointId,
+      '--worker',
+      'op-worker-1',
+    );
     expect(result.code).toBe(0);
     const token = result.stdout.trim().split('\n').at(-1) ?? '';
     expect(token).toMatch(/^rpw_[A-Za-z0-9_-]{43}$/);

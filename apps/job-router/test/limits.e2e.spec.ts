@@ -24,20 +24,31 @@ describe('job-router limits', () => {
   afterAll(() => h.close());
 
   const post = (path: string, payload: unknown, headers: Record<string, string> = {}) =>
-    h.inject({ method: 'POST', url: `/v2/${endpointId}/${path}`, headers: { ...bearer(secret), ...headers }, payload: payload as string });
+    h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/${path}`,
+      headers: { ...bearer(secret), ...headers },
+      payload: payload as string,
+    });
 
   it('answers 429 with Retry-After and {"error"} once an operation is over its rate, per endpoint', async () => {
     for (let i = 0; i < 3; i += 1) expect((await post('run', { input: { i } })).statusCode).toBe(200);
     const limited = await post('run', { input: {} });
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(limited.json()).toMatchObject({ error: expect.stringContaining('Rate limit exceeded for run'), code: 'RATE_LIMITED' });
+    expect(limited.json()).toMatchObject({
+      error: expect.stringContaining('Rate limit exceeded for run'),
+      code: 'RATE_LIMITED',
+    });
     // Other operations and other endpoints keep their own budgets.
     expect((await post('purge-queue', {})).statusCode).toBe(200);
     const { accountId, secret: otherSecret } = await h.accountWithKey();
     const otherEndpoint = await h.endpoint(accountId);
     const elsewhere = await h.inject({
-      method: 'POST', url: `/v2/${otherEndpoint}/run`, headers: bearer(otherSecret), payload: { input: {} },
+      method: 'POST',
+      url: `/v2/${otherEndpoint}/run`,
+      headers: bearer(otherSecret),
+      payload: { input: {} },
     });
     expect(elsewhere.statusCode).toBe(200);
   });
@@ -51,7 +62,12 @@ describe('job-router limits', () => {
   it('answers over-concurrency with 429 and frees the slot when the request ends', async () => {
     const { accountId, secret: key } = await h.accountWithKey();
     const endpoint = await h.endpoint(accountId);
-    const run = await h.inject({ method: 'POST', url: `/v2/${endpoint}/run`, headers: bearer(key), payload: { input: {} } });
+    const run = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpoint}/run`,
+      headers: bearer(key),
+      payload: { input: {} },
+    });
     const id = (run.json() as { id: string }).id;
     const cancel = () => h.inject({ method: 'POST', url: `/v2/${endpoint}/cancel/${id}`, headers: bearer(key) });
     // With a concurrency of 1, sequential requests never collide ...
@@ -88,7 +104,12 @@ describe('job-router limits', () => {
     const account = await h.accountWithKey();
     const endpoint = await h.endpoint(account.accountId);
     const post = (path: string, payload: unknown, headers: Record<string, string> = {}) =>
-      h.inject({ method: 'POST', url: `/v2/${endpoint}/${path}`, headers: { ...bearer(account.secret), ...headers }, payload: payload as string });
+      h.inject({
+        method: 'POST',
+        url: `/v2/${endpoint}/${path}`,
+        headers: { ...bearer(account.secret), ...headers },
+        payload: payload as string,
+      });
     const noInput = await post('run', { webhook: 'https://example.com' });
     expect(noInput.statusCode).toBe(400);
     expect(noInput.json().error).toMatch(/^input: /);
@@ -105,4 +126,3 @@ describe('job-router limits', () => {
     expect(malformed.statusCode).toBe(400);
   });
 });
-

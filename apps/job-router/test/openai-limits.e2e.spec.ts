@@ -15,16 +15,33 @@ describe('job-router OpenAI route limits', () => {
     const endpointId = await h.endpoint(accountId);
     // Refused bodies still count: the limit applies before the request is looked at.
     const post = () =>
-      h.inject({ method: 'POST', url: `/v2/${endpointId}/openai/v1/chat/completions`, headers: bearer(secret), payload: [] });
+      h.inject({
+        method: 'POST',
+        url: `/v2/${endpointId}/openai/v1/chat/completions`,
+        headers: bearer(secret),
+        payload: [],
+      });
     expect((await post()).statusCode).toBe(400);
     expect((await post()).statusCode).toBe(400);
     const limited = await post();
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
-    expect(limited.json()).toMatchObject({ error: expect.stringMatching(/Rate limit exceeded for openai/), code: 'RATE_LIMITED' });
-    const models = await h.inject({ method: 'GET', url: `/v2/${endpointId}/openai/v1/models`, headers: bearer(secret) });
+    expect(limited.json()).toMatchObject({
+      error: expect.stringMatching(/Rate limit exceeded for openai/),
+      code: 'RATE_LIMITED',
+    });
+    const models = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/openai/v1/models`,
+      headers: bearer(secret),
+    });
     expect(models.statusCode).toBe(429);
-    const run = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: bearer(secret), payload: { input: {} } });
+    const run = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/run`,
+      headers: bearer(secret),
+      payload: { input: {} },
+    });
     expect(run.statusCode).toBe(200);
   });
 });

@@ -47,7 +47,10 @@ describe('openai npm client against the OpenAI-compatible route', () => {
   });
 
   it('chat.completions.create answers the worker completion', async () => {
-    const completion = await client.chat.completions.create({ model: MODELS.echo, messages: [{ role: 'user', content: 'hello from openai' }] });
+    const completion = await client.chat.completions.create({
+      model: MODELS.echo,
+      messages: [{ role: 'user', content: 'hello from openai' }],
+    });
     expect(completion.object).toBe('chat.completion');
     expect(completion.model).toBe(MODELS.echo);
     expect(completion.choices[0]?.message.content).toBe('hello from openai');
@@ -79,14 +82,25 @@ describe('openai npm client against the OpenAI-compatible route', () => {
   it("a job its owner cancels is the client's APIError 409, and the client does not send the request again", async () => {
     // An endpoint with no worker: the request's job waits in the queue until purge-queue cancels it.
     const endpointId = await h.endpoint(account.accountId);
-    const retrying = new OpenAI({ apiKey: account.secret, baseURL: `${url}/v2/${endpointId}/openai/v1`, maxRetries: 2 });
+    const retrying = new OpenAI({
+      apiKey: account.secret,
+      baseURL: `${url}/v2/${endpointId}/openai/v1`,
+      maxRetries: 2,
+    });
     const owner = (path: string, method = 'GET'): Promise<Response> =>
       fetch(`${url}/v2/${endpointId}/${path}`, { method, headers: { authorization: `Bearer ${account.secret}` } });
-    const failure = retrying.chat.completions.create({ model: MODELS.echo, messages: [{ role: 'user', content: 'x' }] });
-    failure.catch(() => undefined);
-    await pollUntil(async () => ((await (await owner('health')).json()) as { jobs: { inQueue: number } }).jobs.inQueue === 1 || undefined, {
-      description: 'the request to be queued as a job',
+    const failure = retrying.chat.completions.create({
+      model: MODELS.echo,
+      messages: [{ role: 'user', content: 'x' }],
     });
+    failure.catch(() => undefined);
+    await pollUntil(
+      async () =>
+        ((await (await owner('health')).json()) as { jobs: { inQueue: number } }).jobs.inQueue === 1 || undefined,
+      {
+        description: 'the request to be queued as a job',
+      },
+    );
     expect(await (await owner('purge-queue', 'POST')).json()).toMatchObject({ removed: 1 });
     await expect(failure).rejects.toMatchObject({ status: 409, error: { type: 'cancelled', code: 'job_cancelled' } });
     // Sent again, the request would have queued a new job for the next purge to remove.
@@ -94,9 +108,15 @@ describe('openai npm client against the OpenAI-compatible route', () => {
   });
 
   it("a failed job is the client's APIError with status 500 and the worker's message", async () => {
-    const failure = client.chat.completions.create({ model: MODELS.broken, messages: [{ role: 'user', content: 'x' }] });
+    const failure = client.chat.completions.create({
+      model: MODELS.broken,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     await expect(failure).rejects.toBeInstanceOf(OpenAI.APIError);
-    await expect(failure).rejects.toMatchObject({ status: 500, error: { message: 'model broken', type: 'worker_error' } });
+    await expect(failure).rejects.toMatchObject({
+      status: 500,
+      error: { message: 'model broken', type: 'worker_error' },
+    });
   });
 
   it('a stream failing midway throws in the client loop after the first chunks', async () => {

@@ -41,12 +41,21 @@ export function chatCompletion(model: string, content: string): Record<string, u
 
 /** One chat completion chunk as the vLLM server writes it: an SSE `data:` line. */
 function chunkEvent(model: string, delta: Record<string, unknown>, finish: string | null): string {
-  const chunk = { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: CREATED, model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  const chunk = {
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: CREATED,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
   return `data: ${JSON.stringify(chunk)}\n\n`;
 }
 
 /** The model list the vLLM-like worker serves on /v1/models. */
-export const MODEL_LIST = { object: 'list', data: [{ id: MODELS.echo, object: 'model', created: CREATED, owned_by: 'runplane' }] };
+export const MODEL_LIST = {
+  object: 'list',
+  data: [{ id: MODELS.echo, object: 'model', created: CREATED, owned_by: 'runplane' }],
+};
 
 /** A vLLM-like worker; records each job's input and holds gated streams until released. */
 export class FakeVllm {

@@ -23,7 +23,11 @@ function streamedText(events: unknown[]): string {
     .join('');
 }
 
-const chat = (model: string, content: string, stream = false) => ({ model, messages: [{ role: 'user', content }], stream });
+const chat = (model: string, content: string, stream = false) => ({
+  model,
+  messages: [{ role: 'user', content }],
+  stream,
+});
 
 describe('job-router OpenAI-compatible route', () => {
   let h: JobRouterHarness;
@@ -41,12 +45,26 @@ describe('job-router OpenAI-compatible route', () => {
     const token = await h.workerToken(endpointId, workerId);
     const log = (message: string): void => void process.stderr.write(`[${workerId}] ${message}\n`);
     workers.push(
-      runWorker({ handler, baseUrl: `${baseUrl}/v2`, endpointId, workerId, token, concurrency: 4, returnAggregateStream, signal: shutdown.signal, log }),
+      runWorker({
+        handler,
+        baseUrl: `${baseUrl}/v2`,
+        endpointId,
+        workerId,
+        token,
+        concurrency: 4,
+        returnAggregateStream,
+        signal: shutdown.signal,
+        log,
+      }),
     );
   }
 
   /** A request through a real HTTP client (fetch), so streamed bodies arrive as the server writes them. */
-  function call(endpointId: string, path: string, init: { method?: string; body?: unknown; key?: string; signal?: AbortSignal } = {}) {
+  function call(
+    endpointId: string,
+    path: string,
+    init: { method?: string; body?: unknown; key?: string; signal?: AbortSignal } = {},
+  ) {
     return fetch(`${baseUrl}/v2/${endpointId}/openai/v1/${path}`, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers: { ...bearer(init.key ?? secret), 'content-type': 'application/json' },
@@ -112,7 +130,9 @@ describe('job-router OpenAI-compatible route', () => {
   });
 
   it('writes each chunk as it arrives: the first words are read while the worker still holds the rest', async () => {
-    const response = await call(vllmEndpoint, 'chat/completions', { body: chat(MODELS.gated, 'first second third', true) });
+    const response = await call(vllmEndpoint, 'chat/completions', {
+      body: chat(MODELS.gated, 'first second third', true),
+    });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
@@ -137,7 +157,10 @@ describe('job-router OpenAI-compatible route', () => {
   it('streams a plain handler answer as one event and [DONE]', async () => {
     const response = await call(plainEndpoint, 'chat/completions', { body: chat('plain-1', 'hi', true) });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(sseData(await response.text())).toEqual([chatCompletion('plain-1', 'plain answer to /v1/chat/completions'), '[DONE]']);
+    expect(sseData(await response.text())).toEqual([
+      chatCompletion('plain-1', 'plain answer to /v1/chat/completions'),
+      '[DONE]',
+    ]);
   });
 
   it("answers a failed job with 500 and OpenAI's error object (the worker's own when it sent one)", async () => {
@@ -152,11 +175,15 @@ describe('job-router OpenAI-compatible route', () => {
   });
 
   it('ends a stream whose job fails midway with an error event', async () => {
-    const response = await call(vllmEndpoint, 'chat/completions', { body: chat(MODELS.failsMidway, 'alpha beta', true) });
+    const response = await call(vllmEndpoint, 'chat/completions', {
+      body: chat(MODELS.failsMidway, 'alpha beta', true),
+    });
     expect(response.status).toBe(200);
     const events = sseData(await response.text());
     expect(streamedText(events)).toBe('alpha');
-    expect(events.at(-1)).toEqual({ error: { message: expect.stringContaining('GPU fell off the bus'), type: 'worker_error', code: null } });
+    expect(events.at(-1)).toEqual({
+      error: { message: expect.stringContaining('GPU fell off the bus'), type: 'worker_error', code: null },
+    });
     expect(events).not.toContain('[DONE]');
   });
 
@@ -166,12 +193,18 @@ describe('job-router OpenAI-compatible route', () => {
   ])('cancels the job of a %s client that goes away', async (_kind, stream) => {
     const idle = await h.endpoint(accountId);
     const abort = new AbortController();
-    const pending = call(idle, 'chat/completions', { body: chat(MODELS.echo, 'nobody serves this', stream), signal: abort.signal });
+    const pending = call(idle, 'chat/completions', {
+      body: chat(MODELS.echo, 'nobody serves this', stream),
+      signal: abort.signal,
+    });
     pending.catch(() => undefined);
-    const [job] = await pollUntil(async () => {
-      const recent = await h.engine().recent(idle, 10);
-      return recent.length > 0 ? recent : undefined;
-    }, { description: 'the job is queued' });
+    const [job] = await pollUntil(
+      async () => {
+        const recent = await h.engine().recent(idle, 10);
+        return recent.length > 0 ? recent : undefined;
+      },
+      { description: 'the job is queued' },
+    );
     expect(job?.status).toBe('IN_QUEUE');
     abort.abort();
     await pollUntil(async () => (await h.engine().get(idle, job!.id)).status === 'CANCELLED', {
@@ -181,7 +214,9 @@ describe('job-router OpenAI-compatible route', () => {
   });
 
   it('takes bodies up to the /runsync limit, above the 1 MiB of other routes', async () => {
-    const response = await call(vllmEndpoint, 'chat/completions', { body: chat(MODELS.echo, 'x'.repeat(2 * 1024 * 1024)) });
+    const response = await call(vllmEndpoint, 'chat/completions', {
+      body: chat(MODELS.echo, 'x'.repeat(2 * 1024 * 1024)),
+    });
     expect(response.status).toBe(200);
   });
 
@@ -192,7 +227,9 @@ describe('job-router OpenAI-compatible route', () => {
       expect(await missing.json()).toMatchObject({ error: 'Missing API key' });
       const readOnly = (await h.accountWithKey('READ_ONLY')).secret;
       // A READ_ONLY key of another account: 401 on POST before the endpoint is even looked up.
-      expect((await call(vllmEndpoint, 'chat/completions', { body: chat(MODELS.echo, 'x'), key: readOnly })).status).toBe(401);
+      expect(
+        (await call(vllmEndpoint, 'chat/completions', { body: chat(MODELS.echo, 'x'), key: readOnly })).status,
+      ).toBe(401);
       const elsewhere = await h.accountWithKey('RESTRICTED', ['some-other-endpoint']);
       const denied = await call(vllmEndpoint, 'models', { key: elsewhere.secret });
       expect(denied.status).toBe(401);
@@ -201,7 +238,11 @@ describe('job-router OpenAI-compatible route', () => {
 
     it('admits a RESTRICTED key naming the endpoint, when its account owns it', async () => {
       const { apiKeys } = createAccountsServices(h.db);
-      const own = await apiKeys.create(accountId, { name: 'restricted', scope: 'RESTRICTED', allowedEndpointIds: [vllmEndpoint] });
+      const own = await apiKeys.create(accountId, {
+        name: 'restricted',
+        scope: 'RESTRICTED',
+        allowedEndpointIds: [vllmEndpoint],
+      });
       const admitted = await call(vllmEndpoint, 'models', { key: own.secret });
       expect(admitted.status).toBe(200);
       expect(await admitted.json()).toEqual(MODEL_LIST);

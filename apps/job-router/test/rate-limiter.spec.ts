@@ -20,7 +20,11 @@ describe('JobRateLimiter (Redis)', () => {
   afterEach(() => jest.restoreAllMocks());
 
   const limiter = (perWorker: number) =>
-    new JobRateLimiter(redis, { windowMs: 10_000, perWorker, overrides: parseLimitOverrides('run=2/0'), maxHoldMs: 60_000 }, workers);
+    new JobRateLimiter(
+      redis,
+      { windowMs: 10_000, perWorker, overrides: parseLimitOverrides('run=2/0'), maxHoldMs: 60_000 },
+      workers,
+    );
 
   async function admitted(rl: JobRateLimiter, endpointId: string, count: number): Promise<number> {
     let ok = 0;
@@ -52,9 +56,16 @@ describe('JobRateLimiter (Redis)', () => {
   });
 
   it('holds a concurrency slot until released, refuses the next with Retry-After 1, and frees the slot once', async () => {
-    const rl = new JobRateLimiter(redis, { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('cancel=0/1'), maxHoldMs: 60_000 }, workers);
+    const rl = new JobRateLimiter(
+      redis,
+      { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('cancel=0/1'), maxHoldMs: 60_000 },
+      workers,
+    );
     const release = await rl.acquire('ep-d', 'cancel');
-    await expect(rl.acquire('ep-d', 'cancel')).rejects.toMatchObject({ retryAfterSeconds: 1, message: expect.stringContaining('concurrent') });
+    await expect(rl.acquire('ep-d', 'cancel')).rejects.toMatchObject({
+      retryAfterSeconds: 1,
+      message: expect.stringContaining('concurrent'),
+    });
     await release();
     await release();
     const next = await rl.acquire('ep-d', 'cancel');
@@ -63,15 +74,32 @@ describe('JobRateLimiter (Redis)', () => {
   });
 
   it('gives back the slot of a request refused for its rate, and forgets slots held longer than maxHoldMs', async () => {
-    const rl = new JobRateLimiter(redis, { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('cancel=1/1'), maxHoldMs: 100 }, workers);
+    const rl = new JobRateLimiter(
+      redis,
+      { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('cancel=1/1'), maxHoldMs: 100 },
+      workers,
+    );
     const release = await rl.acquire('ep-e', 'cancel');
     await release();
-    await expect(rl.acquire('ep-e', 'cancel')).rejects.toMatchObject({ message: expect.stringContaining('Rate limit exceeded') });
-    const holder = new JobRateLimiter(redis, { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('stream=0/1'), maxHoldMs: 100 }, workers);
+    await expect(rl.acquire('ep-e', 'cancel')).rejects.toMatchObject({
+      message: expect.stringContaining('Rate limit exceeded'),
+    });
+    const holder = new JobRateLimiter(
+      redis,
+      { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('stream=0/1'), maxHoldMs: 100 },
+      workers,
+    );
     // A replica that crashed while holding its slot never releases it: the slot lapses after maxHoldMs.
     await holder.acquire('ep-e', 'stream');
     await expect(holder.acquire('ep-e', 'stream')).rejects.toBeInstanceOf(RateLimitedError);
-    await pollUntil(async () => (await holder.acquire('ep-e', 'stream').then(() => true, () => false)), { timeoutMs: 5_000 });
+    await pollUntil(
+      async () =>
+        await holder.acquire('ep-e', 'stream').then(
+          () => true,
+          () => false,
+        ),
+      { timeoutMs: 5_000 },
+    );
   });
 
   it('keeps RunPod base limits unless overridden, and rejects malformed overrides', () => {
@@ -82,7 +110,11 @@ describe('JobRateLimiter (Redis)', () => {
   });
   describe('group commit (acquires and releases of one key in one event-loop turn)', () => {
     const withLimits = (limits: string, perWorker = 0, count = workers) =>
-      new JobRateLimiter(redis, { windowMs: 10_000, perWorker, overrides: parseLimitOverrides(limits), maxHoldMs: 60_000 }, count);
+      new JobRateLimiter(
+        redis,
+        { windowMs: 10_000, perWorker, overrides: parseLimitOverrides(limits), maxHoldMs: 60_000 },
+        count,
+      );
     /** `n` acquires issued in the same turn, settled in arrival order. */
     const burst = (rl: JobRateLimiter, endpointId: string, operation: LimitedOperation, n: number) =>
       Promise.allSettled(Array.from({ length: n }, () => rl.acquire(endpointId, operation)));
@@ -101,7 +133,10 @@ describe('JobRateLimiter (Redis)', () => {
       expect(statuses(outcomes)).toEqual([...times(3, 'fulfilled'), ...times(5, 'rejected')]);
       for (const reason of reasons(outcomes)) {
         expect(reason).toBeInstanceOf(RateLimitedError);
-        expect(reason).toMatchObject({ code: 'RATE_LIMITED', message: 'Rate limit exceeded for run on this endpoint (3 requests per 10 s)' });
+        expect(reason).toMatchObject({
+          code: 'RATE_LIMITED',
+          message: 'Rate limit exceeded for run on this endpoint (3 requests per 10 s)',
+        });
         const { retryAfterSeconds } = reason as RateLimitedError;
         expect(retryAfterSeconds >= 1 && retryAfterSeconds <= 10).toBe(true);
       }
@@ -115,7 +150,10 @@ describe('JobRateLimiter (Redis)', () => {
       expect(statuses(await burst(rl, 'ep-batches', 'run', 2))).toEqual(['fulfilled', 'fulfilled']);
       expect(statuses(await burst(rl, 'ep-batches', 'run', 3))).toEqual(['fulfilled', 'rejected', 'rejected']);
       // Another key (operation) in the same turn is its own batch with its own budget.
-      const [run, cancel] = await Promise.allSettled([rl.acquire('ep-batches', 'run'), rl.acquire('ep-batches', 'cancel')]);
+      const [run, cancel] = await Promise.allSettled([
+        rl.acquire('ep-batches', 'run'),
+        rl.acquire('ep-batches', 'cancel'),
+      ]);
       expect([run?.status, cancel?.status]).toEqual(['rejected', 'fulfilled']);
     });
 
@@ -125,7 +163,11 @@ describe('JobRateLimiter (Redis)', () => {
       const outcomes = await burst(rl, 'ep-busy', 'cancel', 5);
       expect(statuses(outcomes)).toEqual([...times(3, 'fulfilled'), ...times(2, 'rejected')]);
       for (const reason of reasons(outcomes)) {
-        expect(reason).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 1, message: 'Too many concurrent cancel requests for this endpoint (limit 3)' });
+        expect(reason).toMatchObject({
+          code: 'RATE_LIMITED',
+          retryAfterSeconds: 1,
+          message: 'Too many concurrent cancel requests for this endpoint (limit 3)',
+        });
       }
       // The refused requests' slots were given back (one reward) before they were answered.
       expect(reward.mock.calls).toEqual([['ep-busy:cancel', 2]]);
@@ -135,7 +177,10 @@ describe('JobRateLimiter (Redis)', () => {
       if (!first) throw new Error('no release');
       // Releases of one turn (one repeated: still idempotent) go out as one reward.
       await Promise.all([...releases, first].map((release) => release()));
-      expect(reward.mock.calls).toEqual([['ep-busy:cancel', 2], ['ep-busy:cancel', 3]]);
+      expect(reward.mock.calls).toEqual([
+        ['ep-busy:cancel', 2],
+        ['ep-busy:cancel', 3],
+      ]);
       expect(await redis.get('limits:busy:ep-busy:cancel')).toBe('0');
       await first();
       expect(await redis.get('limits:busy:ep-busy:cancel')).toBe('0');
@@ -187,7 +232,8 @@ describe('JobRateLimiter (Redis)', () => {
       expect(count.runningWorkers).not.toHaveBeenCalled();
       const outcomes = await burst(rl, 'ep-workers', 'run', 8);
       expect(statuses(outcomes)).toEqual([...times(4, 'fulfilled'), ...times(4, 'rejected')]);
-      for (const reason of reasons(outcomes)) expect(reason).toMatchObject({ message: 'Rate limit exceeded for run on this endpoint (6 requests per 10 s)' });
+      for (const reason of reasons(outcomes))
+        expect(reason).toMatchObject({ message: 'Rate limit exceeded for run on this endpoint (6 requests per 10 s)' });
       expect(count.runningWorkers.mock.calls).toEqual([['ep-workers']]);
     });
 

@@ -25,12 +25,22 @@ describe('job-router: request edges', () => {
   const tooDeep = `body: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;
 
   it('refuses a /run input nested 5,000 deep with 400 in the job shape, and stores nothing', async () => {
-    const res = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: { ...bearer(secret), ...json }, payload: `{"input":{"a":${nestedJson(5_000)}}}` });
+    const res = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/run`,
+      headers: { ...bearer(secret), ...json },
+      payload: `{"input":{"a":${nestedJson(5_000)}}}`,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: tooDeep, code: 'VALIDATION_FAILED', requestId: res.headers['x-request-id'] });
     const health = await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: bearer(secret) });
     expect(health.json()).toMatchObject({ jobs: { inQueue: 0 } });
-    const shallow = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: { ...bearer(secret), ...json }, payload: `{"input":{"a":${nestedJson(MAX_JSON_DEPTH - 2)}}}` });
+    const shallow = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/run`,
+      headers: { ...bearer(secret), ...json },
+      payload: `{"input":{"a":${nestedJson(MAX_JSON_DEPTH - 2)}}}`,
+    });
     expect(shallow.statusCode).toBe(200);
   });
 
@@ -47,19 +57,37 @@ describe('job-router: request edges', () => {
   });
 
   it('answers bad percent-encoding and over-long path ids in the job shape with the request id', async () => {
-    const badUrl = await request(`http://127.0.0.1:${port}/v2/${endpointId}/status/%E0%A4%A`, { headers: bearer(secret) });
+    const badUrl = await request(`http://127.0.0.1:${port}/v2/${endpointId}/status/%E0%A4%A`, {
+      headers: bearer(secret),
+    });
     const badUrlBody = await badUrl.body.json();
     expect(badUrl.statusCode).toBe(400);
-    expect(badUrlBody).toEqual({ error: 'Request URL is not validly percent-encoded', code: 'VALIDATION_FAILED', requestId: badUrl.headers['x-request-id'] });
-    const longId = await request(`http://127.0.0.1:${port}/v2/${endpointId}/job-take/${'w'.repeat(101)}`, { headers: bearer(secret) });
+    expect(badUrlBody).toEqual({
+      error: 'Request URL is not validly percent-encoded',
+      code: 'VALIDATION_FAILED',
+      requestId: badUrl.headers['x-request-id'],
+    });
+    const longId = await request(`http://127.0.0.1:${port}/v2/${endpointId}/job-take/${'w'.repeat(101)}`, {
+      headers: bearer(secret),
+    });
     expect(longId.statusCode).toBe(404);
-    expect(await longId.body.json()).toEqual({ error: 'Not found', code: 'NOT_FOUND', requestId: longId.headers['x-request-id'] });
+    expect(await longId.body.json()).toEqual({
+      error: 'Not found',
+      code: 'NOT_FOUND',
+      requestId: longId.headers['x-request-id'],
+    });
   });
 
   it('answers a URL over 16 KB with 431 in the job shape', async () => {
-    const answer = await answerOf(sendRaw(port, `GET /v2/${endpointId}/status/${'j'.repeat(17 * 1024)} HTTP/1.1\r\nhost: x\r\n\r\n`));
+    const answer = await answerOf(
+      sendRaw(port, `GET /v2/${endpointId}/status/${'j'.repeat(17 * 1024)} HTTP/1.1\r\nhost: x\r\n\r\n`),
+    );
     expect(answer.status).toBe(431);
-    expect(answer.body).toMatchObject({ error: expect.any(String), code: 'HEADERS_TOO_LARGE', requestId: expect.any(String) });
+    expect(answer.body).toMatchObject({
+      error: expect.any(String),
+      code: 'HEADERS_TOO_LARGE',
+      requestId: expect.any(String),
+    });
   });
 
   it('answers a /run body trickled slower than BODY_TIMEOUT_MS with 408 and closes its connection', async () => {
@@ -72,6 +100,10 @@ describe('job-router: request edges', () => {
     const { answer, sent } = await trickleUntilAnswered(socket, 'x');
     expect(sent).toBeLessThan(declared);
     expect(answer.status).toBe(408);
-    expect(answer.body).toEqual({ error: 'Request not received in time', code: 'REQUEST_TIMEOUT', requestId: 'trickle-1' });
+    expect(answer.body).toEqual({
+      error: 'Request not received in time',
+      code: 'REQUEST_TIMEOUT',
+      requestId: 'trickle-1',
+    });
   });
 });

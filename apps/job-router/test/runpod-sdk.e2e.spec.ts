@@ -56,7 +56,9 @@ describe('runpod-sdk (RunPod npm client) against job-router and protocol workers
   async function serve(endpointId: string, workerId: string, concurrency = 4): Promise<void> {
     const token = await h.workerToken(endpointId, workerId);
     const log = (message: string): void => void process.stderr.write(`[${workerId}] ${message}\n`);
-    workers.push(runWorker({ handler, baseUrl, endpointId, workerId, token, concurrency, signal: shutdown.signal, log }));
+    workers.push(
+      runWorker({ handler, baseUrl, endpointId, workerId, token, concurrency, signal: shutdown.signal, log }),
+    );
   }
 
   async function newEndpoint(): Promise<{ id: string; sdk: SdkEndpoint }> {
@@ -67,10 +69,13 @@ describe('runpod-sdk (RunPod npm client) against job-router and protocol workers
   }
 
   const finished = (sdk: SdkEndpoint, id: string) =>
-    pollUntil(async () => {
-      const status = (await sdk.status(id)) as unknown as StatusAnswer;
-      return status.completed === true ? status : undefined;
-    }, { timeoutMs: 10_000, description: `job ${id} terminal` });
+    pollUntil(
+      async () => {
+        const status = (await sdk.status(id)) as unknown as StatusAnswer;
+        return status.completed === true ? status : undefined;
+      },
+      { timeoutMs: 10_000, description: `job ${id} terminal` },
+    );
 
   beforeAll(async () => {
     h = await startJobRouter('runpod-sdk', { JOB_TAKE_WAIT_MS: '1000', JOB_STREAM_WAIT_MS: '1000' });
@@ -118,7 +123,12 @@ describe('runpod-sdk (RunPod npm client) against job-router and protocol workers
     const { id: endpointId, sdk } = await newEndpoint();
     await serve(endpointId, 'sdk-sync-1');
     const ok = await sdk.runSync({ input: { text: 'now' } }, 10_000);
-    expect(ok).toMatchObject({ status: 'COMPLETED', output: { echo: { text: 'now' } }, completed: true, succeeded: true });
+    expect(ok).toMatchObject({
+      status: 'COMPLETED',
+      output: { echo: { text: 'now' } },
+      completed: true,
+      succeeded: true,
+    });
     expect(ok.id).toMatch(/^sync-/);
     const failed = await sdk.runSync({ input: { fail: 'no such model' } }, 10_000);
     expect(failed).toMatchObject({ status: 'FAILED', error: 'no such model', completed: true, succeeded: false });

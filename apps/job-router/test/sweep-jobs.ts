@@ -69,8 +69,14 @@ export class SweepJobs {
   }
 
   private async worker(method: 'GET' | 'POST', path: string, payload?: object, emptyIsFine = false) {
-    const res = await this.h.inject({ method, url: `/v2/${this.endpointId}/${path}`, headers: raw(this.owner), ...(payload ? { payload } : {}) });
-    if (res.statusCode !== 200 && !(emptyIsFine && res.statusCode === 204)) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
+    const res = await this.h.inject({
+      method,
+      url: `/v2/${this.endpointId}/${path}`,
+      headers: raw(this.owner),
+      ...(payload ? { payload } : {}),
+    });
+    if (res.statusCode !== 200 && !(emptyIsFine && res.statusCode === 204))
+      throw new Error(`${path}: ${res.statusCode} ${res.body}`);
     return res;
   }
 }

@@ -11,7 +11,10 @@ describe('job-router limits count only the endpoint owner’s requests', () => {
   let intruder: { accountId: string; secret: string };
 
   beforeAll(async () => {
-    h = await startJobRouter('jr-tenant-limits', { JOB_RATE_LIMITS: 'purge-queue=2/0,cancel=100/1', JOB_RATE_PER_WORKER: '0' });
+    h = await startJobRouter('jr-tenant-limits', {
+      JOB_RATE_LIMITS: 'purge-queue=2/0,cancel=100/1',
+      JOB_RATE_PER_WORKER: '0',
+    });
     owner = await h.accountWithKey();
     intruder = await h.accountWithKey();
   });
@@ -38,7 +41,12 @@ describe('job-router limits count only the endpoint owner’s requests', () => {
       h.inject({ method: 'POST', url: `/v2/${endpointId}/purge-queue`, headers }),
       h.inject({ method: 'GET', url: `/v2/${endpointId}/requests`, headers }),
       h.inject({ method: 'GET', url: `/v2/${endpointId}/openai/v1/models`, headers }),
-      h.inject({ method: 'POST', url: `/v2/${endpointId}/openai/v1/chat/completions`, headers, payload: { model: 'm', messages: [] } }),
+      h.inject({
+        method: 'POST',
+        url: `/v2/${endpointId}/openai/v1/chat/completions`,
+        headers,
+        payload: { model: 'm', messages: [] },
+      }),
     ];
   }
 
@@ -52,7 +60,10 @@ describe('job-router limits count only the endpoint owner’s requests', () => {
     expect((await purge(endpointId, owner.secret)).statusCode).toBe(200);
     const third = await purge(endpointId, owner.secret);
     expect(third.statusCode).toBe(429);
-    expect(third.json()).toMatchObject({ error: expect.stringContaining('Rate limit exceeded for purge-queue'), code: 'RATE_LIMITED' });
+    expect(third.json()).toMatchObject({
+      error: expect.stringContaining('Rate limit exceeded for purge-queue'),
+      code: 'RATE_LIMITED',
+    });
   });
 
   it('creates no Redis key for requests on another account’s or a made-up endpoint', async () => {

@@ -43,8 +43,12 @@ const CLIENT_EXAMPLES: Record<string, Make[]> = {
     async (jobs) => ({ path: `status/${await jobs.completed()}` }),
     async (jobs) => ({ path: `status/${await jobs.completed()}?ttl=60000` }),
   ],
-  'GET /v2/:endpointId/status-sync/:jobId': [async (jobs) => ({ path: `status-sync/${await jobs.completed()}?wait=60000` })],
-  'POST /v2/:endpointId/status-sync/:jobId': [async (jobs) => ({ path: `status-sync/${await jobs.completed()}?wait=60000` })],
+  'GET /v2/:endpointId/status-sync/:jobId': [
+    async (jobs) => ({ path: `status-sync/${await jobs.completed()}?wait=60000` }),
+  ],
+  'POST /v2/:endpointId/status-sync/:jobId': [
+    async (jobs) => ({ path: `status-sync/${await jobs.completed()}?wait=60000` }),
+  ],
   'GET /v2/:endpointId/stream/:jobId': [async (jobs) => ({ path: `stream/${await jobs.streaming()}?wait=1000` })],
   'POST /v2/:endpointId/stream/:jobId': [async (jobs) => ({ path: `stream/${await jobs.streaming()}?wait=1000` })],
   'POST /v2/:endpointId/cancel/:jobId': [async (jobs) => ({ path: `cancel/${await jobs.queued()}` })],
@@ -54,14 +58,19 @@ const CLIENT_EXAMPLES: Record<string, Make[]> = {
   'GET /v2/:endpointId/metrics': [async (jobs) => ({ path: `metrics?running=${await jobs.running()}` })],
   'GET /v2/:endpointId/requests': [async (jobs) => ({ path: `requests?limit=10&done=${await jobs.completed()}` })],
   'GET /v2/:endpointId/openai/v1/*': [async () => ({ path: 'openai/v1/models', waits: true })],
-  'POST /v2/:endpointId/openai/v1/*': [async () => ({ path: 'openai/v1/chat/completions', payload: CHAT, waits: true })],
+  'POST /v2/:endpointId/openai/v1/*': [
+    async () => ({ path: 'openai/v1/chat/completions', payload: CHAT, waits: true }),
+  ],
 };
 
 /** Example requests of the worker protocol. */
 const WORKER_EXAMPLES: Record<string, Example> = {
   'GET /v2/:endpointId/job-take/:workerId': { path: 'job-take/w-1?job_in_progress=0' },
   'GET /v2/:endpointId/job-take-batch/:workerId': { path: 'job-take-batch/w-1?batch_size=2&job_in_progress=0' },
-  'POST /v2/:endpointId/job-done/:workerId/:jobId': { path: 'job-done/w-1/job-1?isStream=false', payload: { output: 1 } },
+  'POST /v2/:endpointId/job-done/:workerId/:jobId': {
+    path: 'job-done/w-1/job-1?isStream=false',
+    payload: { output: 1 },
+  },
   'POST /v2/:endpointId/job-stream/:workerId/:jobId': { path: 'job-stream/w-1/job-1', payload: { output: 1 } },
   'GET /v2/:endpointId/ping/:workerId': { path: 'ping/w-1?runpod_version=1.7.0' },
   'GET /v2/:endpointId/job-stop/:workerId': { path: 'job-stop/w-1' },
@@ -106,7 +115,9 @@ describe('job-router tenancy and scope sweep', () => {
   const state = () => jobState(h.redis, h.config.REDIS_PREFIX);
   /** The endpoint's request counters: a counted request adds one to a rate counter (and takes a concurrency slot). */
   async function countersOf(endpointId: string): Promise<Record<string, string | null>> {
-    const keys = (await keysUnder(h.redis, `${h.config.REDIS_PREFIX}limits:rate:`)).filter((key) => key.includes(endpointId));
+    const keys = (await keysUnder(h.redis, `${h.config.REDIS_PREFIX}limits:rate:`)).filter((key) =>
+      key.includes(endpointId),
+    );
     return Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await h.redis.get(key)] as const)));
   }
 
@@ -117,7 +128,11 @@ describe('job-router tenancy and scope sweep', () => {
 
   function expectError(res: LightMyRequestResponse, status: 401 | 404, route: string): void {
     expect({ route, status: res.statusCode, body: res.body }).toEqual({ route, status, body: res.body });
-    expect(res.json()).toMatchObject({ error: expect.any(String), code: status === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND', requestId: expect.any(String) });
+    expect(res.json()).toMatchObject({
+      error: expect.any(String),
+      code: status === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND',
+      requestId: expect.any(String),
+    });
   }
 
   /** Every endpoint the sweep made, none of which a public route may name. */
@@ -141,24 +156,30 @@ describe('job-router tenancy and scope sweep', () => {
     expect(served).toEqual(known);
   });
 
-  const clientCases = Object.entries(CLIENT_EXAMPLES).flatMap(([route, makes]) => makes.map((make, i) => [`${route} #${i + 1}`, route, make] as const));
+  const clientCases = Object.entries(CLIENT_EXAMPLES).flatMap(([route, makes]) =>
+    makes.map((make, i) => [`${route} #${i + 1}`, route, make] as const),
+  );
 
-  it.each(clientCases)('%s: another account’s or a made-up id answers 404 and costs nothing', async (name, route, make) => {
-    const method = route.split(' ')[0] as Method;
-    const { jobs, example } = await prepared(make);
-    const restrictedToIt = await keyOf(intruder.accountId, 'RESTRICTED', [jobs.endpointId]);
-    const made = `made-up-${newId()}`;
-    const [before, budget] = [await state(), await countersOf(jobs.endpointId)];
-    expectError(await send(method, jobs.endpointId, example, bearer(intruder.secret)), 404, name);
-    expectError(await send(method, jobs.endpointId, example, raw(restrictedToIt)), 404, name);
-    expect([401, 404]).toContain((await send(method, jobs.endpointId, example, bearer(intruderReadOnly))).statusCode);
-    expectError(await send(method, made, example, bearer(owner.secret)), 404, name);
-    // The owner's job id under another account's endpoint is no job of it.
-    if (route.includes(':jobId')) expectError(await send(method, intruderEndpoint, example, bearer(intruder.secret)), 404, name);
-    expect(await state()).toEqual(before);
-    expect(await countersOf(jobs.endpointId)).toEqual(budget);
-    expect(await keysUnder(h.redis, h.config.REDIS_PREFIX)).not.toContainEqual(expect.stringContaining(made));
-  });
+  it.each(clientCases)(
+    '%s: another account’s or a made-up id answers 404 and costs nothing',
+    async (name, route, make) => {
+      const method = route.split(' ')[0] as Method;
+      const { jobs, example } = await prepared(make);
+      const restrictedToIt = await keyOf(intruder.accountId, 'RESTRICTED', [jobs.endpointId]);
+      const made = `made-up-${newId()}`;
+      const [before, budget] = [await state(), await countersOf(jobs.endpointId)];
+      expectError(await send(method, jobs.endpointId, example, bearer(intruder.secret)), 404, name);
+      expectError(await send(method, jobs.endpointId, example, raw(restrictedToIt)), 404, name);
+      expect([401, 404]).toContain((await send(method, jobs.endpointId, example, bearer(intruderReadOnly))).statusCode);
+      expectError(await send(method, made, example, bearer(owner.secret)), 404, name);
+      // The owner's job id under another account's endpoint is no job of it.
+      if (route.includes(':jobId'))
+        expectError(await send(method, intruderEndpoint, example, bearer(intruder.secret)), 404, name);
+      expect(await state()).toEqual(before);
+      expect(await countersOf(jobs.endpointId)).toEqual(budget);
+      expect(await keysUnder(h.redis, h.config.REDIS_PREFIX)).not.toContainEqual(expect.stringContaining(made));
+    },
+  );
 
   it.each(clientCases)('%s: READ_ONLY and RESTRICTED keys are let in by what it does', async (name, route, make) => {
     const method = route.split(' ')[0] as Method;
@@ -186,30 +207,41 @@ describe('job-router tenancy and scope sweep', () => {
     const again = await prepared(make);
     const restricted = await keyOf(owner.accountId, 'RESTRICTED', [again.jobs.endpointId]);
     const answer = send(method, again.jobs.endpointId, again.example, raw(restricted));
-    expect({ name, restricted: (await (again.example.waits ? again.jobs.serveWhile(answer) : answer)).statusCode }).toEqual({ name, restricted: 200 });
+    expect({
+      name,
+      restricted: (await (again.example.waits ? again.jobs.serveWhile(answer) : answer)).statusCode,
+    }).toEqual({ name, restricted: 200 });
   });
 
-  it.each(Object.entries(WORKER_EXAMPLES))('%s: takes only worker credentials of the endpoint’s owner', async (route, example) => {
-    const method = route.split(' ')[0] as Method;
-    const endpointId = await freshEndpoint();
-    const restricted = await keyOf(owner.accountId, 'RESTRICTED', [endpointId]);
-    const made = `made-up-${newId()}`;
-    const before = await state();
-    expectError(await send(method, endpointId, example, raw(ownerReadOnly)), 401, route);
-    expectError(await send(method, endpointId, example, raw(restricted)), 401, route);
-    expectError(await send(method, endpointId, example, raw(intruder.secret)), 404, route);
-    expectError(await send(method, endpointId, example, raw(await h.workerToken(intruderEndpoint, 'w-1'))), 401, route);
-    expectError(await send(method, made, example, raw(owner.secret)), 404, route);
-    expect(await state()).toEqual(before);
-    expect(await keysUnder(h.redis, h.config.REDIS_PREFIX)).not.toContainEqual(expect.stringContaining(endpointId));
-    expect(await keysUnder(h.redis, h.config.REDIS_PREFIX)).not.toContainEqual(expect.stringContaining(made));
-  });
+  it.each(Object.entries(WORKER_EXAMPLES))(
+    '%s: takes only worker credentials of the endpoint’s owner',
+    async (route, example) => {
+      const method = route.split(' ')[0] as Method;
+      const endpointId = await freshEndpoint();
+      const restricted = await keyOf(owner.accountId, 'RESTRICTED', [endpointId]);
+      const made = `made-up-${newId()}`;
+      const before = await state();
+      expectError(await send(method, endpointId, example, raw(ownerReadOnly)), 401, route);
+      expectError(await send(method, endpointId, example, raw(restricted)), 401, route);
+      expectError(await send(method, endpointId, example, raw(intruder.secret)), 404, route);
+      expectError(
+        await send(method, endpointId, example, raw(await h.workerToken(intruderEndpoint, 'w-1'))),
+        401,
+        route,
+      );
+      expectError(await send(method, made, example, raw(owner.secret)), 404, route);
+      expect(await state()).toEqual(before);
+      expect(await keysUnder(h.redis, h.config.REDIS_PREFIX)).not.toContainEqual(expect.stringContaining(endpointId));
+      expect(await keysUnder(h.redis, h.config.REDIS_PREFIX)).not.toContainEqual(expect.stringContaining(made));
+    },
+  );
 
   it.each(PUBLIC_ROUTES)('%s answers without a key and names no account or endpoint', async (route) => {
     // At least one endpoint with a finished job, whatever ran before.
     await new SweepJobs(h, owner.secret, await freshEndpoint()).completed();
     const res = await h.inject({ method: 'GET', url: route.split(' ')[1] ?? '' });
     expect(res.statusCode).toBe(200);
-    for (const id of [owner.accountId, intruder.accountId, intruderEndpoint, ...endpointsMade]) expect(res.body).not.toContain(id);
+    for (const id of [owner.accountId, intruder.accountId, intruderEndpoint, ...endpointsMade])
+      expect(res.body).not.toContain(id);
   });
 });

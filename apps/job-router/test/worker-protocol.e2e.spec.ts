@@ -37,7 +37,12 @@ describe('job-router worker protocol', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toMatchObject({ id, input: { hello: 'world' } });
-    await h.inject({ method: 'POST', url: `/v2/${endpointId}/job-done/w9/${id}?isStream=false`, headers: worker, payload: { output: 1 } });
+    await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/job-done/w9/${id}?isStream=false`,
+      headers: worker,
+      payload: { output: 1 },
+    });
   });
 
   it('keeps NUL characters in inputs, stream chunks and results (jobs live in Redis), and refuses them only where Postgres would hold them', async () => {
@@ -45,20 +50,36 @@ describe('job-router worker protocol', () => {
     const taken = await get('job-take/w9');
     expect(taken.json()).toMatchObject({ id, input: { text: 'a\u0000b' } });
     const post = (path: string, body: object) =>
-      h.inject({ method: 'POST', url: `/v2/${endpointId}/${path}`, headers: { ...worker, 'content-type': 'application/x-www-form-urlencoded' }, payload: JSON.stringify(body) });
+      h.inject({
+        method: 'POST',
+        url: `/v2/${endpointId}/${path}`,
+        headers: { ...worker, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: JSON.stringify(body),
+      });
     expect((await post(`job-stream/w9/${id}`, { output: 'chunk\u0000' })).statusCode).toBe(200);
-    expect((await post(`job-done/w9/${id}?isStream=false`, { output: { bytes: '\u0000\u0001' } })).statusCode).toBe(200);
+    expect((await post(`job-done/w9/${id}?isStream=false`, { output: { bytes: '\u0000\u0001' } })).statusCode).toBe(
+      200,
+    );
     const status = await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${id}`, headers: client });
     expect(status.json()).toMatchObject({ status: 'COMPLETED', output: { bytes: '\u0000\u0001' } });
     const stream = await h.inject({ method: 'GET', url: `/v2/${endpointId}/stream/${id}`, headers: client });
     expect(stream.json()).toMatchObject({ stream: [{ output: 'chunk\u0000' }] });
 
     // A webhook URL is kept in Postgres with its deliveries, and a path id or query value may be looked up there.
-    const hooked = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: client, payload: { input: {}, webhook: 'https://example.com/\u0000' } });
+    const hooked = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/run`,
+      headers: client,
+      payload: { input: {}, webhook: 'https://example.com/\u0000' },
+    });
     expect(hooked.statusCode).toBe(400);
     expect(hooked.json()).toMatchObject({ error: expect.stringContaining('webhook: must not contain NUL characters') });
-    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/a%00b`, headers: client })).statusCode).toBe(404);
-    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${id}?ttl=%00`, headers: client })).statusCode).toBe(400);
+    expect((await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/a%00b`, headers: client })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${id}?ttl=%00`, headers: client })).statusCode,
+    ).toBe(400);
   });
 
   it('hands out a batch as an array', async () => {
@@ -81,7 +102,10 @@ describe('job-router worker protocol', () => {
         headers: { ...worker, ...(contentType ? { 'content-type': contentType } : {}), charset: 'utf-8' },
         payload: body,
       });
-    const progress = await post(JSON.stringify({ status: 'IN_PROGRESS', output: 'half' }), 'application/x-www-form-urlencoded');
+    const progress = await post(
+      JSON.stringify({ status: 'IN_PROGRESS', output: 'half' }),
+      'application/x-www-form-urlencoded',
+    );
     expect(progress.statusCode).toBe(200);
     expect((await statusOf(id)).output).toBe('half');
     const final = await post(JSON.stringify({ output: { done: true } }), 'application/x-www-form-urlencoded');
@@ -108,9 +132,12 @@ describe('job-router worker protocol', () => {
   it('takes back a job its worker stopped reporting, except from runpod-python 1.7.1, whose pings never report jobs', async () => {
     const workerOf = async (name: string) => raw(await h.workerToken(endpointId, name));
     const ping = async (name: string, query: string) =>
-      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/${name}?${query}`, headers: await workerOf(name) })).statusCode;
+      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/ping/${name}?${query}`, headers: await workerOf(name) }))
+        .statusCode;
     const takeAs = async (name: string) =>
-      (await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/${name}`, headers: await workerOf(name) })).json() as { id: string };
+      (
+        await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/${name}`, headers: await workerOf(name) })
+      ).json() as { id: string };
     const old = await submit({ sdk: '1.7.1' });
     expect((await takeAs('w-171')).id).toBe(old);
     const current = await submit({ sdk: '1.8.0' });
@@ -170,5 +197,4 @@ describe('job-router worker protocol: hang-ups', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id });
   });
-
 });

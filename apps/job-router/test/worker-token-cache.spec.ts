@@ -23,7 +23,13 @@ async function setup() {
   const router = createWorkerTokensService(db, cache);
   const account = await db.account.create({ data: { id: newId(), name: 'worker-token-cache' } });
   const template = await db.template.create({
-    data: { id: newId(), accountId: account.id, name: `t-${newId()}`, imageName: 'runplane/echo:1', isServerless: true },
+    data: {
+      id: newId(),
+      accountId: account.id,
+      name: `t-${newId()}`,
+      imageName: 'runplane/echo:1',
+      isServerless: true,
+    },
   });
   const endpoint = await db.endpoint.create({
     data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id },
@@ -67,8 +73,20 @@ describe('WorkerTokensService operator methods', () => {
     await issuer.revoke(identity);
     const tokens = await issuer.list(identity.endpointId);
     expect(tokens).toEqual([
-      { id: expect.any(String), endpointId: identity.endpointId, workerId: 'w-1', createdAt: expect.any(Date), revokedAt: expect.any(Date) },
-      { id: expect.any(String), endpointId: identity.endpointId, workerId: 'w-2', createdAt: expect.any(Date), revokedAt: null },
+      {
+        id: expect.any(String),
+        endpointId: identity.endpointId,
+        workerId: 'w-1',
+        createdAt: expect.any(Date),
+        revokedAt: expect.any(Date),
+      },
+      {
+        id: expect.any(String),
+        endpointId: identity.endpointId,
+        workerId: 'w-2',
+        createdAt: expect.any(Date),
+        revokedAt: null,
+      },
     ]);
     await expect(issuer.list('no-such-endpoint')).rejects.toThrow('Endpoint not found');
   });
@@ -105,7 +123,8 @@ describe('WorkerTokensService operator methods', () => {
     expect(issued.map((entry) => entry.identity.workerId)).toEqual(['w-1', 'w-2', 'w-3']);
     expect(new Set(issued.map((entry) => entry.token)).size).toBe(3);
     expect(await router.authenticate(token)).toBeNull();
-    for (const entry of issued) expect(await router.authenticate(entry.token)).toEqual({ ...identity, workerId: entry.identity.workerId });
+    for (const entry of issued)
+      expect(await router.authenticate(entry.token)).toEqual({ ...identity, workerId: entry.identity.workerId });
     const live = await db.workerToken.count({ where: { endpointId: identity.endpointId, revokedAt: null } });
     expect(live).toBe(3);
     await expect(issuer.reissueMany(identity.endpointId, ['w-4', 'bad id'])).rejects.toThrow(/^workerId: /);

@@ -24,7 +24,10 @@ describe('job-router worker-token revocation', () => {
   async function acceptedToken(workerId: string): Promise<{ token: string; tokenId: string }> {
     const token = await h.workerToken(endpointId, workerId);
     expect((await ping(workerId, token)).statusCode).toBe(200);
-    const row = await h.db.workerToken.findFirstOrThrow({ where: { endpointId, workerId }, orderBy: { createdAt: 'desc' } });
+    const row = await h.db.workerToken.findFirstOrThrow({
+      where: { endpointId, workerId },
+      orderBy: { createdAt: 'desc' },
+    });
     return { token, tokenId: row.id };
   }
 
@@ -39,7 +42,12 @@ describe('job-router worker-token revocation', () => {
 
   it('answers 401 at once on every worker route after revoking a worker, even with a job in hand', async () => {
     const { token } = await acceptedToken('w-holder');
-    const submitted = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: client, payload: { input: { n: 1 } } });
+    const submitted = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/run`,
+      headers: client,
+      payload: { input: { n: 1 } },
+    });
     const jobId = (submitted.json() as { id: string }).id;
     const taken = await h.inject({ method: 'GET', url: `/v2/${endpointId}/job-take/w-holder`, headers: raw(token) });
     expect(taken.json()).toMatchObject({ id: jobId });

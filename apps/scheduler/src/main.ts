@@ -14,9 +14,12 @@ async function main(): Promise<void> {
     config,
     module: (infrastructure) => SchedulerModule.forRoot(infrastructure, config),
   });
-  app.getHttpAdapter().getInstance().addHook('onClose', async () => {
-    await telemetry.shutdown();
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onClose', async () => {
+      await telemetry.shutdown();
+    });
   await startPlacementListener(app, config);
   await app.listen({ port: config.PORT, host: config.HOST });
 }

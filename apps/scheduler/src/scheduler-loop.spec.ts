@@ -45,7 +45,9 @@ describe('SchedulerLoop.settled', () => {
       const asked = passes.find((pass) => pass.startedAt >= triggeredAt);
       expect(asked?.endedAt).toBeLessThanOrEqual(settledAt);
       // No pass after it was waited for.
-      const later = passes.filter((pass) => pass.startedAt > (asked?.startedAt ?? 0) && (pass.endedAt ?? Infinity) <= settledAt);
+      const later = passes.filter(
+        (pass) => pass.startedAt > (asked?.startedAt ?? 0) && (pass.endedAt ?? Infinity) <= settledAt,
+      );
       expect(later).toEqual([]);
     } finally {
       await loop.stop();

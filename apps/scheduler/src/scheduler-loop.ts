@@ -18,7 +18,13 @@ export async function bounded(promise: Promise<unknown>, ms = SHUTDOWN_STEP_MS):
   const elapsed = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms);
   });
-  await Promise.race([promise.then(() => undefined, () => undefined), elapsed]);
+  await Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    elapsed,
+  ]);
   clearTimeout(timer);
 }
 
@@ -86,10 +92,12 @@ export class SchedulerLoop {
       const changes = events.flatMap((event) => {
         if (!event.workerId) return [];
         if (event.type === 'worker.refresh') return [this.parts.autoscaler.recycle(event.workerId)];
-        if (event.type === 'worker.unhealthy') return [this.parts.autoscaler.workerReported(event.workerId, event.reason ?? 'Reported unhealthy')];
+        if (event.type === 'worker.unhealthy')
+          return [this.parts.autoscaler.workerReported(event.workerId, event.reason ?? 'Reported unhealthy')];
         return [];
       });
-      if (changes.length > 0) void Promise.all(changes).catch((error: unknown) => this.parts.log('acting on a worker event failed', error));
+      if (changes.length > 0)
+        void Promise.all(changes).catch((error: unknown) => this.parts.log('acting on a worker event failed', error));
     }
     this.trigger();
   }
@@ -163,7 +171,12 @@ export class SchedulerLoop {
       await parts.autoscaler.scaleAll();
       await parts.reconciler.reconcile();
       await parts.usage.observeVolumes(await parts.volumes(), parts.clock());
-      await parts.machines.setAvailable((await parts.placement.inventory()).map((machine) => ({ id: machine.id, gpuAvailable: Math.max(0, machine.gpuFree) })));
+      await parts.machines.setAvailable(
+        (await parts.placement.inventory()).map((machine) => ({
+          id: machine.id,
+          gpuAvailable: Math.max(0, machine.gpuFree),
+        })),
+      );
     } catch (error) {
       parts.log('scheduler pass failed', error);
     }

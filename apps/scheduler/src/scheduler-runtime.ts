@@ -58,16 +58,28 @@ export class SchedulerRuntime {
     const retirement = new WorkerRetirement(this.queueRedis, config.REDIS_PREFIX);
     // A removed worker's usage ends at its removal, not when its process is seen gone.
     const removed = (workerId: string, at: Date) => usage.workerRemoved(workerId, at);
-    const autoscaler = new AutoscalerService(new ScalingRepository(db), this.placement, jobs, retirement, new WorkerStateStore(redis), tokens, removed);
+    const autoscaler = new AutoscalerService(
+      new ScalingRepository(db),
+      this.placement,
+      jobs,
+      retirement,
+      new WorkerStateStore(redis),
+      tokens,
+      removed,
+    );
     const specs = new WorkloadSpecs(tokens, {
       jobApiUrl: config.SCHEDULER_JOB_API_URL,
       workerPingMs: config.SCHEDULER_WORKER_PING_MS,
       gpuProductOf: (machineName) => inventory.gpuProductOf(machineName),
     });
-    const reconciler = new PodReconciler(driver, new PodsStateRepository(db), specs, usage, ledger, (row, reason) => autoscaler.workerFailed(row, reason));
+    const reconciler = new PodReconciler(driver, new PodsStateRepository(db), specs, usage, ledger, (row, reason) =>
+      autoscaler.workerFailed(row, reason),
+    );
     this.loop = new SchedulerLoop(
       {
-        leader: driver.leaderElection?.(config.SCHEDULER_LEADER_TTL_MS) ?? new RedisLeaderElection(redis, config.SCHEDULER_LEADER_TTL_MS),
+        leader:
+          driver.leaderElection?.(config.SCHEDULER_LEADER_TTL_MS) ??
+          new RedisLeaderElection(redis, config.SCHEDULER_LEADER_TTL_MS),
         driver,
         inventory,
         machines,
@@ -81,8 +93,11 @@ export class SchedulerRuntime {
       },
       config.SCHEDULER_TICK_MS,
     );
-    this.follower = new JobEventsFollower(this.eventsRedis, jobs.eventsKey, (events) => this.loop.onJobEvents(events), (error) =>
-      log('reading job events failed', error),
+    this.follower = new JobEventsFollower(
+      this.eventsRedis,
+      jobs.eventsKey,
+      (events) => this.loop.onJobEvents(events),
+      (error) => log('reading job events failed', error),
     );
   }
 

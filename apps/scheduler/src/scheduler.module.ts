@@ -1,4 +1,11 @@
-import { type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { placementPattern } from '@runplane/contracts';
 import type { DbClient } from '@runplane/db';
 import { DB_CLIENT, HealthController, REDIS_CLIENT } from '@runplane/http';
@@ -38,9 +45,14 @@ export class SchedulerModule {
         {
           provide: SCHEDULER_RUNTIME,
           inject: [DB_CLIENT, REDIS_CLIENT],
-          useFactory: (db: DbClient, redis: Redis) => new SchedulerRuntime(config, db, redis, (driver ?? (() => createDriver(config, process.env, db)))()),
+          useFactory: (db: DbClient, redis: Redis) =>
+            new SchedulerRuntime(config, db, redis, (driver ?? (() => createDriver(config, process.env, db)))()),
         },
-        { provide: PLACEMENT_SERVICE, inject: [SCHEDULER_RUNTIME], useFactory: (runtime: SchedulerRuntime) => runtime.placement },
+        {
+          provide: PLACEMENT_SERVICE,
+          inject: [SCHEDULER_RUNTIME],
+          useFactory: (runtime: SchedulerRuntime) => runtime.placement,
+        },
         RuntimeLifecycle,
       ],
       exports: [SCHEDULER_RUNTIME],

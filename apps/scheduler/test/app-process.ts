@@ -6,14 +6,23 @@ export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
 /** Runs one app from its sources in its own process group, with only PATH and HOME of this process's environment. */
 export function startApp(name: string, env: Record<string, string>): ProcessGroup {
-  return spawnProcessGroup(process.execPath, ['-r', '@swc-node/register', join(REPO_ROOT, 'apps', name, 'src', 'main.ts')], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-  });
+  return spawnProcessGroup(
+    process.execPath,
+    ['-r', '@swc-node/register', join(REPO_ROOT, 'apps', name, 'src', 'main.ts')],
+    {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    },
+  );
 }
 
 /** Polls `serving` until it holds; an app that exits first fails at once with its output. */
-async function waitServing(group: ProcessGroup, name: string, description: string, serving: () => Promise<boolean | undefined>): Promise<void> {
+async function waitServing(
+  group: ProcessGroup,
+  name: string,
+  description: string,
+  serving: () => Promise<boolean | undefined>,
+): Promise<void> {
   await pollUntil(
     async () => {
       if (group.child.exitCode !== null) throw new Error(`${name} exited early:\n${group.output()}`);
@@ -30,5 +39,10 @@ export function waitForPort(group: ProcessGroup, port: number, name: string): Pr
 
 /** Resolves once the app's /readyz on `port` answers 2xx (the dependencies it checks are reachable). */
 export function waitReady(group: ProcessGroup, port: number, name: string): Promise<void> {
-  return waitServing(group, name, `${name} ready on ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok);
+  return waitServing(
+    group,
+    name,
+    `${name} ready on ${port}`,
+    async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok,
+  );
 }

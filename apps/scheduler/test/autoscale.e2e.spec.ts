@@ -9,7 +9,13 @@ import { type PlatformHarness, startPlatform } from './harness';
 import { processRecord, workloadProcesses } from './workloads';
 
 type SdkEndpoint = NonNullable<ReturnType<ReturnType<typeof runpodSdk>['endpoint']>>;
-type Status = { id: string; status: string; output?: { echo: Record<string, unknown>; workerId: string }; workerId?: string; retries?: number };
+type Status = {
+  id: string;
+  status: string;
+  output?: { echo: Record<string, unknown>; workerId: string };
+  workerId?: string;
+  retries?: number;
+};
 
 const RTX = 'NVIDIA GeForce RTX 4090';
 
@@ -50,10 +56,13 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
   const workers = () => p.db.pod.findMany({ where: { endpointId } });
   const status = async (id: string): Promise<Status> => (await sdk.status(id)) as unknown as Status;
   const finished = (id: string) =>
-    pollUntil(async () => {
-      const answer = await status(id);
-      return ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'].includes(answer.status) ? answer : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 200, description: `job ${id} to finish` });
+    pollUntil(
+      async () => {
+        const answer = await status(id);
+        return ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'].includes(answer.status) ? answer : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, description: `job ${id} to finish` },
+    );
 
   async function passes(count: number): Promise<void> {
     for (let pass = 0; pass < count; pass += 1) {
@@ -73,19 +82,30 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
     }
     await passes(5);
     expect(await workers()).toHaveLength(0);
-    const purged = await fetch(`${p.jobApiUrl}/v2/${endpointId}/purge-queue`, { method: 'POST', headers: { authorization: p.secret } });
+    const purged = await fetch(`${p.jobApiUrl}/v2/${endpointId}/purge-queue`, {
+      method: 'POST',
+      headers: { authorization: p.secret },
+    });
     expect(await purged.json()).toMatchObject({ removed: 3 });
   }, 60_000);
 
   it('scales 0 -> up on a burst; workers get RunPod worker env and a worker token; every job completes', async () => {
-    const runs = await Promise.all(Array.from({ length: 4 }, (_, index) => sdk.run({ input: { text: `job ${index}`, sleepMs: 1500 } })));
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, (_, index) => sdk.run({ input: { text: `job ${index}`, sleepMs: 1500 } })),
+    );
     const ids = runs.map((run) => (run as { id: string }).id);
     const first = await pollUntil(async () => (await workers())[0], { timeoutMs: 15_000, description: 'a worker Pod' });
     expect(first).toMatchObject({ gpuTypeId: RTX, gpuCount: 1, desiredStatus: 'RUNNING', dockerEntrypoint: ['node'] });
 
-    const pid = await pollUntil(() => processRecord(p.stateDir, first.id)?.pid, { timeoutMs: 15_000, description: 'the worker process' });
+    const pid = await pollUntil(() => processRecord(p.stateDir, first.id)?.pid, {
+      timeoutMs: 15_000,
+      description: 'the worker process',
+    });
     const env = Object.fromEntries(
-      readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+      readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
     );
     const root = `${p.jobApiUrl}/v2/${endpointId}`;
     expect(env).toMatchObject({
@@ -115,7 +135,10 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
 
   it('scales back to 0 after idleTimeout, ending every worker process, with one start and one stop event each', async () => {
     const seen = await p.db.workerToken.findMany({ where: { endpointId }, distinct: ['workerId'] });
-    await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'the endpoint to scale to 0' });
+    await pollUntil(async () => (await workers()).length === 0 || undefined, {
+      timeoutMs: 30_000,
+      description: 'the endpoint to scale to 0',
+    });
     await pollUntil(() => seen.every((token) => workloadProcesses(token.workerId).length === 0) || undefined, {
       timeoutMs: 20_000,
       description: 'every worker process to end',
@@ -123,7 +146,10 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
     await passes(2);
     const events = await p.usageEvents();
     for (const { workerId } of seen) {
-      const mine = [...events.values()].filter((event) => event['workerId'] === workerId).map((event) => event['type']).sort();
+      const mine = [...events.values()]
+        .filter((event) => event['workerId'] === workerId)
+        .map((event) => event['type'])
+        .sort();
       expect(mine).toEqual(['worker.started', 'worker.stopped']);
       expect(await p.db.workerToken.count({ where: { workerId, revokedAt: null } })).toBe(0);
     }
@@ -131,10 +157,13 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
 
   it('never removes a busy worker, even when its job runs longer than idleTimeout', async () => {
     const run = (await sdk.run({ input: { text: 'long', sleepMs: 5000 } })) as { id: string };
-    const started = await pollUntil(async () => {
-      const answer = await status(run.id);
-      return answer.status === 'IN_PROGRESS' && answer.workerId ? answer : undefined;
-    }, { timeoutMs: 30_000, description: 'the long job to start' });
+    const started = await pollUntil(
+      async () => {
+        const answer = await status(run.id);
+        return answer.status === 'IN_PROGRESS' && answer.workerId ? answer : undefined;
+      },
+      { timeoutMs: 30_000, description: 'the long job to start' },
+    );
     const workerId = started.workerId as string;
     const pid = processRecord(p.stateDir, workerId)?.pid ?? 0;
     // Throughout the job (well past idleTimeout = 2 s) the worker keeps its Pod row and its process.
@@ -147,7 +176,10 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
     }
     expect(checks).toBeGreaterThan(0);
     expect(await finished(run.id)).toMatchObject({ status: 'COMPLETED', workerId, retries: 0, output: { workerId } });
-    await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'scale to 0 again' });
+    await pollUntil(async () => (await workers()).length === 0 || undefined, {
+      timeoutMs: 30_000,
+      description: 'scale to 0 again',
+    });
   }, 90_000);
 
   it('hands no job to a removed worker, even through a take it had parked before its removal', async () => {
@@ -160,7 +192,9 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
     const takes = (async () => {
       while (!hangUp.signal.aborted) {
         const url = `${p.jobApiUrl}/v2/${endpointId}/job-take/${removedId}`;
-        const response = await fetch(url, { headers: { authorization: p.secret }, signal: hangUp.signal }).catch(() => undefined);
+        const response = await fetch(url, { headers: { authorization: p.secret }, signal: hangUp.signal }).catch(
+          () => undefined,
+        );
         if (response?.status === 200) handed.push(await response.json());
         else if (response) await response.arrayBuffer();
         else await new Promise((resolve) => setTimeout(resolve, 100));
@@ -168,7 +202,10 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
     })();
     let result: Status;
     try {
-      await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'the idle worker to be removed' });
+      await pollUntil(async () => (await workers()).length === 0 || undefined, {
+        timeoutMs: 30_000,
+        description: 'the idle worker to be removed',
+      });
       // The only take parked when the job comes is the removed worker's: the job waits for a new worker instead.
       const run = (await sdk.run({ input: { text: 'after removal' } })) as { id: string };
       result = await finished(run.id);
@@ -179,29 +216,45 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
     expect(handed).toEqual([]);
     expect(result).toMatchObject({ status: 'COMPLETED', retries: 0, output: { echo: { text: 'after removal' } } });
     expect(result.workerId).not.toBe(removedId);
-    await pollUntil(async () => (await workers()).length === 0 || undefined, { timeoutMs: 30_000, description: 'scale to 0 again' });
+    await pollUntil(async () => (await workers()).length === 0 || undefined, {
+      timeoutMs: 30_000,
+      description: 'scale to 0 again',
+    });
   }, 90_000);
 
   it('stops counting and billing an idle worker at its removal: /health right after it shows the worker neither idle nor running, and its usage ends at the retire time', async () => {
     const health = async () =>
-      ((await (await fetch(`${p.jobApiUrl}/v2/${endpointId}/health`, { headers: { authorization: p.secret } })).json()) as { workers: Record<string, number> }).workers;
+      (
+        (await (
+          await fetch(`${p.jobApiUrl}/v2/${endpointId}/health`, { headers: { authorization: p.secret } })
+        ).json()) as { workers: Record<string, number> }
+      ).workers;
     const run = (await sdk.run({ input: { text: 'one job' } })) as { id: string };
     const workerId = (await finished(run.id)).workerId as string;
     const pid = processRecord(p.stateDir, workerId)?.pid ?? 0;
-    await pollUntil(async () => (await p.db.pod.count({ where: { id: workerId } })) === 0 || undefined, { timeoutMs: 30_000, description: 'the idle worker to be removed' });
+    await pollUntil(async () => (await p.db.pod.count({ where: { id: workerId } })) === 0 || undefined, {
+      timeoutMs: 30_000,
+      description: 'the idle worker to be removed',
+    });
     // The very next read, while its process may still be stopping (and pinging with its token the job-router cached).
     expect(await health()).toMatchObject({ idle: 0, running: 0 });
     const retiredAt = await new WorkerRetirement(p.redis, p.prefix).retiredAt(endpointId, workerId);
     if (retiredAt === null) throw new Error(`worker ${workerId} was removed without being retired`);
     const stop = await pollUntil(
-      async () => [...(await p.usageEvents()).values()].find((event) => event['workerId'] === workerId && event['type'] === 'worker.stopped'),
-      { timeoutMs: 15_000, description: 'the removed worker\'s stop event' },
+      async () =>
+        [...(await p.usageEvents()).values()].find(
+          (event) => event['workerId'] === workerId && event['type'] === 'worker.stopped',
+        ),
+      { timeoutMs: 15_000, description: "the removed worker's stop event" },
     );
     expect(stop['occurredAt']).toBe(new Date(retiredAt).toISOString());
     await pollUntil(() => !isProcessAlive(pid) || undefined, { timeoutMs: 15_000, description: 'its process to end' });
     await passes(2);
     expect(await health()).toMatchObject({ idle: 0, running: 0 });
-    const mine = [...(await p.usageEvents()).values()].filter((event) => event['workerId'] === workerId).map((event) => event['type']).sort();
+    const mine = [...(await p.usageEvents()).values()]
+      .filter((event) => event['workerId'] === workerId)
+      .map((event) => event['type'])
+      .sort();
     expect(mine).toEqual(['worker.started', 'worker.stopped']);
   }, 90_000);
 

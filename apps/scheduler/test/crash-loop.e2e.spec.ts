@@ -48,7 +48,11 @@ describe('crash-looping workers', () => {
         },
         { timeoutMs: 30_000, description: 'three workers in turn' },
       );
-      expect(await p.db.workerToken.count({ where: { endpointId, workerId: { in: replaced.slice(0, 2).map((t) => t.workerId) }, revokedAt: null } })).toBe(0);
+      expect(
+        await p.db.workerToken.count({
+          where: { endpointId, workerId: { in: replaced.slice(0, 2).map((t) => t.workerId) }, revokedAt: null },
+        }),
+      ).toBe(0);
       const published = await pollUntil(
         async () => {
           const read = await states.read(endpointId);
@@ -56,8 +60,12 @@ describe('crash-looping workers', () => {
         },
         { timeoutMs: 20_000, description: 'unhealthy workers and a backoff to be published' },
       );
-      expect(published.workers.filter((w) => w.state === 'unhealthy').every((w) => w.reason === 'Exit code 3')).toBe(true);
-      expect(published.workers.find((w) => w.state === 'throttled')?.reason).toMatch(/^Waiting to replace a crashed worker \(\d+ in a row\): Exit code 3$/);
+      expect(published.workers.filter((w) => w.state === 'unhealthy').every((w) => w.reason === 'Exit code 3')).toBe(
+        true,
+      );
+      expect(published.workers.find((w) => w.state === 'throttled')?.reason).toMatch(
+        /^Waiting to replace a crashed worker \(\d+ in a row\): Exit code 3$/,
+      );
     } finally {
       redis.disconnect();
     }
@@ -67,7 +75,7 @@ describe('crash-looping workers', () => {
     // What runpod-python does when a fitness check fails: one ping with status=unhealthy, then exit 1.
     const reportAndExit = [
       "const reason = encodeURIComponent('RuntimeError: no CUDA device');",
-      "const url = `${process.env.RUNPOD_WEBHOOK_PING}&status=unhealthy&check=gpu_present&reason=${reason}`;",
+      'const url = `${process.env.RUNPOD_WEBHOOK_PING}&status=unhealthy&check=gpu_present&reason=${reason}`;',
       'fetch(url, { headers: { authorization: process.env.RUNPOD_AI_API_KEY } }).finally(() => process.exit(1));',
     ].join('\n');
     const endpointId = await endpointRunning('unfit', reportAndExit);
@@ -87,7 +95,9 @@ describe('crash-looping workers', () => {
       expect(unhealthy.map((w) => w.reason?.startsWith(given))).toEqual(unhealthy.map(() => true));
       expect(published.workers.find((w) => w.state === 'throttled')?.reason).toContain(given);
       // Each was removed and replaced: its token is revoked.
-      const issued = await p.db.workerToken.findMany({ where: { endpointId, workerId: { in: unhealthy.map((w) => w.workerId) } } });
+      const issued = await p.db.workerToken.findMany({
+        where: { endpointId, workerId: { in: unhealthy.map((w) => w.workerId) } },
+      });
       expect(issued.map((token) => token.revokedAt !== null)).toEqual(unhealthy.map(() => true));
     } finally {
       redis.disconnect();

@@ -53,7 +53,13 @@ describe('scheduler killed with SIGKILL under load', () => {
     const [jobPort = 0, port = 0] = await getFreePorts(2);
     schedulerPort = port;
     jobApi = `http://127.0.0.1:${jobPort}`;
-    const common = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+    const common = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+    };
     const jobRouter = startApp('job-router', {
       ...common,
       PORT: String(jobPort),
@@ -188,14 +194,18 @@ describe('scheduler killed with SIGKILL under load', () => {
     const completed = [...statuses.values()].filter((status) => status.status === 'COMPLETED').length;
     const duplicated = [...statuses.values()].filter((status) => (status.retries ?? 0) > 0).length;
     const lost = accepted.length - completed;
-    console.log(`scheduler crash test: accepted ${accepted.length} / completed ${completed} / lost ${lost} / duplicated ${duplicated}`);
+    console.log(
+      `scheduler crash test: accepted ${accepted.length} / completed ${completed} / lost ${lost} / duplicated ${duplicated}`,
+    );
     expect(lost).toBe(0);
     await expectAdoptedThenScaledAway(workersAtKill);
   }, 400_000);
 });
 
 /** An account with a key, the echo worker's template and an endpoint that scales 0 → 3 workers on queue delay. */
-async function createEndpoint(db: ReturnType<typeof createPrismaClient>): Promise<{ secret: string; endpointId: string }> {
+async function createEndpoint(
+  db: ReturnType<typeof createPrismaClient>,
+): Promise<{ secret: string; endpointId: string }> {
   const { accounts, apiKeys } = createAccountsServices(db);
   const account = await accounts.create({ name: 'sched-crash' });
   const { secret } = await apiKeys.create(account.id, { name: 'crash', scope: 'ALL' });

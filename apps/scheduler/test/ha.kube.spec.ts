@@ -18,7 +18,13 @@ function counted(driver: ComputeDriver, calls: Map<string, number>): ComputeDriv
   return new Proxy(driver, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || property === 'leaderElection' || property === 'onChange' || property === 'close') return value;
+      if (
+        typeof value !== 'function' ||
+        property === 'leaderElection' ||
+        property === 'onChange' ||
+        property === 'close'
+      )
+        return value;
       return (...args: unknown[]) => {
         calls.set(String(property), (calls.get(String(property)) ?? 0) + 1);
         return (value as (...a: unknown[]) => unknown).apply(target, args);
@@ -32,28 +38,61 @@ describe('scheduler restart and leader election on Kubernetes', () => {
   let replicaB: NestFastifyApplication | undefined;
 
   beforeAll(async () => {
-    k = await startKubePlatform(POOL, [{ name: 'h100', dataCenterId: 'EU-RO-1', count: 2, cpu: '224', memory: '2Ti', gpu: { type: H100, count: 8, memoryMiB: 81559 } }], {
-      scheduler: { KUBE_LEADER_IDENTITY: 'replica-a', SCHEDULER_LEADER_TTL_MS: '3000' },
-    });
+    k = await startKubePlatform(
+      POOL,
+      [
+        {
+          name: 'h100',
+          dataCenterId: 'EU-RO-1',
+          count: 2,
+          cpu: '224',
+          memory: '2Ti',
+          gpu: { type: H100, count: 8, memoryMiB: 81559 },
+        },
+      ],
+      {
+        scheduler: { KUBE_LEADER_IDENTITY: 'replica-a', SCHEDULER_LEADER_TTL_MS: '3000' },
+      },
+    );
   }, 240_000);
 
   afterAll(async () => {
     if (k) {
       await k.p.db.pod.deleteMany({});
-      await pollUntil(async () => (await k.objects()).length === 0 || undefined, { timeoutMs: 30_000, description: 'the leader to remove every object' }).catch(() => undefined);
+      await pollUntil(async () => (await k.objects()).length === 0 || undefined, {
+        timeoutMs: 30_000,
+        description: 'the leader to remove every object',
+      }).catch(() => undefined);
     }
     await replicaB?.close();
     await k?.close();
   }, 120_000);
 
-  const until = <T>(what: string, check: () => Promise<T | undefined | false>) => pollUntil(check, { timeoutMs: 30_000, intervalMs: 100, description: what });
+  const until = <T>(what: string, check: () => Promise<T | undefined | false>) =>
+    pollUntil(check, { timeoutMs: 30_000, intervalMs: 100, description: what });
   const create = async (body: Record<string, unknown>): Promise<string> => {
-    const created = await k.p.v1('POST', '/pods', { name: 'ha', imageName: 'runpod/base:0.6.2', gpuTypeIds: [H100], gpuCount: 1, ...body });
+    const created = await k.p.v1('POST', '/pods', {
+      name: 'ha',
+      imageName: 'runpod/base:0.6.2',
+      gpuTypeIds: [H100],
+      gpuCount: 1,
+      ...body,
+    });
     expect(created.status).toBe(201);
     return (created.body as { id: string }).id;
   };
-  const running = (id: string) => until(`${id} to run`, async () => (await k.p.db.pod.findUniqueOrThrow({ where: { id } })).observedPhase === 'RUNNING');
-  const uids = async () => Object.fromEntries((await k.kube.core.listNamespacedPod({ namespace: k.namespace })).items.map((pod) => [pod.metadata?.name, pod.metadata?.uid]));
+  const running = (id: string) =>
+    until(
+      `${id} to run`,
+      async () => (await k.p.db.pod.findUniqueOrThrow({ where: { id } })).observedPhase === 'RUNNING',
+    );
+  const uids = async () =>
+    Object.fromEntries(
+      (await k.kube.core.listNamespacedPod({ namespace: k.namespace })).items.map((pod) => [
+        pod.metadata?.name,
+        pod.metadata?.uid,
+      ]),
+    );
 
   it('a restarted scheduler adopts every object: no duplicate, and leftovers of deleted Pods are removed', async () => {
     const kept = await create({ ports: ['22/tcp', '8888/http'] });
@@ -83,7 +122,10 @@ describe('scheduler restart and leader election on Kubernetes', () => {
     await k.p.restartScheduler();
 
     const expected = before.filter((name) => !name.includes(orphan)).sort();
-    await until('the orphan and the leftover to be removed', async () => JSON.stringify(await k.objects()) === JSON.stringify(expected)).catch(async (error: unknown) => {
+    await until(
+      'the orphan and the leftover to be removed',
+      async () => JSON.stringify(await k.objects()) === JSON.stringify(expected),
+    ).catch(async (error: unknown) => {
       console.log(JSON.stringify({ before, expected, now: await k.objects() }, null, 1));
       throw error;
     });
@@ -94,7 +136,14 @@ describe('scheduler restart and leader election on Kubernetes', () => {
     expect(await k.objects()).toEqual(expected);
     const { [`rp-${orphan}`]: _gone, ...keptPods } = podsBefore;
     expect(await uids()).toEqual(keptPods);
-    expect(await k.objects()).toEqual(expect.arrayContaining([`pod/rp-${kept}`, `service/rp-${kept}-ports`, `service/rp-${kept}-http`, `pvc/rp-${stopped}-volume`]));
+    expect(await k.objects()).toEqual(
+      expect.arrayContaining([
+        `pod/rp-${kept}`,
+        `service/rp-${kept}-ports`,
+        `service/rp-${kept}-http`,
+        `pvc/rp-${stopped}-volume`,
+      ]),
+    );
   });
 
   it('only the Lease holder acts; the standby takes over when the leader stops', async () => {
@@ -104,10 +153,18 @@ describe('scheduler restart and leader election on Kubernetes', () => {
       serviceName: 'scheduler',
       errorStyle: 'v1',
       config,
-      module: (infrastructure) => SchedulerModule.forRoot(infrastructure, config, () => counted(createDriver(config, process.env, k.p.db), calls)),
+      module: (infrastructure) =>
+        SchedulerModule.forRoot(infrastructure, config, () =>
+          counted(createDriver(config, process.env, k.p.db), calls),
+        ),
     });
     await replicaB.init();
-    await until('replica-a to hold the Lease', async () => (await k.kube.coordination.readNamespacedLease({ name: LEASE, namespace: k.namespace })).spec?.holderIdentity === 'replica-a');
+    await until(
+      'replica-a to hold the Lease',
+      async () =>
+        (await k.kube.coordination.readNamespacedLease({ name: LEASE, namespace: k.namespace })).spec
+          ?.holderIdentity === 'replica-a',
+    );
 
     const first = await create({});
     await running(first);
@@ -115,7 +172,12 @@ describe('scheduler restart and leader election on Kubernetes', () => {
 
     // The leader stops (and hands the Lease back); replica-b takes over and runs the next Pod.
     await k.p.scheduler().loop.stop();
-    await until('replica-b to hold the Lease', async () => (await k.kube.coordination.readNamespacedLease({ name: LEASE, namespace: k.namespace })).spec?.holderIdentity === 'replica-b');
+    await until(
+      'replica-b to hold the Lease',
+      async () =>
+        (await k.kube.coordination.readNamespacedLease({ name: LEASE, namespace: k.namespace })).spec
+          ?.holderIdentity === 'replica-b',
+    );
     const second = await create({});
     await running(second);
     expect(calls.get('ensureRunning')).toBeGreaterThan(0);

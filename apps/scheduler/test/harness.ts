@@ -80,10 +80,22 @@ export async function startPlatform(label: string, options: PlatformOptions = {}
   const [gatewayPort = 0, jobPort = 0] = await getFreePorts(2);
   const common = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
   const processes: { name: string; group: ProcessGroup; port: number }[] = [
-    { name: 'gateway', port: gatewayPort, group: startApp('gateway', { ...common, PORT: String(gatewayPort), RUNPLANE_ENCRYPTION_KEY: options.scheduler?.['RUNPLANE_ENCRYPTION_KEY'] ?? randomBytes(32).toString('hex') }) },
+    {
+      name: 'gateway',
+      port: gatewayPort,
+      group: startApp('gateway', {
+        ...common,
+        PORT: String(gatewayPort),
+        RUNPLANE_ENCRYPTION_KEY: options.scheduler?.['RUNPLANE_ENCRYPTION_KEY'] ?? randomBytes(32).toString('hex'),
+      }),
+    },
   ];
   if (options.jobRouter) {
-    processes.push({ name: 'job-router', port: jobPort, group: startApp('job-router', { ...common, PORT: String(jobPort), ...options.jobRouterEnv }) });
+    processes.push({
+      name: 'job-router',
+      port: jobPort,
+      group: startApp('job-router', { ...common, PORT: String(jobPort), ...options.jobRouterEnv }),
+    });
   }
   const config = schedulerEnvSchema.parse({
     ...common,
@@ -127,7 +139,10 @@ export async function startPlatform(label: string, options: PlatformOptions = {}
     async v1(method, path, body) {
       const response = await fetch(`${gatewayUrl}/v1${path}`, {
         method,
-        headers: { authorization: `Bearer ${secret}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${secret}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
@@ -149,10 +164,13 @@ export async function startPlatform(label: string, options: PlatformOptions = {}
     async close() {
       // Deleting every Pod row lets the scheduler end their processes before it stops.
       await db.pod.deleteMany({});
-      await pollUntil(async () => (await app.get<SchedulerRuntime>(SCHEDULER_RUNTIME).driver.list()).length === 0 || undefined, {
-        timeoutMs: 30_000,
-        description: 'every workload process to end',
-      }).catch(() => undefined);
+      await pollUntil(
+        async () => (await app.get<SchedulerRuntime>(SCHEDULER_RUNTIME).driver.list()).length === 0 || undefined,
+        {
+          timeoutMs: 30_000,
+          description: 'every workload process to end',
+        },
+      ).catch(() => undefined);
       await app.close();
       for (const entry of processes) await stopProcessGroup(entry.group, 5_000);
       await cleanupRedisPrefix(redis, prefix);

@@ -35,7 +35,11 @@ export interface KubePlatform {
 }
 
 /** Starts gateway (+ job-router), a kubernetes-driver scheduler, a namespace and the file's kwok nodes. */
-export async function startKubePlatform(label: string, pools: NodePoolSpec[], options: PlatformOptions = {}): Promise<KubePlatform> {
+export async function startKubePlatform(
+  label: string,
+  pools: NodePoolSpec[],
+  options: PlatformOptions = {},
+): Promise<KubePlatform> {
   const env = kubeTestEnv();
   const ns: TestNamespace = await createTestNamespace(label, env);
   const nodes = await registerNodePools(env, pools, { poolLabel: label });

@@ -28,7 +28,10 @@ export class KwokWorkers {
   }
 
   private async sync(): Promise<void> {
-    const list = await this.k.kube.core.listNamespacedPod({ namespace: this.k.namespace, labelSelector: `${LABELS.endpointId}=${this.endpointId}` });
+    const list = await this.k.kube.core.listNamespacedPod({
+      namespace: this.k.namespace,
+      labelSelector: `${LABELS.endpointId}=${this.endpointId}`,
+    });
     const live = new Set<string>();
     for (const pod of list.items) {
       const workerId = pod.metadata?.labels?.[LABELS.podId] ?? '';

@@ -20,9 +20,22 @@ describe('the kubernetes driver through an apiserver outage', () => {
     dir = mkdtempSync(join(tmpdir(), 'runplane-outage-'));
     const kubeconfig = join(dir, 'kubeconfig.yaml');
     writeFileSync(kubeconfig, proxy.kubeconfigVia(env.kubeconfig));
-    k = await startKubePlatform(POOL, [{ name: 'h100', dataCenterId: 'EU-RO-1', count: 1, cpu: '224', memory: '2Ti', gpu: { type: H100, count: 8, memoryMiB: 81559 } }], {
-      scheduler: { KUBECONFIG: kubeconfig },
-    });
+    k = await startKubePlatform(
+      POOL,
+      [
+        {
+          name: 'h100',
+          dataCenterId: 'EU-RO-1',
+          count: 1,
+          cpu: '224',
+          memory: '2Ti',
+          gpu: { type: H100, count: 8, memoryMiB: 81559 },
+        },
+      ],
+      {
+        scheduler: { KUBECONFIG: kubeconfig },
+      },
+    );
   }, 240_000);
 
   afterAll(async () => {
@@ -32,10 +45,16 @@ describe('the kubernetes driver through an apiserver outage', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
-  const until = <T>(what: string, check: () => Promise<T | undefined | false>) => pollUntil(check, { timeoutMs: 60_000, intervalMs: 100, description: what });
+  const until = <T>(what: string, check: () => Promise<T | undefined | false>) =>
+    pollUntil(check, { timeoutMs: 60_000, intervalMs: 100, description: what });
   const row = (id: string) => k.p.db.pod.findUniqueOrThrow({ where: { id } });
   const create = async (): Promise<string> => {
-    const created = await k.p.v1('POST', '/pods', { name: 'outage', imageName: 'runpod/base:0.6.2', gpuTypeIds: [H100], gpuCount: 1 });
+    const created = await k.p.v1('POST', '/pods', {
+      name: 'outage',
+      imageName: 'runpod/base:0.6.2',
+      gpuTypeIds: [H100],
+      gpuCount: 1,
+    });
     expect(created.status).toBe(201);
     return (created.body as { id: string }).id;
   };
@@ -55,11 +74,17 @@ describe('the kubernetes driver through an apiserver outage', () => {
     expect(await k.pod(during)).toBeUndefined();
     proxy.restore();
 
-    await until('the Pod created during the outage to run', async () => (await row(during)).observedPhase === 'RUNNING');
+    await until(
+      'the Pod created during the outage to run',
+      async () => (await row(during)).observedPhase === 'RUNNING',
+    );
     expect((await k.pod(before))?.metadata?.uid).toBe(uid);
     // The watches are live again: a stop made now is carried out and observed.
     await k.p.v1('POST', `/pods/${before}/stop`);
-    await until('the stop to be carried out', async () => (await k.pod(before)) === undefined && (await row(before)).observedPhase === 'EXITED');
+    await until(
+      'the stop to be carried out',
+      async () => (await k.pod(before)) === undefined && (await row(before)).observedPhase === 'EXITED',
+    );
     expect((await k.objects()).filter((name) => name.startsWith('pod/'))).toEqual([`pod/rp-${during}`]);
   });
 });

@@ -10,7 +10,13 @@ const MACHINES = [
   { name: 'rtx-b', gpuProduct: 'NVIDIA-GeForce-RTX-4090', gpuCount: 4, dataCenterId: 'EU-SE-1' },
 ];
 
-type PodBody = { id: string; gpu: { id: string } | null; machineId: string | null; dataCenterId: string | null; message?: string };
+type PodBody = {
+  id: string;
+  gpu: { id: string } | null;
+  machineId: string | null;
+  dataCenterId: string | null;
+  message?: string;
+};
 
 describe('placement through POST /v1/pods', () => {
   let p: PlatformHarness;

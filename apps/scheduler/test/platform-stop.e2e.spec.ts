@@ -29,10 +29,13 @@ describe('local workloads stopped with the platform', () => {
     await p.restartScheduler();
     const second = await runningPid(p.stateDir, id, 'the Pod to run again');
     expect(second).not.toBe(first);
-    const events = await pollUntil(async () => {
-      const all = await p.usageEvents();
-      return all.has(`${id}:started:2`) ? all : undefined;
-    }, { timeoutMs: 10_000, description: 'the second start event' });
+    const events = await pollUntil(
+      async () => {
+        const all = await p.usageEvents();
+        return all.has(`${id}:started:2`) ? all : undefined;
+      },
+      { timeoutMs: 10_000, description: 'the second start event' },
+    );
     expect(events.get(`${id}:stopped:1`)).toMatchObject({ type: 'pod.stopped', occurredAt: stopped?.finishedAt });
   }, 90_000);
 });

@@ -25,8 +25,22 @@ describe('Pods on Kubernetes (kwok GPU nodes)', () => {
 
   beforeAll(async () => {
     k = await startKubePlatform(POOL, [
-      { name: 'h100', dataCenterId: 'EU-RO-1', count: 1, cpu: '224', memory: '2Ti', gpu: { type: H100, count: 2, memoryMiB: 81559 } },
-      { name: 'rtx4090', dataCenterId: 'EU-RO-1', count: 1, cpu: '32', memory: '128Gi', gpu: { type: RTX, count: 1, memoryMiB: 24564 } },
+      {
+        name: 'h100',
+        dataCenterId: 'EU-RO-1',
+        count: 1,
+        cpu: '224',
+        memory: '2Ti',
+        gpu: { type: H100, count: 2, memoryMiB: 81559 },
+      },
+      {
+        name: 'rtx4090',
+        dataCenterId: 'EU-RO-1',
+        count: 1,
+        cpu: '32',
+        memory: '128Gi',
+        gpu: { type: RTX, count: 1, memoryMiB: 24564 },
+      },
     ]);
   }, 240_000);
 
@@ -35,9 +49,17 @@ describe('Pods on Kubernetes (kwok GPU nodes)', () => {
   }, 120_000);
 
   const create = (body: Record<string, unknown>) =>
-    k.p.v1('POST', '/pods', { name: 'kube', imageName: 'runpod/base:0.6.2', gpuTypeIds: [H100, RTX], gpuTypePriority: 'custom', dataCenterIds: ['EU-RO-1'], ...body });
+    k.p.v1('POST', '/pods', {
+      name: 'kube',
+      imageName: 'runpod/base:0.6.2',
+      gpuTypeIds: [H100, RTX],
+      gpuTypePriority: 'custom',
+      dataCenterIds: ['EU-RO-1'],
+      ...body,
+    });
   const get = async (id: string): Promise<Pod> => (await k.p.v1('GET', `/pods/${id}`)).body as Pod;
-  const until = <T>(what: string, check: () => Promise<T | undefined | false>) => pollUntil(check, { timeoutMs: 30_000, intervalMs: 100, description: what });
+  const until = <T>(what: string, check: () => Promise<T | undefined | false>) =>
+    pollUntil(check, { timeoutMs: 30_000, intervalMs: 100, description: what });
 
   it('mirrors the pool nodes into Machines with GPU type, data center and GPUs', async () => {
     const machines = await k.p.db.machine.findMany({ orderBy: { id: 'asc' } });
@@ -64,9 +86,15 @@ describe('Pods on Kubernetes (kwok GPU nodes)', () => {
     const service = await k.kube.core.readNamespacedService({ name: `rp-${first}-ports`, namespace: k.namespace });
     const nodePort = service.spec?.ports?.find((port) => port.port === 22)?.nodePort;
     const node = await k.kube.core.readNode({ name: h100Node });
-    expect(running).toMatchObject({ desiredStatus: 'RUNNING', portMappings: { '22': nodePort }, publicIp: nodeAddress(node) });
+    expect(running).toMatchObject({
+      desiredStatus: 'RUNNING',
+      portMappings: { '22': nodePort },
+      publicIp: nodeAddress(node),
+    });
     expect(running.lastStartedAt).not.toBeNull();
-    expect(await k.kube.core.readNamespacedService({ name: `rp-${first}-http`, namespace: k.namespace })).toMatchObject({ spec: { type: 'ClusterIP' } });
+    expect(await k.kube.core.readNamespacedService({ name: `rp-${first}-http`, namespace: k.namespace })).toMatchObject(
+      { spec: { type: 'ClusterIP' } },
+    );
 
     const fallback = await create({ gpuCount: 1 });
     expect(fallback.status).toBe(201);
@@ -129,7 +157,13 @@ describe('Pods on Kubernetes (kwok GPU nodes)', () => {
     const volumeId = (volume.body as { id: string }).id;
     const auth = await k.p.v1('POST', '/containerregistryauth', { name: 'ghcr', username: 'bob', password: 's3cret' });
     const authId = (auth.body as { id: string }).id;
-    const created = await create({ gpuCount: 1, gpuTypeIds: [RTX], imageName: 'ghcr.io/bob/app:1', networkVolumeId: volumeId, containerRegistryAuthId: authId });
+    const created = await create({
+      gpuCount: 1,
+      gpuTypeIds: [RTX],
+      imageName: 'ghcr.io/bob/app:1',
+      networkVolumeId: volumeId,
+      containerRegistryAuthId: authId,
+    });
     expect(created.status).toBe(201);
     const id = (created.body as Pod).id;
     const running = await until('the Pod with a volume to run', async () => {
@@ -137,18 +171,31 @@ describe('Pods on Kubernetes (kwok GPU nodes)', () => {
       return pod?.status?.phase === 'Running' && pod;
     });
     expect(running.spec?.imagePullSecrets).toEqual([{ name: `rp-auth-${authId}` }]);
-    expect(running.spec?.volumes).toEqual([{ name: 'workspace', persistentVolumeClaim: { claimName: `rp-vol-${volumeId}` } }]);
-    const claim = await k.kube.core.readNamespacedPersistentVolumeClaim({ name: `rp-vol-${volumeId}`, namespace: k.namespace });
+    expect(running.spec?.volumes).toEqual([
+      { name: 'workspace', persistentVolumeClaim: { claimName: `rp-vol-${volumeId}` } },
+    ]);
+    const claim = await k.kube.core.readNamespacedPersistentVolumeClaim({
+      name: `rp-vol-${volumeId}`,
+      namespace: k.namespace,
+    });
     expect(claim.spec?.accessModes).toEqual(['ReadWriteMany']);
     expect(claim.status?.phase).toBe('Bound');
     const secret = await k.kube.core.readNamespacedSecret({ name: `rp-auth-${authId}`, namespace: k.namespace });
     expect(secret.type).toBe('kubernetes.io/dockerconfigjson');
-    const config = JSON.parse(Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString('utf8')) as { auths: Record<string, { username: string; password: string }> };
+    const config = JSON.parse(Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString('utf8')) as {
+      auths: Record<string, { username: string; password: string }>;
+    };
     expect(config.auths['ghcr.io']).toMatchObject({ username: 'bob', password: 's3cret' });
-    expect(secret.metadata?.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/registry-auth-id': authId });
+    expect(secret.metadata?.labels).toMatchObject({
+      'app.kubernetes.io/managed-by': 'runplane',
+      'runplane.io/registry-auth-id': authId,
+    });
 
     expect((await k.p.v1('DELETE', `/pods/${id}`)).status).toBe(204);
     // Terminating removes the pod and its pull secret; the network volume's claim stays with the volume.
-    await until('the Pod objects to go', async () => JSON.stringify(await k.objects()) === JSON.stringify([`pvc/rp-vol-${volumeId}`]));
+    await until(
+      'the Pod objects to go',
+      async () => JSON.stringify(await k.objects()) === JSON.stringify([`pvc/rp-vol-${volumeId}`]),
+    );
   });
 });

@@ -17,11 +17,25 @@ describe('worker states from pod status on Kubernetes', () => {
   const node = `${POOL}-rtx4090-0`;
 
   beforeAll(async () => {
-    k = await startKubePlatform(POOL, [{ name: 'rtx4090', dataCenterId: 'EU-RO-1', count: 1, cpu: '32', memory: '128Gi', gpu: { type: RTX, count: 1, memoryMiB: 24564 } }]);
+    k = await startKubePlatform(POOL, [
+      {
+        name: 'rtx4090',
+        dataCenterId: 'EU-RO-1',
+        count: 1,
+        cpu: '32',
+        memory: '128Gi',
+        gpu: { type: RTX, count: 1, memoryMiB: 24564 },
+      },
+    ]);
     other = await createTestNamespace('sched-kube-workers-tenant', k.env);
     redis = createRedis('redis://127.0.0.1:6379', { keyPrefix: k.p.prefix });
     states = new WorkerStateStore(redis);
-    const template = await k.p.v1('POST', '/templates', { name: 'echo', imageName: 'runplane/echo-worker:dev', isServerless: true, containerDiskInGb: 5 });
+    const template = await k.p.v1('POST', '/templates', {
+      name: 'echo',
+      imageName: 'runplane/echo-worker:dev',
+      isServerless: true,
+      containerDiskInGb: 5,
+    });
     const endpoint = await k.p.v1('POST', '/endpoints', {
       name: 'always-on',
       templateId: (template.body as { id: string }).id,
@@ -40,17 +54,30 @@ describe('worker states from pod status on Kubernetes', () => {
     await k?.close();
   }, 120_000);
 
-  const until = <T>(what: string, check: () => Promise<T | undefined | false>) => pollUntil(check, { timeoutMs: 30_000, intervalMs: 100, description: what });
+  const until = <T>(what: string, check: () => Promise<T | undefined | false>) =>
+    pollUntil(check, { timeoutMs: 30_000, intervalMs: 100, description: what });
   const workerPods = async () =>
-    (await k.kube.core.listNamespacedPod({ namespace: k.namespace, labelSelector: `${LABELS.endpointId}=${endpointId}` })).items.filter((pod) => !pod.metadata?.deletionTimestamp);
+    (
+      await k.kube.core.listNamespacedPod({
+        namespace: k.namespace,
+        labelSelector: `${LABELS.endpointId}=${endpointId}`,
+      })
+    ).items.filter((pod) => !pod.metadata?.deletionTimestamp);
   const workerPod = async () => (await workerPods())[0];
   /** A running worker pod; with `replacing`, one of another worker (the replaced one's pod may not be deleted yet). */
-  const runningWorker = (replacing?: string) => until(replacing ? 'a running replacement worker pod' : 'a running worker pod', async () =>
-    (await workerPods()).find((pod) => pod.status?.phase === 'Running' && pod.metadata?.labels?.[LABELS.podId] !== replacing));
+  const runningWorker = (replacing?: string) =>
+    until(replacing ? 'a running replacement worker pod' : 'a running worker pod', async () =>
+      (await workerPods()).find(
+        (pod) => pod.status?.phase === 'Running' && pod.metadata?.labels?.[LABELS.podId] !== replacing,
+      ),
+    );
 
   it('a worker pod that cannot be scheduled any more is throttled with the scheduler reason', async () => {
     const pod = await runningWorker();
-    await until('the worker to be published initializing', async () => (await states.read(endpointId)).counts.initializing === 1);
+    await until(
+      'the worker to be published initializing',
+      async () => (await states.read(endpointId)).counts.initializing === 1,
+    );
     // Another tenant's pod lands on the node directly; then the worker's pod is lost and must be created again.
     await k.kube.core.createNamespacedPod({
       namespace: other.name,
@@ -65,9 +92,18 @@ describe('worker states from pod status on Kubernetes', () => {
         },
       },
     });
-    await k.kube.core.deleteNamespacedPod({ name: pod.metadata?.name ?? '', namespace: k.namespace, gracePeriodSeconds: 0 });
-    const throttled = await until('the worker to be throttled', async () => (await states.read(endpointId)).workers.find((entry) => entry.state === 'throttled'));
-    expect(throttled).toMatchObject({ workerId: pod.metadata?.labels?.[LABELS.podId], reason: expect.stringMatching(/^Unschedulable: .*Insufficient nvidia\.com\/gpu/) });
+    await k.kube.core.deleteNamespacedPod({
+      name: pod.metadata?.name ?? '',
+      namespace: k.namespace,
+      gracePeriodSeconds: 0,
+    });
+    const throttled = await until('the worker to be throttled', async () =>
+      (await states.read(endpointId)).workers.find((entry) => entry.state === 'throttled'),
+    );
+    expect(throttled).toMatchObject({
+      workerId: pod.metadata?.labels?.[LABELS.podId],
+      reason: expect.stringMatching(/^Unschedulable: .*Insufficient nvidia\.com\/gpu/),
+    });
     expect((await workerPod())?.status?.phase).toBe('Pending');
   });
 
@@ -75,7 +111,10 @@ describe('worker states from pod status on Kubernetes', () => {
     await k.kube.core.deleteNamespacedPod({ name: 'squatter', namespace: other.name, gracePeriodSeconds: 0 });
     const pod = await runningWorker();
     const workerId = pod.metadata?.labels?.[LABELS.podId] ?? '';
-    await until('the worker to be initializing again', async () => (await states.read(endpointId)).counts.throttled === 0);
+    await until(
+      'the worker to be initializing again',
+      async () => (await states.read(endpointId)).counts.throttled === 0,
+    );
     // What kubelet reports for a container that keeps exiting.
     await k.kube.core.patchNamespacedPodStatus(
       {
@@ -99,7 +138,9 @@ describe('worker states from pod status on Kubernetes', () => {
       },
       strategicMergePatchOptions(),
     );
-    const unhealthy = await until('the worker to be unhealthy', async () => (await states.read(endpointId)).workers.find((entry) => entry.state === 'unhealthy'));
+    const unhealthy = await until('the worker to be unhealthy', async () =>
+      (await states.read(endpointId)).workers.find((entry) => entry.state === 'unhealthy'),
+    );
     expect(unhealthy).toMatchObject({ workerId, reason: 'CrashLoopBackOff after 3 restarts (exit code 1)' });
     const replacementId = (await runningWorker(workerId)).metadata?.labels?.[LABELS.podId];
     expect(replacementId).toEqual(expect.any(String));

@@ -20,7 +20,8 @@ export function workloadProcesses(podId: string): number[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const environ = readFileSync(`/proc/${entry}/environ`, 'utf8');
-      if (environ.split('\0').includes(`RUNPLANE_WORKLOAD_ID=${podId}`) && isProcessAlive(Number(entry))) found.push(Number(entry));
+      if (environ.split('\0').includes(`RUNPLANE_WORKLOAD_ID=${podId}`) && isProcessAlive(Number(entry)))
+        found.push(Number(entry));
     } catch {
       // gone meanwhile, or not ours
     }
@@ -51,6 +52,9 @@ export async function runningPod(p: PlatformHarness, name: string): Promise<{ id
   });
   const id = (created.body as { id: string }).id;
   const pid = await runningPid(p.stateDir, id, `${name} to run`);
-  await pollUntil(async () => (await p.usageEvents()).has(`${id}:started:1`) || undefined, { timeoutMs: 10_000, description: 'started event' });
+  await pollUntil(async () => (await p.usageEvents()).has(`${id}:started:1`) || undefined, {
+    timeoutMs: 10_000,
+    description: 'started event',
+  });
   return { id, pid };
 }

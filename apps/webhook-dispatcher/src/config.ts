@@ -7,7 +7,10 @@ const allowedHosts = z
   .string()
   .optional()
   .transform((value, ctx): string[] => {
-    const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    const entries = (value ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     try {
       parseAllowedHosts(entries);
     } catch (error) {

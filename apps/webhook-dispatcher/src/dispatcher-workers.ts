@@ -1,4 +1,11 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { jobEventsCatalog, WEBHOOKS_QUEUE } from '@runplane/jobs';
 import { createWorker, type Redis, type TypedWorker, UnrecoverableError } from '@runplane/queue';
 import {
@@ -74,7 +81,10 @@ export class DispatcherWorkers implements OnApplicationBootstrap, BeforeApplicat
     clearInterval(this.sweepTimer);
     await this.sweeping;
     const force = this.redis.status !== 'ready';
-    const closing = Promise.allSettled([...this.workers.map((typed) => typed.worker.close(force)), this.attempts.close()]);
+    const closing = Promise.allSettled([
+      ...this.workers.map((typed) => typed.worker.close(force)),
+      this.attempts.close(),
+    ]);
     const deadline = setTimeout(() => this.disconnectWorkers(), this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS + 1_000);
     if (force) this.disconnectWorkers();
     await closing;

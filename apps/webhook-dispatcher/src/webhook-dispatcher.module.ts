@@ -31,7 +31,12 @@ export interface DispatcherOverrides {
 const logger = new Logger('WebhookDispatcher');
 const logQueueError = (error: Error): void => logger.warn(`attempt queue: ${error.message}`);
 
-function createDispatcher(config: WebhookDispatcherConfig, db: DbClient, queue: WebhookAttemptsQueue, overrides: DispatcherOverrides): WebhookDispatcher {
+function createDispatcher(
+  config: WebhookDispatcherConfig,
+  db: DbClient,
+  queue: WebhookAttemptsQueue,
+  overrides: DispatcherOverrides,
+): WebhookDispatcher {
   return new WebhookDispatcher({
     deliveries: new WebhookDeliveriesRepository(db),
     // The secrets are sealed with the same AES-256-GCM envelope and key as registry-auth passwords.
@@ -51,7 +56,11 @@ function createDispatcher(config: WebhookDispatcherConfig, db: DbClient, queue: 
 /** Root module of the webhook-dispatcher (outbound webhook delivery). */
 @Module({})
 export class WebhookDispatcherModule {
-  static forRoot(config: WebhookDispatcherConfig, infrastructure: DynamicModule, overrides: DispatcherOverrides = {}): DynamicModule {
+  static forRoot(
+    config: WebhookDispatcherConfig,
+    infrastructure: DynamicModule,
+    overrides: DispatcherOverrides = {},
+  ): DynamicModule {
     return {
       module: WebhookDispatcherModule,
       imports: [infrastructure],
@@ -64,7 +73,12 @@ export class WebhookDispatcherModule {
           provide: ATTEMPTS_QUEUE,
           inject: [QUEUE_REDIS],
           useFactory: (redis: Redis) =>
-            createQueue(webhookAttemptsCatalog, WEBHOOK_ATTEMPTS_QUEUE, { redis, prefix: config.REDIS_PREFIX }, { onError: logQueueError }),
+            createQueue(
+              webhookAttemptsCatalog,
+              WEBHOOK_ATTEMPTS_QUEUE,
+              { redis, prefix: config.REDIS_PREFIX },
+              { onError: logQueueError },
+            ),
         },
         {
           provide: WEBHOOK_DISPATCHER,

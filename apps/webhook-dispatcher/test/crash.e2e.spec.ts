@@ -95,7 +95,10 @@ async function burstKilledInFlight(stack: WebhookStack): Promise<void> {
     jobs.push({ jobId: await stack.deliver(stack.receiver.url(path)), path });
   }
   // Every attempt slot of the dispatcher holds a request the receiver has not answered.
-  await pollUntil(() => stack.receiver.held().length >= CONCURRENCY, { timeoutMs: 60_000, description: 'requests in flight' });
+  await pollUntil(() => stack.receiver.held().length >= CONCURRENCY, {
+    timeoutMs: 60_000,
+    description: 'requests in flight',
+  });
   signalProcessGroup(first.pid, 'SIGKILL');
   expect(await first.exited).toMatchObject({ signal: 'SIGKILL' });
   const cutOff = new Set(stack.receiver.held().map((call) => call.path));
@@ -105,10 +108,14 @@ async function burstKilledInFlight(stack: WebhookStack): Promise<void> {
   const second = await stack.spawnDispatcher({ WEBHOOK_CONCURRENCY: String(CONCURRENCY) });
   const jobIds = jobs.map((job) => job.jobId);
   await pollUntil(
-    async () => (await stack.db.webhookDelivery.count({ where: { jobId: { in: jobIds }, status: 'SUCCEEDED' } })) === BURST,
+    async () =>
+      (await stack.db.webhookDelivery.count({ where: { jobId: { in: jobIds }, status: 'SUCCEEDED' } })) === BURST,
     { timeoutMs: 240_000, intervalMs: 250, description: 'every delivery of the burst SUCCEEDED' },
   );
-  const deliveries = await stack.db.webhookDelivery.findMany({ where: { jobId: { in: jobIds } }, include: { attemptsMade: true } });
+  const deliveries = await stack.db.webhookDelivery.findMany({
+    where: { jobId: { in: jobIds } },
+    include: { attemptsMade: true },
+  });
   expect(deliveries).toHaveLength(BURST);
   const byJob = new Map(deliveries.map((delivery) => [delivery.jobId, delivery]));
 
@@ -116,7 +123,9 @@ async function burstKilledInFlight(stack: WebhookStack): Promise<void> {
   const completed = copies.filter(({ calls }) => calls.some((call) => call.status >= 200 && call.status < 300)).length;
   const duplicated = copies.filter(({ calls }) => calls.length > 1);
   const lost = BURST - completed;
-  console.log(`webhook crash test: accepted ${BURST} / completed ${completed} / lost ${lost} / duplicated ${duplicated.length}`);
+  console.log(
+    `webhook crash test: accepted ${BURST} / completed ${completed} / lost ${lost} / duplicated ${duplicated.length}`,
+  );
   expect(lost).toBe(0);
   // The kill landed on requests in flight: each of them was sent again, so duplicates did occur.
   expect(duplicated.length).toBeGreaterThanOrEqual(1);

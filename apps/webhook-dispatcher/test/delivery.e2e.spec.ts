@@ -1,7 +1,13 @@
 import { newId } from '@runplane/db';
 import { createQueue, createRedis, type Redis } from '@runplane/queue';
 import { getFreePort, pollUntil } from '@runplane/testing';
-import { UndiciWebhookSender, WEBHOOK_ATTEMPTS_QUEUE, webhookAttemptsCatalog, type WebhookRequest, type WebhookSender } from '@runplane/webhooks';
+import {
+  UndiciWebhookSender,
+  WEBHOOK_ATTEMPTS_QUEUE,
+  webhookAttemptsCatalog,
+  type WebhookRequest,
+  type WebhookSender,
+} from '@runplane/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { type RecordedDelivery, startWebhookStack, type WebhookStack } from './harness';
 
@@ -67,7 +73,13 @@ describe('webhook delivery (3 attempts, configured spacing, signed)', () => {
     const jobId = await stack.deliver(stack.receiver.url(path));
     const delivery = await stack.waitForDelivery(jobId, 'SUCCEEDED');
 
-    expect(delivery).toMatchObject({ attempts: failures + 1, lastStatusCode: 200, lastError: null, nextAttemptAt: null, body: null });
+    expect(delivery).toMatchObject({
+      attempts: failures + 1,
+      lastStatusCode: 200,
+      lastError: null,
+      nextAttemptAt: null,
+      body: null,
+    });
     expect(delivery.deliveredAt).toBeInstanceOf(Date);
     expect(delivery.attemptsMade.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
       ...Array.from({ length: failures }, (_, i) => [i + 1, 500, 'HTTP 500']),
@@ -80,9 +92,25 @@ describe('webhook delivery (3 attempts, configured spacing, signed)', () => {
     for (const call of calls) {
       expect(call.verified).toBe(true);
       expect(call.headers['content-type']).toBe('application/json');
-      expect(JSON.parse(call.body)).toEqual({ id: jobId, status: 'COMPLETED', delayTime: 12, executionTime: 340, output: { answer: 42 }, retries: 0 });
+      expect(JSON.parse(call.body)).toEqual({
+        id: jobId,
+        status: 'COMPLETED',
+        delayTime: 12,
+        executionTime: 340,
+        output: { answer: 42 },
+        retries: 0,
+      });
     }
-    for (const gap of [...gaps(delivery, calls.map((c) => c.at)).recorded, ...gaps(delivery, calls.map((c) => c.at)).received]) {
+    for (const gap of [
+      ...gaps(
+        delivery,
+        calls.map((c) => c.at),
+      ).recorded,
+      ...gaps(
+        delivery,
+        calls.map((c) => c.at),
+      ).received,
+    ]) {
       expect(gap).toBeGreaterThanOrEqual(SPACING_MS);
     }
   });
@@ -100,7 +128,9 @@ describe('webhook delivery (3 attempts, configured spacing, signed)', () => {
     }); // prettier-ignore
     const delivery = await stack.waitForDelivery(jobId, 'SUCCEEDED');
     expect(delivery).toMatchObject({ attempts: 1, lastStatusCode: 200 });
-    expect(stack.receiver.callsTo(path).map((call) => [call.status, call.body, call.verified])).toEqual([[200, body, true]]);
+    expect(stack.receiver.callsTo(path).map((call) => [call.status, call.body, call.verified])).toEqual([
+      [200, body, true],
+    ]);
   });
 
   it('makes exactly 3 attempts, spaced by the configured spacing, then records FAILED', async () => {
@@ -109,19 +139,39 @@ describe('webhook delivery (3 attempts, configured spacing, signed)', () => {
     const jobId = await stack.deliver(stack.receiver.url(path));
     const delivery = await stack.waitForDelivery(jobId, 'FAILED');
 
-    expect(delivery).toMatchObject({ attempts: 3, maxAttempts: 3, lastStatusCode: 500, lastError: 'HTTP 500', nextAttemptAt: null, deliveredAt: null, body: null });
+    expect(delivery).toMatchObject({
+      attempts: 3,
+      maxAttempts: 3,
+      lastStatusCode: 500,
+      lastError: 'HTTP 500',
+      nextAttemptAt: null,
+      deliveredAt: null,
+      body: null,
+    });
     expect(delivery.attemptsMade.map((a) => a.attempt)).toEqual([1, 2, 3]);
     for (const attempt of delivery.attemptsMade) {
-      expect(attempt).toMatchObject({ jobId, url: stack.receiver.url(path), statusCode: 500, error: 'HTTP 500', responseExcerpt: 'receiver says no' });
+      expect(attempt).toMatchObject({
+        jobId,
+        url: stack.receiver.url(path),
+        statusCode: 500,
+        error: 'HTTP 500',
+        responseExcerpt: 'receiver says no',
+      });
       expect(attempt.durationMs).toEqual(expect.any(Number));
       expect(attempt.finishedAt).toBeInstanceOf(Date);
     }
     const calls = stack.receiver.callsTo(path);
     expect(calls).toHaveLength(3);
-    const { recorded, received } = gaps(delivery, calls.map((c) => c.at));
+    const { recorded, received } = gaps(
+      delivery,
+      calls.map((c) => c.at),
+    );
     for (const gap of [...recorded, ...received]) expect(gap).toBeGreaterThanOrEqual(SPACING_MS);
     // Nothing is left queued: no fourth attempt will come.
-    const attempts = createQueue(webhookAttemptsCatalog, WEBHOOK_ATTEMPTS_QUEUE, { redis, prefix: stack.env.REDIS_PREFIX! });
+    const attempts = createQueue(webhookAttemptsCatalog, WEBHOOK_ATTEMPTS_QUEUE, {
+      redis,
+      prefix: stack.env.REDIS_PREFIX!,
+    });
     await pollUntil(async () => (await attempts.pendingCount()) === 0, { description: 'attempt queue drained' });
     await attempts.close();
     expect(stack.receiver.callsTo(path)).toHaveLength(3);
@@ -151,13 +201,33 @@ describe('webhook delivery (3 attempts, configured spacing, signed)', () => {
 
   describe('unsafe URLs are refused once, with the reason, and never retried', () => {
     it.each([
-      ['127.0.0.1 on a port not allowed', () => `http://127.0.0.1:${closedPort + 1}/hook`, /^refused: 127\.0\.0\.1 is in a non-public range \(loopback\)$/],
-      ['a private 10.x address', () => 'http://10.0.0.1/hook', /^refused: 10\.0\.0\.1 is in a non-public range \(private\)$/],
-      ['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/', /^refused: 169\.254\.169\.254 is a cloud metadata address$/],
+      [
+        '127.0.0.1 on a port not allowed',
+        () => `http://127.0.0.1:${closedPort + 1}/hook`,
+        /^refused: 127\.0\.0\.1 is in a non-public range \(loopback\)$/,
+      ],
+      [
+        'a private 10.x address',
+        () => 'http://10.0.0.1/hook',
+        /^refused: 10\.0\.0\.1 is in a non-public range \(private\)$/,
+      ],
+      [
+        'the cloud metadata address',
+        () => 'http://169.254.169.254/latest/meta-data/',
+        /^refused: 169\.254\.169\.254 is a cloud metadata address$/,
+      ],
       ['IPv6 loopback', () => 'http://[::1]:8080/hook', /^refused: ::1 is in a non-public range \(loopback\)$/],
       ['IPv4-mapped IPv6 loopback', () => 'http://[::ffff:127.0.0.1]:8080/hook', /^refused: .* \(loopback\)$/],
-      ['a host name resolving to loopback', () => stack.receiver.url('/via-name', 'localhost'), /^refused: localhost resolves to (127\.0\.0\.1|::1) is in a non-public range \(loopback\)$/],
-      ['a scheme other than http(s)', () => 'ftp://hooks.example.com/hook', /^refused: only http and https URLs are called, not ftp$/],
+      [
+        'a host name resolving to loopback',
+        () => stack.receiver.url('/via-name', 'localhost'),
+        /^refused: localhost resolves to (127\.0\.0\.1|::1) is in a non-public range \(loopback\)$/,
+      ],
+      [
+        'a scheme other than http(s)',
+        () => 'ftp://hooks.example.com/hook',
+        /^refused: only http and https URLs are called, not ftp$/,
+      ],
     ])('%s', async (_what, url, reason) => {
       const sentBefore = sender.destinations.length;
       const callsBefore = stack.receiver.calls.length;
@@ -166,7 +236,12 @@ describe('webhook delivery (3 attempts, configured spacing, signed)', () => {
       expect(delivery.attempts).toBe(1);
       expect(delivery.lastError).toMatch(reason);
       expect(delivery.attemptsMade).toHaveLength(1);
-      expect(delivery.attemptsMade[0]).toMatchObject({ attempt: 1, statusCode: null, durationMs: null, responseExcerpt: null });
+      expect(delivery.attemptsMade[0]).toMatchObject({
+        attempt: 1,
+        statusCode: null,
+        durationMs: null,
+        responseExcerpt: null,
+      });
       expect(delivery.attemptsMade[0]!.error).toMatch(reason);
       expect(sender.destinations.length).toBe(sentBefore);
       expect(stack.receiver.calls.length).toBe(callsBefore);

@@ -80,7 +80,12 @@ export async function startWebhookStack(label: string): Promise<WebhookStack> {
   const db = createPrismaClient(database.url);
   const receiver = new WebhookReceiver();
   await receiver.start();
-  const common = { DATABASE_URL: database.url, REDIS_PREFIX: prefix, RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'error' };
+  const common = {
+    DATABASE_URL: database.url,
+    REDIS_PREFIX: prefix,
+    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'error',
+  };
 
   const gatewayPort = await getFreePort();
   const gateway = spawnApp('gateway', { ...common, PORT: String(gatewayPort) });
@@ -92,13 +97,28 @@ export async function startWebhookStack(label: string): Promise<WebhookStack> {
   const account = await accounts.create({ name: label });
   const { secret: apiKey } = await apiKeys.create(account.id, { name: 'webhooks', scope: 'ALL' });
   const template = await db.template.create({
-    data: { id: newId(), accountId: account.id, name: `tpl-${label}`, imageName: 'runplane/echo:1', isServerless: true },
+    data: {
+      id: newId(),
+      accountId: account.id,
+      name: `tpl-${label}`,
+      imageName: 'runplane/echo:1',
+      isServerless: true,
+    },
   });
-  const endpoint = await db.endpoint.create({ data: { id: newId(), accountId: account.id, name: `ep-${label}`, templateId: template.id } });
-  const producer: TypedQueue<typeof jobEventsCatalog, typeof WEBHOOKS_QUEUE> = createQueue(jobEventsCatalog, WEBHOOKS_QUEUE, { redis, prefix });
+  const endpoint = await db.endpoint.create({
+    data: { id: newId(), accountId: account.id, name: `ep-${label}`, templateId: template.id },
+  });
+  const producer: TypedQueue<typeof jobEventsCatalog, typeof WEBHOOKS_QUEUE> = createQueue(
+    jobEventsCatalog,
+    WEBHOOKS_QUEUE,
+    { redis, prefix },
+  );
 
   const v1 = async (method: 'GET' | 'POST', path: string): Promise<string> => {
-    const res = await fetch(`http://127.0.0.1:${gatewayPort}/v1${path}`, { method, headers: { authorization: `Bearer ${apiKey}` } });
+    const res = await fetch(`http://127.0.0.1:${gatewayPort}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { secret: string }).secret;
   };
@@ -119,7 +139,15 @@ export async function startWebhookStack(label: string): Promise<WebhookStack> {
         endpointId: endpoint.id,
         jobId,
         url,
-        record: { id: jobId, status: 'COMPLETED', delayTime: 12, executionTime: 340, output: { answer: 42 }, retries: 0, ...record },
+        record: {
+          id: jobId,
+          status: 'COMPLETED',
+          delayTime: 12,
+          executionTime: 340,
+          output: { answer: 42 },
+          retries: 0,
+          ...record,
+        },
       };
       await producer.add('webhook.deliver', payload, { jobId: `${jobId}-${Date.now()}` });
       return jobId;
@@ -145,7 +173,11 @@ export async function startWebhookStack(label: string): Promise<WebhookStack> {
     },
     waitForDelivery(jobId, status, timeoutMs = 30_000) {
       return pollUntil(
-        () => db.webhookDelivery.findFirst({ where: { jobId, status }, include: { attemptsMade: { orderBy: { attempt: 'asc' } } } }),
+        () =>
+          db.webhookDelivery.findFirst({
+            where: { jobId, status },
+            include: { attemptsMade: { orderBy: { attempt: 'asc' } } },
+          }),
         { timeoutMs, intervalMs: 50, description: `delivery of ${jobId} ${status}` },
       );
     },

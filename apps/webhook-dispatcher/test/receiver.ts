@@ -25,7 +25,10 @@ export class WebhookReceiver {
   readonly calls: ReceivedCall[] = [];
   /** The secret signatures are verified with (the account's, read from the /v1 route). */
   secret = '';
-  private readonly failures = new Map<string, { remaining: number; status: number; headers?: Record<string, string> }>();
+  private readonly failures = new Map<
+    string,
+    { remaining: number; status: number; headers?: Record<string, string> }
+  >();
   private server: Server | undefined;
   private port = 0;
   /** How many more requests are answered before the receiver holds the rest; unlimited unless holdAfter was called. */
@@ -39,7 +42,14 @@ export class WebhookReceiver {
         const body = Buffer.concat(chunks).toString('utf8');
         const path = req.url ?? '/';
         const webhookId = String(req.headers['webhook-id']);
-        const call = { path, webhookId, at: Date.now(), verified: this.verify(body, req.headers), body, headers: req.headers };
+        const call = {
+          path,
+          webhookId,
+          at: Date.now(),
+          verified: this.verify(body, req.headers),
+          body,
+          headers: req.headers,
+        };
         if (this.answersLeft <= 0) {
           // Held: recorded as it arrived, never answered. The sender is killed with it in flight.
           this.calls.push({ ...call, status: 0 });

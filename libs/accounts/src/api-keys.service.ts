@@ -107,7 +107,12 @@ export class ApiKeysService {
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.keys.touchLastUsed(row.id, now);
     }
-    const principal = { accountId: row.accountId, apiKeyId: row.id, scope: row.scope, allowedEndpointIds: row.allowedEndpointIds };
+    const principal = {
+      accountId: row.accountId,
+      apiKeyId: row.id,
+      scope: row.scope,
+      allowedEndpointIds: row.allowedEndpointIds,
+    };
     this.cache.set(hash, principal, generation);
     return principal;
   }

@@ -25,7 +25,10 @@ export {
 } from './worker-tokens';
 
 /** Accounts and API key services over one database client (for apps, the CLI and the start command); the auth cache defaults to the process's. */
-export function createAccountsServices(db: DbClient, authCache?: AuthCache): { accounts: AccountsService; apiKeys: ApiKeysService } {
+export function createAccountsServices(
+  db: DbClient,
+  authCache?: AuthCache,
+): { accounts: AccountsService; apiKeys: ApiKeysService } {
   return {
     accounts: new AccountsService(new AccountsRepository(db)),
     apiKeys: new ApiKeysService(new ApiKeysRepository(db), authCache),

@@ -52,7 +52,8 @@ export class BillingService {
   async endpoints(accountId: string, query: EndpointBillingQuery): Promise<BillingRecordDto[]> {
     await this.checkGpuTypes(query.gpuTypeId, (index) => `gpuTypeId.${index}`);
     for (const [index, id] of (query.dataCenterId ?? []).entries()) {
-      if (!(await this.catalog.findDataCenter(id))) throw new ValidationError(`dataCenterId.${index}: unknown data center "${id}"`);
+      if (!(await this.catalog.findDataCenter(id)))
+        throw new ValidationError(`dataCenterId.${index}: unknown data center "${id}"`);
     }
     const rows = await this.records.summarize({
       accountId,

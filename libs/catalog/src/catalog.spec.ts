@@ -27,7 +27,9 @@ describe('catalog data', () => {
   it('covers the v1 API enums', () => {
     expect(GPU_TYPE_IDS).toHaveLength(50);
     expect(new Set(GPU_TYPE_IDS).size).toBe(50);
-    expect(GPU_TYPE_IDS).toEqual(expect.arrayContaining(['NVIDIA H100 80GB HBM3', 'NVIDIA  A30', 'AMD Instinct MI300X OAM', 'Tesla T4']));
+    expect(GPU_TYPE_IDS).toEqual(
+      expect.arrayContaining(['NVIDIA H100 80GB HBM3', 'NVIDIA  A30', 'AMD Instinct MI300X OAM', 'Tesla T4']),
+    );
     expect(DATA_CENTER_IDS).toHaveLength(26);
     expect(DATA_CENTER_IDS[0]).toBe('EU-RO-1');
     expect(CPU_FLAVOR_IDS).toEqual(['cpu3c', 'cpu3g', 'cpu3m', 'cpu5c', 'cpu5g', 'cpu5m']);
@@ -44,7 +46,10 @@ describe('catalog overrides', () => {
     [{ gpuTypes: { 'NVIDIA L4': { securePrice: 'cheap' } } }, 'gpuTypes["NVIDIA L4"].securePrice'],
     [{ gpuTypes: { 'NVIDIA L4': { securPrice: 1 } } }, 'gpuTypes["NVIDIA L4"].securPrice'],
     [{ gpuTypes: { 'NVIDIA L4': { memoryInGb: -4 } } }, 'gpuTypes["NVIDIA L4"].memoryInGb'],
-    [{ gpuTypes: { 'NVIDIA X1': { displayName: 'X1', securePrice: 1 } } }, 'gpuTypes["NVIDIA X1"].memoryInGb: required'],
+    [
+      { gpuTypes: { 'NVIDIA X1': { displayName: 'X1', securePrice: 1 } } },
+      'gpuTypes["NVIDIA X1"].memoryInGb: required',
+    ],
     [{ cpuFlavors: { cpu3c: { pricePerVcpuHr: -1 } } }, 'cpuFlavors.cpu3c.pricePerVcpuHr'],
     [{ dataCenters: { 'EU-RO-1': { countryCode: 'Romania' } } }, 'dataCenters["EU-RO-1"].countryCode'],
     [{ dataCenters: { 'EU-XX-1': { name: 'x', location: 'y' } } }, 'dataCenters["EU-XX-1"].countryCode: required'],
@@ -92,9 +97,18 @@ describe('seedCatalog', () => {
 
   it('serves entries with plain-number prices', async () => {
     const h100 = await repository.findGpuType('NVIDIA H100 80GB HBM3');
-    expect(h100).toMatchObject({ displayName: 'H100 SXM', memoryInGb: 80, gfdProduct: 'NVIDIA-H100-80GB-HBM3', securePrice: 2.69 });
+    expect(h100).toMatchObject({
+      displayName: 'H100 SXM',
+      memoryInGb: 80,
+      gfdProduct: 'NVIDIA-H100-80GB-HBM3',
+      securePrice: 2.69,
+    });
     expect(await repository.findGpuType('NVIDIA H9000')).toBeNull();
-    expect((await repository.findGpuTypesByGfdProduct('NVIDIA-A30')).map((g) => g.id)).toEqual(['NVIDIA  A30', 'NVIDIA A30', 'NVIDIA RTX A30']);
+    expect((await repository.findGpuTypesByGfdProduct('NVIDIA-A30')).map((g) => g.id)).toEqual([
+      'NVIDIA  A30',
+      'NVIDIA A30',
+      'NVIDIA RTX A30',
+    ]);
     expect(await repository.listGpuTypes()).toHaveLength(50);
     expect(await repository.findCpuFlavor('cpu3g')).toMatchObject({ ramPerVcpuGb: 4, pricePerVcpuHr: 0.04 });
     expect(await repository.listCpuFlavors()).toHaveLength(6);
@@ -113,9 +127,17 @@ describe('seedCatalog', () => {
     expect(await seedCatalog(db, overrides)).toEqual({ created: 1, updated: 3, unchanged: 79 });
     expect(await seedCatalog(db, overrides)).toEqual({ created: 0, updated: 0, unchanged: 83 });
 
-    expect(await repository.findGpuType('NVIDIA L4')).toMatchObject({ securePrice: 0.39, communityPrice: null, memoryInGb: 24 });
+    expect(await repository.findGpuType('NVIDIA L4')).toMatchObject({
+      securePrice: 0.39,
+      communityPrice: null,
+      memoryInGb: 24,
+    });
     expect(await repository.findGpuType('NVIDIA GH200 480GB')).toMatchObject({
-      displayName: 'GH200', manufacturer: 'NVIDIA', gfdProduct: 'NVIDIA-GH200-480GB', securePrice: 3.19, communityPrice: null,
+      displayName: 'GH200',
+      manufacturer: 'NVIDIA',
+      gfdProduct: 'NVIDIA-GH200-480GB',
+      securePrice: 3.19,
+      communityPrice: null,
     });
     expect(await repository.findCpuFlavor('cpu3c')).toMatchObject({ pricePerVcpuHr: 0.025 });
     expect((await repository.listDataCenters()).map((d) => d.id)).not.toContain('US-TX-1');

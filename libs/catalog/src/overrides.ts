@@ -10,55 +10,67 @@ const price = z.number().nonnegative().nullable();
 const count = z.number().int().positive();
 
 // Strict objects: a misspelt field ("securPrice") is an error, not a silently ignored override.
-const gpuTypeOverride = z.strictObject({
-  displayName: z.string().min(1),
-  manufacturer: z.string().min(1),
-  memoryInGb: count,
-  gfdProduct: z.string().min(1).nullable(),
-  maxGpuCount: count,
-  secureCloud: z.boolean(),
-  communityCloud: z.boolean(),
-  securePrice: price,
-  communityPrice: price,
-  secureSpotPrice: price,
-  communitySpotPrice: price,
-  oneWeekPrice: price,
-  oneMonthPrice: price,
-  threeMonthPrice: price,
-  sixMonthPrice: price,
-}).partial();
+const gpuTypeOverride = z
+  .strictObject({
+    displayName: z.string().min(1),
+    manufacturer: z.string().min(1),
+    memoryInGb: count,
+    gfdProduct: z.string().min(1).nullable(),
+    maxGpuCount: count,
+    secureCloud: z.boolean(),
+    communityCloud: z.boolean(),
+    securePrice: price,
+    communityPrice: price,
+    secureSpotPrice: price,
+    communitySpotPrice: price,
+    oneWeekPrice: price,
+    oneMonthPrice: price,
+    threeMonthPrice: price,
+    sixMonthPrice: price,
+  })
+  .partial();
 
-const cpuFlavorOverride = z.strictObject({
-  displayName: z.string().min(1),
-  groupId: z.string().min(1),
-  minVcpu: count,
-  maxVcpu: count,
-  ramPerVcpuGb: count,
-  pricePerVcpuHr: z.number().nonnegative(),
-}).partial();
+const cpuFlavorOverride = z
+  .strictObject({
+    displayName: z.string().min(1),
+    groupId: z.string().min(1),
+    minVcpu: count,
+    maxVcpu: count,
+    ramPerVcpuGb: count,
+    pricePerVcpuHr: z.number().nonnegative(),
+  })
+  .partial();
 
-const dataCenterOverride = z.strictObject({
-  name: z.string().min(1),
-  location: z.string().min(1),
-  countryCode: z.string().regex(/^[A-Z]{2}$/, { error: 'expected an ISO 3166-1 alpha-2 code like "RO"' }),
-  storageSupport: z.boolean(),
-  highPerformanceStorage: z.boolean(),
-  listed: z.boolean(),
-}).partial();
+const dataCenterOverride = z
+  .strictObject({
+    name: z.string().min(1),
+    location: z.string().min(1),
+    countryCode: z.string().regex(/^[A-Z]{2}$/, { error: 'expected an ISO 3166-1 alpha-2 code like "RO"' }),
+    storageSupport: z.boolean(),
+    highPerformanceStorage: z.boolean(),
+    listed: z.boolean(),
+  })
+  .partial();
 
-const storagePricesOverride = z.strictObject({
-  podDiskRunningPerGbMonth: z.number().nonnegative(),
-  podDiskStoppedPerGbMonth: z.number().nonnegative(),
-  networkVolumePerGbMonth: z.number().nonnegative(),
-  networkVolumeOverTierPerGbMonth: z.number().nonnegative(),
-  networkVolumeTierGb: z.number().int().nonnegative(),
-}).partial();
+const storagePricesOverride = z
+  .strictObject({
+    podDiskRunningPerGbMonth: z.number().nonnegative(),
+    podDiskStoppedPerGbMonth: z.number().nonnegative(),
+    networkVolumePerGbMonth: z.number().nonnegative(),
+    networkVolumeOverTierPerGbMonth: z.number().nonnegative(),
+    networkVolumeTierGb: z.number().int().nonnegative(),
+  })
+  .partial();
 
 const catalogOverridesSchema = z.strictObject({
   $comment: z.string().optional(),
   gpuTypes: z.record(z.string().min(1), gpuTypeOverride).optional(),
-  cpuFlavors: z.record(z.string().regex(/^[a-z0-9]+$/, { error: 'expected lowercase letters and digits' }), cpuFlavorOverride).optional(),
-  dataCenters: z.record(z.string().regex(/^[A-Z0-9-]+$/, { error: 'expected an id like "EU-RO-1"' }), dataCenterOverride).optional(),
+  cpuFlavors: z
+    .record(z.string().regex(/^[a-z0-9]+$/, { error: 'expected lowercase letters and digits' }), cpuFlavorOverride)
+    .optional(),
+  dataCenters: z
+    .record(z.string().regex(/^[A-Z0-9-]+$/, { error: 'expected an id like "EU-RO-1"' }), dataCenterOverride)
+    .optional(),
   storagePrices: storagePricesOverride.optional(),
 });
 
@@ -72,7 +84,11 @@ export class CatalogOverridesError extends Error {
 
 function formatPath(path: readonly PropertyKey[]): string {
   return path
-    .map((key, i) => (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key) ? `${i === 0 ? '' : '.'}${key}` : `[${JSON.stringify(key)}]`))
+    .map((key, i) =>
+      typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)
+        ? `${i === 0 ? '' : '.'}${key}`
+        : `[${JSON.stringify(key)}]`,
+    )
     .join('');
 }
 
@@ -129,12 +145,17 @@ export async function loadCatalogOverrides(path: string): Promise<CatalogOverrid
   try {
     return parseCatalogOverrides(json);
   } catch (err) {
-    if (err instanceof CatalogOverridesError) throw new CatalogOverridesError(`catalog overrides ${path}: ${err.message}`);
+    if (err instanceof CatalogOverridesError)
+      throw new CatalogOverridesError(`catalog overrides ${path}: ${err.message}`);
     throw err;
   }
 }
 
-function merge<E extends { id: string }>(defaults: readonly E[], overrides: Record<string, Partial<E>> | undefined, blank: (id: string) => E): E[] {
+function merge<E extends { id: string }>(
+  defaults: readonly E[],
+  overrides: Record<string, Partial<E>> | undefined,
+  blank: (id: string) => E,
+): E[] {
   const merged = defaults.map((entry) => ({ ...entry, ...overrides?.[entry.id], id: entry.id }));
   for (const [id, fields] of Object.entries(overrides ?? {})) {
     if (!defaults.some((entry) => entry.id === id)) merged.push({ ...blank(id), ...fields, id });
@@ -145,18 +166,43 @@ function merge<E extends { id: string }>(defaults: readonly E[], overrides: Reco
 function blankGpuType(id: string): GpuTypeEntry {
   const none = null;
   return {
-    id, displayName: id, manufacturer: id.startsWith('AMD') ? 'AMD' : 'NVIDIA', memoryInGb: 0, gfdProduct: gfdProductLabel(id),
-    maxGpuCount: 8, secureCloud: true, communityCloud: false, securePrice: none, communityPrice: none, secureSpotPrice: none,
-    communitySpotPrice: none, oneWeekPrice: none, oneMonthPrice: none, threeMonthPrice: none, sixMonthPrice: none,
+    id,
+    displayName: id,
+    manufacturer: id.startsWith('AMD') ? 'AMD' : 'NVIDIA',
+    memoryInGb: 0,
+    gfdProduct: gfdProductLabel(id),
+    maxGpuCount: 8,
+    secureCloud: true,
+    communityCloud: false,
+    securePrice: none,
+    communityPrice: none,
+    secureSpotPrice: none,
+    communitySpotPrice: none,
+    oneWeekPrice: none,
+    oneMonthPrice: none,
+    threeMonthPrice: none,
+    sixMonthPrice: none,
   };
 }
 
 const blankCpuFlavor = (id: string): CpuFlavorEntry => ({
-  id, displayName: id, groupId: id.replace(/[a-z]$/, ''), minVcpu: 2, maxVcpu: 32, ramPerVcpuGb: 4, pricePerVcpuHr: 0,
+  id,
+  displayName: id,
+  groupId: id.replace(/[a-z]$/, ''),
+  minVcpu: 2,
+  maxVcpu: 32,
+  ramPerVcpuGb: 4,
+  pricePerVcpuHr: 0,
 });
 
 const blankDataCenter = (id: string): DataCenterEntry => ({
-  id, name: id, location: id, countryCode: 'US', storageSupport: true, highPerformanceStorage: false, listed: true,
+  id,
+  name: id,
+  location: id,
+  countryCode: 'US',
+  storageSupport: true,
+  highPerformanceStorage: false,
+  listed: true,
 });
 
 /** The built-in catalog with `overrides` applied (override fields win; unknown ids are added). */

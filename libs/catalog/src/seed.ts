@@ -13,7 +13,8 @@ type Scalar = string | number | boolean | null;
 
 // Decimal columns come back as Decimal objects; compare them as numbers.
 function normalise(value: unknown): Scalar {
-  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
   return Number(String(value));
 }
 
@@ -28,7 +29,11 @@ interface Table<E extends { id: string }> {
 }
 
 // Writes only what changed, so re-seeding an up-to-date catalog touches no row (updatedAt stays put).
-async function sync<E extends { id: string }>(table: Table<E>, entries: readonly E[], result: SeedResult): Promise<void> {
+async function sync<E extends { id: string }>(
+  table: Table<E>,
+  entries: readonly E[],
+  result: SeedResult,
+): Promise<void> {
   const rows = new Map((await table.findAll()).map((row) => [row['id'] as string, row]));
   const missing = entries.filter((entry) => !rows.has(entry.id));
   if (missing.length > 0) await table.createMany(missing);
@@ -53,22 +58,38 @@ async function sync<E extends { id: string }>(table: Table<E>, entries: readonly
 export async function seedCatalog(db: DbClient, overrides?: CatalogOverrides): Promise<SeedResult> {
   const catalog = buildCatalog(overrides);
   const result: SeedResult = { created: 0, updated: 0, unchanged: 0 };
-  await withTransaction(db, async (tx) => {
-    await sync({
-      findAll: () => tx.gpuType.findMany(),
-      createMany: (data) => tx.gpuType.createMany({ data, skipDuplicates: true }),
-      update: ({ id, ...data }) => tx.gpuType.update({ where: { id }, data }),
-    }, catalog.gpuTypes, result);
-    await sync({
-      findAll: () => tx.cpuFlavor.findMany(),
-      createMany: (data) => tx.cpuFlavor.createMany({ data, skipDuplicates: true }),
-      update: ({ id, ...data }) => tx.cpuFlavor.update({ where: { id }, data }),
-    }, catalog.cpuFlavors, result);
-    await sync({
-      findAll: () => tx.dataCenter.findMany(),
-      createMany: (data) => tx.dataCenter.createMany({ data, skipDuplicates: true }),
-      update: ({ id, ...data }) => tx.dataCenter.update({ where: { id }, data }),
-    }, catalog.dataCenters, result);
-  }, { timeoutMs: 30_000 });
+  await withTransaction(
+    db,
+    async (tx) => {
+      await sync(
+        {
+          findAll: () => tx.gpuType.findMany(),
+          createMany: (data) => tx.gpuType.createMany({ data, skipDuplicates: true }),
+          update: ({ id, ...data }) => tx.gpuType.update({ where: { id }, data }),
+        },
+        catalog.gpuTypes,
+        result,
+      );
+      await sync(
+        {
+          findAll: () => tx.cpuFlavor.findMany(),
+          createMany: (data) => tx.cpuFlavor.createMany({ data, skipDuplicates: true }),
+          update: ({ id, ...data }) => tx.cpuFlavor.update({ where: { id }, data }),
+        },
+        catalog.cpuFlavors,
+        result,
+      );
+      await sync(
+        {
+          findAll: () => tx.dataCenter.findMany(),
+          createMany: (data) => tx.dataCenter.createMany({ data, skipDuplicates: true }),
+          update: ({ id, ...data }) => tx.dataCenter.update({ where: { id }, data }),
+        },
+        catalog.dataCenters,
+        result,
+      );
+    },
+    { timeoutMs: 30_000 },
+  );
   return result;
 }

@@ -13,8 +13,14 @@ describe('storage prices', () => {
   });
 
   it('take operator overrides field by field', () => {
-    const overrides = parseCatalogOverrides({ storagePrices: { podDiskStoppedPerGbMonth: 0.15, networkVolumeTierGb: 2048 } });
-    expect(buildCatalog(overrides).storagePrices).toEqual({ ...DEFAULT_STORAGE_PRICES, podDiskStoppedPerGbMonth: 0.15, networkVolumeTierGb: 2048 });
+    const overrides = parseCatalogOverrides({
+      storagePrices: { podDiskStoppedPerGbMonth: 0.15, networkVolumeTierGb: 2048 },
+    });
+    expect(buildCatalog(overrides).storagePrices).toEqual({
+      ...DEFAULT_STORAGE_PRICES,
+      podDiskStoppedPerGbMonth: 0.15,
+      networkVolumeTierGb: 2048,
+    });
   });
 
   it.each([

@@ -76,7 +76,10 @@ describe('loadConfig', () => {
     const url = 'rediss+sentinel://:s%40cret@sentinel-0:26379,[::1]:26380/my-master/2';
     expect(loadConfig(schema, { ...goodEnv, REDIS_URL: url }).REDIS_URL).toBe(url);
     expect(redisConnectionOptions(url)).toEqual({
-      sentinels: [{ host: 'sentinel-0', port: 26379 }, { host: '::1', port: 26380 }],
+      sentinels: [
+        { host: 'sentinel-0', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
       name: 'my-master',
       password: 's@cret',
       db: 2,
@@ -84,11 +87,21 @@ describe('loadConfig', () => {
       sentinelTLS: {},
       enableTLSForSentinelMode: true,
     });
-    expect(redisConnectionOptions('rediss://user:pw@redis:6380/1')).toEqual({ host: 'redis', port: 6380, username: 'user', password: 'pw', db: 1, tls: {} });
+    expect(redisConnectionOptions('rediss://user:pw@redis:6380/1')).toEqual({
+      host: 'redis',
+      port: 6380,
+      username: 'user',
+      password: 'pw',
+      db: 1,
+      tls: {},
+    });
   });
 
   it('treats empty strings as unset', () => {
-    expect(loadConfig(schema, { ...goodEnv, PORT: '', LOG_LEVEL: '' })).toMatchObject({ PORT: 8080, LOG_LEVEL: 'info' });
+    expect(loadConfig(schema, { ...goodEnv, PORT: '', LOG_LEVEL: '' })).toMatchObject({
+      PORT: 8080,
+      LOG_LEVEL: 'info',
+    });
   });
 
   it.each([

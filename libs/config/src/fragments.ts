@@ -53,7 +53,8 @@ export const redisEnv = {
     .string({ error: 'required (redis://, rediss:// or redis+sentinel:// URL)' })
     .superRefine((value, ctx) => {
       if (!isSentinelUrl(value)) {
-        if (!urlWithProtocols(['redis:', 'rediss:'], '').safeParse(value).success) ctx.addIssue({ code: 'custom', message: 'expected a redis://, rediss:// or redis+sentinel:// URL' });
+        if (!urlWithProtocols(['redis:', 'rediss:'], '').safeParse(value).success)
+          ctx.addIssue({ code: 'custom', message: 'expected a redis://, rediss:// or redis+sentinel:// URL' });
         return;
       }
       try {

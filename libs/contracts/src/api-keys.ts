@@ -6,7 +6,13 @@ export const API_KEY_SCOPES = ['ALL', 'READ_ONLY', 'RESTRICTED'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 const endpointIds = z
-  .array(z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an endpoint id'))
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be an endpoint id'),
+  )
   .max(1000);
 
 const name = z.string().trim().min(1).max(191);

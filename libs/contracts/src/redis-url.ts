@@ -48,7 +48,13 @@ export function sentinelConnectionOptions(url: string): RedisConnectionOptions {
     return { host: hostPort[1]!.replace(/^\[|\]$/g, ''), port };
   });
   const tls = scheme === 'rediss' ? { tls: {}, sentinelTLS: {}, enableTLSForSentinelMode: true } : {};
-  return { sentinels, name: decodeURIComponent(name), ...credentials(userinfo), ...(db !== undefined ? { db: Number(db) } : {}), ...tls };
+  return {
+    sentinels,
+    name: decodeURIComponent(name),
+    ...credentials(userinfo),
+    ...(db !== undefined ? { db: Number(db) } : {}),
+    ...tls,
+  };
 }
 
 /** Options of any REDIS_URL: one server (host, port, credentials, database) or a Sentinel-watched master. */

@@ -93,7 +93,10 @@ export class DatabaseAdmin {
  * server that `serverUrl` points at, and closes the connection afterwards.
  */
 export async function withDatabaseAdmin<T>(serverUrl: string, fn: (admin: DatabaseAdmin) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: withDatabaseName(serverUrl, 'postgres'), connectionTimeoutMillis: 10_000 });
+  const client = new Client({
+    connectionString: withDatabaseName(serverUrl, 'postgres'),
+    connectionTimeoutMillis: 10_000,
+  });
   await client.connect();
   try {
     return await fn(new DatabaseAdmin(client));

@@ -93,11 +93,15 @@ describe('with a database', () => {
     const hash = newId(64);
     await db.apiKey.create({ data: { id: newId(), accountId, name: 'k', prefix: 'p', hash } });
 
-    const duplicate = await db.apiKey.create({ data: { id: newId(), accountId, name: 'k', prefix: 'p', hash } }).catch((e: unknown) => e);
+    const duplicate = await db.apiKey
+      .create({ data: { id: newId(), accountId, name: 'k', prefix: 'p', hash } })
+      .catch((e: unknown) => e);
     expect(isUniqueViolation(duplicate)).toBe(true);
     expect(isForeignKeyViolation(duplicate)).toBe(false);
 
-    const orphan = await db.apiKey.create({ data: { id: newId(), accountId: 'missing', name: 'k', prefix: 'p', hash: newId(64) } }).catch((e: unknown) => e);
+    const orphan = await db.apiKey
+      .create({ data: { id: newId(), accountId: 'missing', name: 'k', prefix: 'p', hash: newId(64) } })
+      .catch((e: unknown) => e);
     expect(isForeignKeyViolation(orphan)).toBe(true);
 
     const missing = await db.account.update({ where: { id: 'nope' }, data: { name: 'x' } }).catch((e: unknown) => e);
@@ -109,10 +113,26 @@ describe('with a database', () => {
     const accountId = newId();
     await db.account.create({ data: { id: accountId, name: 'c' } });
     await db.usageInterval.create({
-      data: { id: newId(), eventId: newId(), accountId, resourceKind: 'POD', resourceId: 'p1', ratePerHr: 0.1, startedAt: new Date() },
+      data: {
+        id: newId(),
+        eventId: newId(),
+        accountId,
+        resourceKind: 'POD',
+        resourceId: 'p1',
+        ratePerHr: 0.1,
+        startedAt: new Date(),
+      },
     });
     await db.usageInterval.create({
-      data: { id: newId(), eventId: newId(), accountId, resourceKind: 'POD', resourceId: 'p1', ratePerHr: 0.2, startedAt: new Date() },
+      data: {
+        id: newId(),
+        eventId: newId(),
+        accountId,
+        resourceKind: 'POD',
+        resourceId: 'p1',
+        ratePerHr: 0.2,
+        startedAt: new Date(),
+      },
     });
     const sum = await db.usageInterval.aggregate({ where: { accountId }, _sum: { ratePerHr: true } });
     expect(sum._sum.ratePerHr?.toString()).toBe('0.3');

@@ -10,7 +10,8 @@ const UNBIASED_LIMIT = 256 - (256 % ALPHABET.length);
  * 14 characters carry ~72 bits, plenty to never collide.
  */
 export function newId(length = 14): string {
-  if (!Number.isInteger(length) || length < 1) throw new RangeError(`id length must be a positive integer, got ${length}`);
+  if (!Number.isInteger(length) || length < 1)
+    throw new RangeError(`id length must be a positive integer, got ${length}`);
   let id = '';
   while (id.length < length) {
     for (const byte of randomBytes(length * 2)) {

@@ -1,19 +1,47 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@runplane/testing';
-import { applyMigrations, createPrismaClient, databaseNameOf, ensureDatabaseExists, repositoryRoot, withDatabaseAdmin, withDatabaseName } from '.';
+import {
+  applyMigrations,
+  createPrismaClient,
+  databaseNameOf,
+  ensureDatabaseExists,
+  repositoryRoot,
+  withDatabaseAdmin,
+  withDatabaseName,
+} from '.';
 
 const EXPECTED_TABLES = [
-  '_prisma_migrations', 'accounts', 'api_keys', 'billing_records', 'capacity_reservations', 'container_registry_auths',
-  'cpu_flavors', 'data_centers', 'endpoints', 'gpu_types', 'machines', 'network_volumes', 'pods', 'savings_plans',
-  'templates', 'usage_events', 'usage_intervals', 'usage_ledger', 'webhook_attempts', 'webhook_deliveries',
-  'webhook_signing_secrets', 'worker_tokens',
+  '_prisma_migrations',
+  'accounts',
+  'api_keys',
+  'billing_records',
+  'capacity_reservations',
+  'container_registry_auths',
+  'cpu_flavors',
+  'data_centers',
+  'endpoints',
+  'gpu_types',
+  'machines',
+  'network_volumes',
+  'pods',
+  'savings_plans',
+  'templates',
+  'usage_events',
+  'usage_intervals',
+  'usage_ledger',
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_signing_secrets',
+  'worker_tokens',
 ];
 
 async function tablesOf(url: string): Promise<string[]> {
   const db = createPrismaClient(url);
   try {
-    const rows = await db.$queryRaw<{ tablename: string }[]>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`;
+    const rows = await db.$queryRaw<
+      { tablename: string }[]
+    >`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`;
     return rows.map((row) => row.tablename);
   } finally {
     await db.$disconnect();
@@ -63,7 +91,9 @@ describe('migrations', () => {
     try {
       await db.account.create({ data: { id: 'acct1', name: 'kept' } });
       await applyMigrations(emptyUrl);
-      const applied = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL`;
+      const applied = await db.$queryRaw<
+        { n: bigint }[]
+      >`SELECT count(*) AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL`;
       expect(Number(applied[0]?.n)).toBeGreaterThanOrEqual(1);
       expect(await db.account.findUnique({ where: { id: 'acct1' } })).toMatchObject({ name: 'kept' });
     } finally {
@@ -74,7 +104,15 @@ describe('migrations', () => {
 
   it('agree with schema.prisma (migrate diff finds nothing)', async () => {
     const result = await runPrisma(
-      ['migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema', 'prisma/schema.prisma', '--exit-code'],
+      [
+        'migrate',
+        'diff',
+        '--from-migrations',
+        'prisma/migrations',
+        '--to-schema',
+        'prisma/schema.prisma',
+        '--exit-code',
+      ],
       scratch.url,
     );
     expect(result.stdout).toContain('No difference detected');

@@ -25,7 +25,8 @@ function listFiles(dir: string): string[] {
 export function migrationsFingerprint(): string {
   const dir = join(repositoryRoot(), 'prisma', 'migrations');
   const hash = createHash('sha256');
-  for (const file of listFiles(dir)) hash.update(relative(dir, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of listFiles(dir))
+    hash.update(relative(dir, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 
@@ -55,10 +56,15 @@ export function applyMigrations(databaseUrl: string, options: ApplyMigrationsOpt
   const cli = join(root, 'node_modules', 'prisma', 'build', 'index.js');
   const args = [cli, 'migrate', 'deploy', '--config', join(root, 'prisma.config.ts')];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: root, env, timeout: options.timeoutMs ?? 120_000 }, (err, stdout, stderr) => {
-      if (err === null) return resolve();
-      const output = `${stdout}\n${stderr}`.trim();
-      reject(new Error(`prisma migrate deploy failed (${err.message.split('\n')[0]}):\n${output}`));
-    });
+    execFile(
+      process.execPath,
+      args,
+      { cwd: root, env, timeout: options.timeoutMs ?? 120_000 },
+      (err, stdout, stderr) => {
+        if (err === null) return resolve();
+        const output = `${stdout}\n${stderr}`.trim();
+        reject(new Error(`prisma migrate deploy failed (${err.message.split('\n')[0]}):\n${output}`));
+      },
+    );
   });
 }

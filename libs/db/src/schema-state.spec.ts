@@ -14,14 +14,18 @@ describe('missingMigrations', () => {
   });
 
   it('lists the folders of prisma/migrations, oldest first', () => {
-    const folders = readdirSync(join(repositoryRoot(), 'prisma', 'migrations'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(join(repositoryRoot(), 'prisma', 'migrations'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(shippedMigrations()).toEqual(folders.sort());
     expect(shippedMigrations().length).toBeGreaterThan(0);
   });
 
   it('is empty on a migrated database, and names a shipped migration the database lacks', async () => {
     expect(await missingMigrations(database.url)).toEqual([]);
-    expect(await missingMigrations(database.url, [...shippedMigrations(), '29991231000000_next'])).toEqual(['29991231000000_next']);
+    expect(await missingMigrations(database.url, [...shippedMigrations(), '29991231000000_next'])).toEqual([
+      '29991231000000_next',
+    ]);
   });
 
   it('does not count a rolled-back or unfinished migration as applied', async () => {

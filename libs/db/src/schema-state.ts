@@ -16,11 +16,16 @@ export function shippedMigrations(dir = join(repositoryRoot(), 'prisma', 'migrat
  * has never been migrated. A rolled-back attempt does not count as applied. One short connection of its own (not
  * a Prisma client), so a service checking before it starts holds nothing afterwards.
  */
-export async function missingMigrations(databaseUrl: string, shipped: string[] = shippedMigrations()): Promise<string[]> {
+export async function missingMigrations(
+  databaseUrl: string,
+  shipped: string[] = shippedMigrations(),
+): Promise<string[]> {
   const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
-    const table = await client.query<{ exists: boolean }>(`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS exists`);
+    const table = await client.query<{ exists: boolean }>(
+      `SELECT to_regclass('_prisma_migrations') IS NOT NULL AS exists`,
+    );
     if (table.rows[0]?.exists !== true) return shipped;
     const rows = await client.query<{ migration_name: string }>(
       'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',

@@ -15,9 +15,15 @@ export interface CpuShape {
 }
 
 /** The network volume ids a body asks for: `networkVolumeId` leads `networkVolumeIds`; undefined when neither is given. */
-export function requestedVolumeIds(input: { networkVolumeId?: string; networkVolumeIds?: string[] }): string[] | undefined {
+export function requestedVolumeIds(input: {
+  networkVolumeId?: string;
+  networkVolumeIds?: string[];
+}): string[] | undefined {
   if (input.networkVolumeIds === undefined && input.networkVolumeId === undefined) return undefined;
-  const ids = [...(input.networkVolumeId === undefined ? [] : [input.networkVolumeId]), ...(input.networkVolumeIds ?? [])];
+  const ids = [
+    ...(input.networkVolumeId === undefined ? [] : [input.networkVolumeId]),
+    ...(input.networkVolumeIds ?? []),
+  ];
   return [...new Set(ids)];
 }
 
@@ -55,7 +61,9 @@ export class EndpointShapeChecker {
       }
       if (vcpuCount < flavor.minVcpu || vcpuCount > flavor.maxVcpu) {
         if (requested === undefined) continue;
-        throw new ValidationError(`vcpuCount: ${id} offers ${flavor.minVcpu} to ${flavor.maxVcpu} vCPUs, not ${vcpuCount}`);
+        throw new ValidationError(
+          `vcpuCount: ${id} offers ${flavor.minVcpu} to ${flavor.maxVcpu} vCPUs, not ${vcpuCount}`,
+        );
       }
       cpuFlavorIds.push(id);
       instanceIds.push(`${id}-${vcpuCount}-${vcpuCount * flavor.ramPerVcpuGb}`);
@@ -68,18 +76,26 @@ export class EndpointShapeChecker {
    * Volumes must be the account's, one per data center, and inside the allowed data centers. Without
    * dataCenterIds the endpoint runs where its volumes are, or anywhere in the catalog when it has none.
    */
-  async resolvePlacement(accountId: string, dataCenterIds: string[] | undefined, volumeIds: string[]): Promise<Placement> {
+  async resolvePlacement(
+    accountId: string,
+    dataCenterIds: string[] | undefined,
+    volumeIds: string[],
+  ): Promise<Placement> {
     const volumeCenters = await this.volumeDataCenters(accountId, volumeIds);
     if (dataCenterIds === undefined) {
-      const centers = volumeIds.length > 0 ? [...new Set(volumeCenters)] : (await this.catalog.listDataCenters()).map((dc) => dc.id);
+      const centers =
+        volumeIds.length > 0 ? [...new Set(volumeCenters)] : (await this.catalog.listDataCenters()).map((dc) => dc.id);
       return { dataCenterIds: centers, networkVolumeIds: volumeIds };
     }
     for (const [index, id] of dataCenterIds.entries()) {
-      if (!(await this.catalog.findDataCenter(id))) throw new ValidationError(`dataCenterIds.${index}: unknown data center "${id}"`);
+      if (!(await this.catalog.findDataCenter(id)))
+        throw new ValidationError(`dataCenterIds.${index}: unknown data center "${id}"`);
     }
     volumeCenters.forEach((center, index) => {
       if (!dataCenterIds.includes(center)) {
-        throw new ValidationError(`networkVolumeIds.${index}: network volume ${volumeIds[index]} is in ${center}, outside dataCenterIds`);
+        throw new ValidationError(
+          `networkVolumeIds.${index}: network volume ${volumeIds[index]} is in ${center}, outside dataCenterIds`,
+        );
       }
     });
     return { dataCenterIds: [...new Set(dataCenterIds)], networkVolumeIds: volumeIds };
@@ -91,7 +107,9 @@ export class EndpointShapeChecker {
       const volume = await this.volumes.findOwned(accountId, id);
       if (!volume) throw new ValidationError(`networkVolumeIds.${index}: network volume ${id} not found`);
       if (centers.includes(volume.dataCenterId)) {
-        throw new ValidationError(`networkVolumeIds.${index}: only one network volume per data center (${volume.dataCenterId})`);
+        throw new ValidationError(
+          `networkVolumeIds.${index}: only one network volume per data center (${volume.dataCenterId})`,
+        );
       }
       centers.push(volume.dataCenterId);
     }

@@ -22,7 +22,12 @@ export class EndpointsRepository {
   }
 
   /** Writes a new configuration; `bumpVersion` increments the version in the same statement. */
-  async update(accountId: string, id: string, data: Partial<EndpointConfig>, bumpVersion: boolean): Promise<Endpoint | null> {
+  async update(
+    accountId: string,
+    id: string,
+    data: Partial<EndpointConfig>,
+    bumpVersion: boolean,
+  ): Promise<Endpoint | null> {
     const version = bumpVersion ? { version: { increment: 1 } } : {};
     const { count } = await this.db.endpoint.updateMany({ where: { id, accountId }, data: { ...data, ...version } });
     return count === 1 ? this.findById(accountId, id) : null;

@@ -27,7 +27,9 @@ const DEFAULTS = {
 
 function envOf(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /**
@@ -69,7 +71,8 @@ async function referencesKept<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isForeignKeyViolation(error)) throw new ConflictError('A template or network volume the endpoint refers to was deleted meanwhile; retry');
+    if (isForeignKeyViolation(error))
+      throw new ConflictError('A template or network volume the endpoint refers to was deleted meanwhile; retry');
     throw error;
   }
 }
@@ -105,9 +108,12 @@ export class EndpointsService {
   async update(accountId: string, id: string, input: EndpointUpdateInput): Promise<EndpointDto> {
     const row = await this.require(accountId, id);
     const changes = await this.changedConfig(accountId, row, input);
-    const newTemplateId = input.templateId !== undefined && input.templateId !== row.templateId ? input.templateId : null;
+    const newTemplateId =
+      input.templateId !== undefined && input.templateId !== row.templateId ? input.templateId : null;
     const template =
-      newTemplateId === null ? await this.templates.findUsable(accountId, row.templateId) : await this.usableTemplate(accountId, newTemplateId);
+      newTemplateId === null
+        ? await this.templates.findUsable(accountId, row.templateId)
+        : await this.usableTemplate(accountId, newTemplateId);
     const updated = await referencesKept(() => this.endpoints.update(accountId, id, changes, newTemplateId !== null));
     if (!updated) throw new NotFoundError('Endpoint');
     return toDto(updated, template);
@@ -124,7 +130,11 @@ export class EndpointsService {
   }
 
   /** A full configuration from a create body: RunPod's defaults, checked against the catalog and volumes. */
-  private async newConfig(accountId: string, input: EndpointCreateInput, template: TemplateDto): Promise<EndpointConfig> {
+  private async newConfig(
+    accountId: string,
+    input: EndpointCreateInput,
+    template: TemplateDto,
+  ): Promise<EndpointConfig> {
     const workersMin = input.workersMin ?? DEFAULTS.workersMin;
     const workersMax = input.workersMax ?? Math.max(DEFAULTS.workersMax, workersMin);
     checkWorkerBounds(workersMin, workersMax);
@@ -134,8 +144,14 @@ export class EndpointsService {
     const gpuTypeIds = input.computeType === 'GPU' ? (input.gpuTypeIds ?? []) : [];
     await this.shape.checkGpus(gpuTypeIds, gpuCount);
     const cpu =
-      input.computeType === 'CPU' ? await this.shape.resolveCpu(input.cpuFlavorIds, vcpuCount) : { cpuFlavorIds: [], vcpuCount, instanceIds: [] };
-    const placement = await this.shape.resolvePlacement(accountId, input.dataCenterIds, requestedVolumeIds(input) ?? []);
+      input.computeType === 'CPU'
+        ? await this.shape.resolveCpu(input.cpuFlavorIds, vcpuCount)
+        : { cpuFlavorIds: [], vcpuCount, instanceIds: [] };
+    const placement = await this.shape.resolvePlacement(
+      accountId,
+      input.dataCenterIds,
+      requestedVolumeIds(input) ?? [],
+    );
     return {
       name: input.name ?? template.name,
       templateId: template.id,
@@ -159,7 +175,11 @@ export class EndpointsService {
     };
   }
 
-  private async changedConfig(accountId: string, row: Endpoint, input: EndpointUpdateInput): Promise<Partial<EndpointConfig>> {
+  private async changedConfig(
+    accountId: string,
+    row: Endpoint,
+    input: EndpointUpdateInput,
+  ): Promise<Partial<EndpointConfig>> {
     const { networkVolumeId: _id, networkVolumeIds: _ids, dataCenterIds: _dcs, cpuFlavorIds: _cpus, ...plain } = input;
     const changes: Partial<EndpointConfig> = { ...plain };
     checkWorkerBounds(input.workersMin ?? row.workersMin, input.workersMax ?? row.workersMax);
@@ -169,12 +189,19 @@ export class EndpointsService {
     if (row.computeType === 'CPU') {
       delete changes.gpuTypeIds;
       if (input.cpuFlavorIds !== undefined || input.vcpuCount !== undefined) {
-        Object.assign(changes, await this.shape.resolveCpu(input.cpuFlavorIds ?? row.cpuFlavorIds, input.vcpuCount ?? row.vcpuCount));
+        Object.assign(
+          changes,
+          await this.shape.resolveCpu(input.cpuFlavorIds ?? row.cpuFlavorIds, input.vcpuCount ?? row.vcpuCount),
+        );
       }
     }
     const volumeIds = requestedVolumeIds(input);
     if (volumeIds !== undefined || input.dataCenterIds !== undefined) {
-      const placement = await this.shape.resolvePlacement(accountId, input.dataCenterIds ?? row.dataCenterIds, volumeIds ?? row.networkVolumeIds);
+      const placement = await this.shape.resolvePlacement(
+        accountId,
+        input.dataCenterIds ?? row.dataCenterIds,
+        volumeIds ?? row.networkVolumeIds,
+      );
       changes.dataCenterIds = placement.dataCenterIds;
       changes.networkVolumeIds = placement.networkVolumeIds;
       changes.networkVolumeId = placement.networkVolumeIds[0] ?? null;
@@ -186,7 +213,8 @@ export class EndpointsService {
     const templates = new Map<string, Promise<TemplateDto | null>>();
     const dtos: EndpointDto[] = [];
     for (const row of rows) {
-      if (!templates.has(row.templateId)) templates.set(row.templateId, this.templates.findUsable(accountId, row.templateId));
+      if (!templates.has(row.templateId))
+        templates.set(row.templateId, this.templates.findUsable(accountId, row.templateId));
       const template = await templates.get(row.templateId);
       const dto = toDto(row, template ?? null);
       if (query.includeTemplate && template) dto.template = template;
@@ -194,7 +222,10 @@ export class EndpointsService {
     }
     if (query.includeWorkers && dtos.length > 0) {
       const [workers, states] = await Promise.all([
-        this.workers.listWorkers(accountId, dtos.map((dto) => dto.id)),
+        this.workers.listWorkers(
+          accountId,
+          dtos.map((dto) => dto.id),
+        ),
         Promise.all(dtos.map((dto) => this.runtime.workerStates(dto.id))),
       ]);
       dtos.forEach((dto, index) => {

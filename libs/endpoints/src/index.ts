@@ -2,7 +2,13 @@ import type { DbClient } from '@runplane/db';
 import { EndpointShapeChecker } from './endpoint-shape';
 import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';
-import type { EndpointCatalog, EndpointRuntimeData, EndpointTemplateSource, EndpointVolumeSource, EndpointWorkerSource } from './ports';
+import type {
+  EndpointCatalog,
+  EndpointRuntimeData,
+  EndpointTemplateSource,
+  EndpointVolumeSource,
+  EndpointWorkerSource,
+} from './ports';
 
 export { EndpointsService } from './endpoints.service';
 export { EndpointsRepository, type EndpointConfig } from './endpoints.repository';
@@ -14,7 +20,13 @@ export type {
   EndpointVolumeSource,
   EndpointWorkerSource,
 } from './ports';
-export { WORKER_STATES, WorkerStateStore, type EndpointWorkerStates, type WorkerState, type WorkerStateEntry } from './worker-states';
+export {
+  WORKER_STATES,
+  WorkerStateStore,
+  type EndpointWorkerStates,
+  type WorkerState,
+  type WorkerStateEntry,
+} from './worker-states';
 
 /** What the endpoints service is built from: the database and the other domains it reads. */
 export interface EndpointsDependencies {

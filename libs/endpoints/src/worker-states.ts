@@ -30,7 +30,12 @@ export class WorkerStateStore {
     const key = this.key(endpointId);
     const transaction = this.redis.multi().del(key);
     if (workers.length > 0) {
-      transaction.hset(key, Object.fromEntries(workers.map((entry) => [entry.workerId, JSON.stringify({ state: entry.state, reason: entry.reason })])));
+      transaction.hset(
+        key,
+        Object.fromEntries(
+          workers.map((entry) => [entry.workerId, JSON.stringify({ state: entry.state, reason: entry.reason })]),
+        ),
+      );
       transaction.expire(key, TTL_SECONDS);
     }
     await transaction.exec();

@@ -23,7 +23,8 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
   const takers = (endpointId: string) => f.redis.lrange(takersKey(endpointId), 0, -1);
   const otherOrigin = () => (other as unknown as { wakeups: { origin: string } }).wakeups.origin;
   /** Waits for a replica's dispatch side effects started so far (entry removals, wakes). */
-  const backgroundOf = (engine: RedisJobEngine) => (engine as unknown as { dispatcher: { settled(): Promise<void> } }).dispatcher.settled();
+  const backgroundOf = (engine: RedisJobEngine) =>
+    (engine as unknown as { dispatcher: { settled(): Promise<void> } }).dispatcher.settled();
   /** The job's queue entry, if BullMQ still has one. */
   const hasEntry = async (endpointId: string, jobId: string) => (await queues.present(endpointId, [jobId])).has(jobId);
 
@@ -54,7 +55,12 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     // Claimed for the parked worker before the submission answers.
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
     expect(await take).toEqual([{ id: run.id, input: { prompt: 'hello' }, s3Config: { bucketName: 'b' } }]);
-    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1', delayTime: 0, retries: 0 });
+    expect(await f.engine.get(ep, run.id)).toMatchObject({
+      status: 'IN_PROGRESS',
+      workerId: 'w1',
+      delayTime: 0,
+      retries: 0,
+    });
     expect(await hasEntry(ep, run.id)).toBe(false);
     expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 1 });
     expect(await other.take(ep, 'w2', 1, 0)).toEqual([]);
@@ -80,7 +86,10 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     const ep = endpoint();
     const take = other.take(ep, 'w1', 1, 60_000);
     await parkedOn(other, 1);
-    await pollUntil(async () => (await takers(ep)).length === 1, { intervalMs: 1, description: 'the take to register' });
+    await pollUntil(async () => (await takers(ep)).length === 1, {
+      intervalMs: 1,
+      description: 'the take to register',
+    });
     const run = await f.engine.submit(submission(ep, { extra: { s3Config: { bucketName: 'b' } } }));
     // Claimed before the submission answers.
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
@@ -97,7 +106,9 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     // A take of the other replica that ended without its registration being removed (e.g. it is being removed now).
     await f.redis.rpush(takersKey(ep), `${otherOrigin()}|no-such-take|${f.clock.now() + 60_000}|w1`);
     const run = await f.engine.submit(submission(ep));
-    await pollUntil(async () => (await f.engine.get(ep, run.id)).status === 'IN_QUEUE', { description: 'the claim to be undone' });
+    await pollUntil(async () => (await f.engine.get(ep, run.id)).status === 'IN_QUEUE', {
+      description: 'the claim to be undone',
+    });
     expect(await f.engine.get(ep, run.id)).toEqual({ id: run.id, status: 'IN_QUEUE', retries: 0 });
     expect((await other.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([run.id]);
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w2', retries: 0 });
@@ -108,7 +119,9 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     const run = await f.engine.submit(submission(ep));
     expect((await other.take(ep, 'w1', 1, 0)).map((job) => job.id)).toEqual([run.id]);
     await f.redis.publish(f.keys.wakeChannel, `h|${otherOrigin()}|some-take|${ep}|${run.id}|w1\nnot json\n{}`);
-    await pollUntil(async () => (await f.engine.get(ep, run.id)).status === 'IN_QUEUE', { description: 'the claim to be undone' });
+    await pollUntil(async () => (await f.engine.get(ep, run.id)).status === 'IN_QUEUE', {
+      description: 'the claim to be undone',
+    });
     expect(f.errors.splice(0).map((error) => error.name)).toEqual(['SyntaxError']);
     expect((await f.engine.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([run.id]);
   });
@@ -122,7 +135,10 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect((await other.take(ep, 'w1', 1, 0)).map((job) => job.id)).toEqual([expired.id]);
 
     const take = other.take(ep, 'w1', 1, 60_000);
-    await pollUntil(async () => (await takers(ep)).length === 1, { intervalMs: 1, description: 'the take to register' });
+    await pollUntil(async () => (await takers(ep)).length === 1, {
+      intervalMs: 1,
+      description: 'the take to register',
+    });
     published = [];
     const large = await f.engine.submit(submission(ep, { input: { text: 'x'.repeat(HAND_OFF_MAX_CHARS) } }));
     expect((await take).map((job) => job.id)).toEqual([large.id]);
@@ -189,7 +205,10 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
         }
       }),
     );
-    await pollUntil(async () => (await f.engine.counts(ep)).completed === total, { timeoutMs: 30_000, description: 'every job completed' });
+    await pollUntil(async () => (await f.engine.counts(ep)).completed === total, {
+      timeoutMs: 30_000,
+      description: 'every job completed',
+    });
     stop.abort();
     await Promise.all(takers);
     expect(ids).toHaveLength(total);

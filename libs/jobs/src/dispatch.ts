@@ -82,7 +82,12 @@ export class JobDispatcher {
    * first on the connection of the step that follows (the claim on `commands` when there is a taker, BullMQ's add on
    * `redis` otherwise).
    */
-  async dispatch(endpointId: string, jobId: string, taker: Reservation | undefined, recorded?: Promise<unknown>): Promise<void> {
+  async dispatch(
+    endpointId: string,
+    jobId: string,
+    taker: Reservation | undefined,
+    recorded?: Promise<unknown>,
+  ): Promise<void> {
     if (taker && (await this.handOver(endpointId, jobId, taker))) return;
     await this.parts.queues.add(endpointId, jobId);
     if (!recorded) this.wakeInBackground(endpointId, jobId);
@@ -90,7 +95,13 @@ export class JobDispatcher {
   }
 
   /** Up to `count` jobs for a worker, parked up to `waitMs` until one arrives (empty when none did, or on abort). */
-  async take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
+  async take(
+    endpointId: string,
+    workerId: string,
+    count: number,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<TakenJob[]> {
     const takeId = randomUUID();
     let registration: string | undefined;
     const jobs = await this.parts.wakeups.park({
@@ -116,7 +127,8 @@ export class JobDispatcher {
         return undefined;
       },
     });
-    if (registration !== undefined) this.inBackground(this.parts.commands.lrem(this.takersKey(endpointId), 1, registration));
+    if (registration !== undefined)
+      this.inBackground(this.parts.commands.lrem(this.takersKey(endpointId), 1, registration));
     return jobs ?? [];
   }
 
@@ -124,7 +136,10 @@ export class JobDispatcher {
   private async register(endpointId: string, workerId: string, takeId: string, waitMs: number): Promise<string> {
     const entry = `${this.parts.wakeups.origin}|${takeId}|${this.parts.clock.now() + waitMs}|${workerId}`;
     const key = this.takersKey(endpointId);
-    await Promise.all([this.parts.commands.rpush(key, entry), this.parts.commands.pexpire(key, waitMs + TAKERS_KEY_GRACE_MS)]);
+    await Promise.all([
+      this.parts.commands.rpush(key, entry),
+      this.parts.commands.pexpire(key, waitMs + TAKERS_KEY_GRACE_MS),
+    ]);
     return entry;
   }
 
@@ -210,7 +225,11 @@ export class JobDispatcher {
   }
 
   /** Jobs fetched from the queue and claimed for a worker; `retired` when the worker was found retired. */
-  private async fetchJobs(endpointId: string, workerId: string, count: number): Promise<{ taken: TakenJob[]; retired: boolean }> {
+  private async fetchJobs(
+    endpointId: string,
+    workerId: string,
+    count: number,
+  ): Promise<{ taken: TakenJob[]; retired: boolean }> {
     const taken: TakenJob[] = [];
     while (taken.length < count) {
       const entry = await this.parts.queues.fetch(endpointId, randomUUID());

@@ -50,7 +50,10 @@ export function toJobRecord(hash: JobHash, now: number): JobRecord {
     id: hash['id'] ?? '',
     status: hash['status'] as JobStatus,
     ...(timed
-      ? { delayTime: Math.max(0, takenAt - queuedAt), executionTime: Math.max(0, (num(hash['doneAt']) ?? now) - takenAt) }
+      ? {
+          delayTime: Math.max(0, takenAt - queuedAt),
+          executionTime: Math.max(0, (num(hash['doneAt']) ?? now) - takenAt),
+        }
       : {}),
     ...(hash['output'] !== undefined ? { output: JSON.parse(hash['output']) as unknown } : {}),
     ...(hash['error'] !== undefined ? { error: hash['error'] } : {}),
@@ -120,7 +123,10 @@ export class JobReader {
     const ids = await this.redis.zrangebyscore(this.keys.endpoint(endpointId, 'workers'), since, '+inf');
     if (ids.length === 0) return { idle: [], running: [] };
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.scard(this.keys.endpoint(endpointId, `worker:${id}`)).exists(this.keys.endpoint(endpointId, `retired:${id}`));
+    for (const id of ids)
+      pipeline
+        .scard(this.keys.endpoint(endpointId, `worker:${id}`))
+        .exists(this.keys.endpoint(endpointId, `retired:${id}`));
     const replies = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
     const live: LiveWorkers = { idle: [], running: [] };
     ids.forEach((id, index) => {

@@ -47,7 +47,8 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     await f.engine.appendStream(ep, 'w1', id, big);
     const { stream } = await f.engine.readStream(ep, id, 0);
     expect(stream.length).toBeGreaterThanOrEqual(2);
-    for (const chunk of stream) expect(Buffer.byteLength(JSON.stringify(chunk.output))).toBeLessThanOrEqual(MAX_STREAM_CHUNK_BYTES);
+    for (const chunk of stream)
+      expect(Buffer.byteLength(JSON.stringify(chunk.output))).toBeLessThanOrEqual(MAX_STREAM_CHUNK_BYTES);
     expect(stream.map((chunk) => chunk.output).join('')).toBe(big);
   });
 
@@ -122,7 +123,13 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     const record = await f.engine.get(ep, id);
     const doneAt = await f.redis.hget(f.keys.job(ep, id), 'doneAt');
     const stored = await f.redis.hget(`${bullPrefix(f.prefix)}:webhooks:${id}-${doneAt}`, 'data');
-    expect(JSON.parse(stored ?? '{}').payload).toEqual({ endpointId: ep, jobId: id, url: 'https://example.com/hook', record, accountId: 'acct-1' });
+    expect(JSON.parse(stored ?? '{}').payload).toEqual({
+      endpointId: ep,
+      jobId: id,
+      url: 'https://example.com/hook',
+      record,
+      accountId: 'acct-1',
+    });
     expect(f.errors).toEqual([]);
   });
 
@@ -133,7 +140,11 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     await f.engine.complete(ep, 'w9', id, { output: 1, stopPod: true });
     const entries = await f.redis.xrange(f.keys.events, '-', '+');
     const mine = entries
-      .map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1] ?? '']]), [])))
+      .map(([, fields]) =>
+        Object.fromEntries(
+          fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1] ?? '']]), []),
+        ),
+      )
       .filter((event) => event['endpointId'] === ep);
     expect(mine.map((event) => event['type'])).toEqual(['job.queued', 'job.started', 'worker.refresh', 'job.finished']);
     expect(mine[0]).toMatchObject({ jobId: id, lowPriority: '1' });
@@ -150,7 +161,11 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     expect(await f.engine.stopRequests(ep, 'new-sdk', 0)).toEqual([heeded]);
     const events = async () =>
       (await f.redis.xrange(f.keys.events, '-', '+'))
-        .map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1] ?? '']]), [])))
+        .map(([, fields]) =>
+          Object.fromEntries(
+            fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1] ?? '']]), []),
+          ),
+        )
         .filter((event) => event['endpointId'] === ep && event['type'] === 'worker.refresh');
     const grace = 3 * 10_000; // 3 heartbeat intervals
     f.clock.advance(grace - 1_000);
@@ -161,7 +176,12 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     await f.engine.heartbeat(ep, 'new-sdk', []);
     await f.engine.sweep();
     expect(await events()).toEqual([
-      { type: 'worker.refresh', endpointId: ep, workerId: 'old-sdk', reason: `did not stop job ${unheeded} when told to (no job-stop channel)` },
+      {
+        type: 'worker.refresh',
+        endpointId: ep,
+        workerId: 'old-sdk',
+        reason: `did not stop job ${unheeded} when told to (no job-stop channel)`,
+      },
     ]);
     // Once only: its stop requests are forgotten with it.
     await f.engine.sweep();

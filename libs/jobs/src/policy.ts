@@ -48,7 +48,10 @@ export function checkPolicy(policy: JobPolicy): void {
  * Resolves a job's policy: its own executionTimeout, else the endpoint's executionTimeoutMs, else 600000; ttl
  * default 24 h. Out-of-range values are ValidationErrors naming `policy.<field>`.
  */
-export function resolveJobPolicy(input: PolicyInput | undefined, endpointExecutionTimeoutMs?: number | null): JobPolicy {
+export function resolveJobPolicy(
+  input: PolicyInput | undefined,
+  endpointExecutionTimeoutMs?: number | null,
+): JobPolicy {
   const limits = JOB_POLICY_LIMITS;
   const executionTimeoutMs =
     input?.executionTimeout !== undefined

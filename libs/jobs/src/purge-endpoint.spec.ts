@@ -23,7 +23,9 @@ describe('purgeEndpointJobs', () => {
     let cursor = '0';
     do {
       const [next, keys] = await f.redis.scan(cursor, 'MATCH', `${f.prefix}*`, 'COUNT', 1000);
-      found.push(...keys.filter((key) => key.includes(`jobs:${endpointId}:`) || key.includes(`bull:endpoint-${endpointId}:`)));
+      found.push(
+        ...keys.filter((key) => key.includes(`jobs:${endpointId}:`) || key.includes(`bull:endpoint-${endpointId}:`)),
+      );
       cursor = next;
     } while (cursor !== '0');
     return found.sort();
@@ -34,7 +36,9 @@ describe('purgeEndpointJobs', () => {
     const entries: string[] = [];
     for (const index of ['deadlines', 'expiry', 'workers', 'outbox']) {
       const members = await f.redis.zrange(`${f.prefix}jobs:${index}`, '0', '-1');
-      entries.push(...members.filter((member) => member.startsWith(`${endpointId}/`)).map((member) => `${index} ${member}`));
+      entries.push(
+        ...members.filter((member) => member.startsWith(`${endpointId}/`)).map((member) => `${index} ${member}`),
+      );
     }
     if (await f.redis.sismember(`${f.prefix}jobs:endpoints`, endpointId)) entries.push(`endpoints ${endpointId}`);
     return entries;
@@ -49,7 +53,9 @@ describe('purgeEndpointJobs', () => {
     await f.engine.take(endpointId, 'w1', 1, 0);
     await f.engine.appendStream(endpointId, 'w1', running.id, 'chunk');
     const queued = await f.engine.submit(submission(endpointId, { idempotencyKey: 'once' }));
-    await f.engine.submit(submission(endpointId, { policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: true } }));
+    await f.engine.submit(
+      submission(endpointId, { policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: true } }),
+    );
     await f.engine.heartbeat(endpointId, 'w1', [running.id]);
     // A finished job's webhook not relayed yet (its process died first): what the next sweep would pick up.
     await f.redis.zadd(`${f.prefix}jobs:outbox`, 0, `${endpointId}/${done.id}`);
@@ -71,7 +77,9 @@ describe('purgeEndpointJobs', () => {
         expect.stringContaining(`bull:endpoint-${doomed}:`),
       ]),
     );
-    expect(await indexEntriesOf(doomed)).toEqual(expect.arrayContaining([`outbox ${doomed}/${jobs.done}`, `endpoints ${doomed}`]));
+    expect(await indexEntriesOf(doomed)).toEqual(
+      expect.arrayContaining([`outbox ${doomed}/${jobs.done}`, `endpoints ${doomed}`]),
+    );
 
     await purgeEndpointJobs(prefixed, doomed);
 

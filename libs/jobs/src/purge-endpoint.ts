@@ -41,7 +41,8 @@ export async function purgeEndpointJobs(redis: Redis, endpointId: string): Promi
   // Its queue first, so no worker is handed one of its jobs while the rest goes (BullMQ keys: "<prefix>bull:<queue>:").
   await unlinkKeysStartingWith(redis, `bull:${EndpointQueues.queueName(endpointId)}:`);
   const member = `${endpointId}/`;
-  for (const index of ['deadlines', 'expiry', 'workers', 'outbox']) await removeMembersStartingWith(redis, `${keys.base}${index}`, member);
+  for (const index of ['deadlines', 'expiry', 'workers', 'outbox'])
+    await removeMembersStartingWith(redis, `${keys.base}${index}`, member);
   await unlinkKeysStartingWith(redis, keys.endpoint(endpointId, ''));
   await redis.srem(`${keys.base}endpoints`, endpointId);
 }

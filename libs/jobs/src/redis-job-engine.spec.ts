@@ -84,7 +84,10 @@ describe('RedisJobEngine: client and worker operations', () => {
     const first = await Promise.race(takes);
     expect(first).toHaveLength(1);
     const settled = await Promise.all(takes);
-    const ids = settled.flat().map((job) => job.id).sort();
+    const ids = settled
+      .flat()
+      .map((job) => job.id)
+      .sort();
     expect(ids).toEqual(runs.map((r) => r.id).sort());
     expect(settled.filter((jobs) => jobs.length === 0)).toHaveLength(1);
   });

@@ -1,12 +1,16 @@
 import { NotFoundError, ValidationError } from '@runplane/contracts';
-import {
-  createQueue,
-  EndpointQueues,
-  type EndpointQueuesOptions,
-  type Redis,
-  type TypedQueue,
-} from '@runplane/queue';
-import type { Clock, JobCounts, JobEngine, JobRecord, JobResult, JobSubmission, LiveWorkers, StreamRead, TakenJob } from './engine';
+import { createQueue, EndpointQueues, type EndpointQueuesOptions, type Redis, type TypedQueue } from '@runplane/queue';
+import type {
+  Clock,
+  JobCounts,
+  JobEngine,
+  JobRecord,
+  JobResult,
+  JobSubmission,
+  LiveWorkers,
+  StreamRead,
+  TakenJob,
+} from './engine';
 import { TERMINAL_STATUSES } from './engine';
 import { JOB_EVENTS_MAX_LEN } from './events';
 import { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
@@ -46,7 +50,6 @@ export interface RedisJobEngineOptions {
   /** Errors of side effects that must not fail the caller (webhook enqueue, queue clean-up). */
   onError?: (error: Error) => void;
 }
-
 
 /** Workers whose take heartbeats are remembered; past this the memory starts over (each writes one beat more). */
 const TAKE_BEATS_KEPT = 10_000;
@@ -161,7 +164,12 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async retry(endpointId: string, jobId: string): Promise<JobRecord> {
-    const outcome = await SCRIPTS.retry.run<string>(this.commands, [this.keys.base, endpointId, jobId, this.clock.now()]);
+    const outcome = await SCRIPTS.retry.run<string>(this.commands, [
+      this.keys.base,
+      endpointId,
+      jobId,
+      this.clock.now(),
+    ]);
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
     if (outcome !== 'queued') {
       throw new ValidationError(`id: job ${jobId} is ${outcome}; only FAILED or TIMED_OUT jobs can be retried`);
@@ -197,7 +205,11 @@ export class RedisJobEngine implements JobEngine {
 
   async readStream(endpointId: string, jobId: string, waitMs: number, signal?: AbortSignal): Promise<StreamRead> {
     const drain = async (): Promise<StreamRead> => {
-      const reply = await SCRIPTS.drain.run<[string, string[]] | null>(this.commands, [this.keys.base, endpointId, jobId]);
+      const reply = await SCRIPTS.drain.run<[string, string[]] | null>(this.commands, [
+        this.keys.base,
+        endpointId,
+        jobId,
+      ]);
       if (!reply) throw new NotFoundError(`Job ${jobId}`);
       const [status, chunks] = reply;
       return { status: status as StreamRead['status'], stream: chunks.map((chunk) => ({ output: JSON.parse(chunk) })) };
@@ -214,9 +226,18 @@ export class RedisJobEngine implements JobEngine {
     return read ?? drain();
   }
 
-  async take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]> {
+  async take(
+    endpointId: string,
+    workerId: string,
+    count: number,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<TakenJob[]> {
     // The heartbeat goes out with the first attempt (one round trip), not before it.
-    const [, jobs] = await Promise.all([this.heartbeatIfDue(endpointId, workerId), this.dispatcher.take(endpointId, workerId, count, waitMs, signal)]);
+    const [, jobs] = await Promise.all([
+      this.heartbeatIfDue(endpointId, workerId),
+      this.dispatcher.take(endpointId, workerId, count, waitMs, signal),
+    ]);
     return jobs;
   }
 
@@ -249,7 +270,10 @@ export class RedisJobEngine implements JobEngine {
     ]); // prettier-ignore
     // A caller parked here for this job (a /runsync) gets the finished record read in the same round trip (sent right
     // after the script on one connection), instead of reading it after the wake.
-    const reading = !progress && this.wakeups.waiting(channel) ? this.reader.hash(endpointId, jobId).catch(() => undefined) : undefined;
+    const reading =
+      !progress && this.wakeups.waiting(channel)
+        ? this.reader.hash(endpointId, jobId).catch(() => undefined)
+        : undefined;
     const outcome = await completing;
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
     if (outcome === 'done' || outcome === 'webhook') {
@@ -311,7 +335,6 @@ export class RedisJobEngine implements JobEngine {
     await this.dispatcher.settled();
     await Promise.all([this.wakeups.close(), this.queues.close(), this.webhooks.close()]);
   }
-
 
   private async create(job: JobSubmission, id: string, now: number): Promise<JobRecord> {
     const retentionMs = job.retentionMs ?? (job.sync ? RESULT_RETENTION.syncMs : RESULT_RETENTION.runMs);

@@ -73,7 +73,8 @@ export class JobScalingReader {
     const workers = new Map<string, EngineWorker>();
     if (seen.length === 0) return workers;
     const pipeline = this.redis.pipeline();
-    for (let index = 0; index < seen.length; index += 2) pipeline.scard(this.keys.endpoint(endpointId, `worker:${seen[index]}`));
+    for (let index = 0; index < seen.length; index += 2)
+      pipeline.scard(this.keys.endpoint(endpointId, `worker:${seen[index]}`));
     const counts = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
     for (let index = 0; index < seen.length; index += 2) {
       workers.set(seen[index] as string, { lastSeenAt: Number(seen[index + 1]), jobs: counts[index / 2] ?? 0 });

@@ -13,7 +13,11 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
   });
   afterAll(() => f.close());
 
-  const policy = (executionTimeoutMs: number, ttlMs = 86_400_000) => ({ executionTimeoutMs, ttlMs, lowPriority: false });
+  const policy = (executionTimeoutMs: number, ttlMs = 86_400_000) => ({
+    executionTimeoutMs,
+    ttlMs,
+    lowPriority: false,
+  });
 
   async function running(ep: string, worker: string, overrides = {}) {
     const run = await f.engine.submit(submission(ep, overrides));
@@ -32,7 +36,11 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
     f.clock.advance(1);
     await f.engine.sweep();
     expect(await stops).toEqual([id]);
-    expect(await f.engine.get(ep, id)).toMatchObject({ status: 'TIMED_OUT', executionTime: 5_000, error: expect.stringMatching(/timed out/) });
+    expect(await f.engine.get(ep, id)).toMatchObject({
+      status: 'TIMED_OUT',
+      executionTime: 5_000,
+      error: expect.stringMatching(/timed out/),
+    });
     await f.engine.complete(ep, 'w1', id, { output: 'late' });
     expect(await f.engine.get(ep, id)).toMatchObject({ status: 'TIMED_OUT' });
     expect(await f.engine.counts(ep)).toMatchObject({ failed: 1, inProgress: 0 });
@@ -147,7 +155,11 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
     await f.engine.sweep();
     expect((await f.engine.get(ep, id)).status).toBe('IN_QUEUE');
     await f.engine.complete(ep, 'w1', id, { output: 'finished anyway' });
-    expect(await f.engine.get(ep, id)).toMatchObject({ status: 'COMPLETED', output: 'finished anyway', workerId: 'w1' });
+    expect(await f.engine.get(ep, id)).toMatchObject({
+      status: 'COMPLETED',
+      output: 'finished anyway',
+      workerId: 'w1',
+    });
     // Its stale queue entry is dropped, not handed out.
     expect(await f.engine.take(ep, 'w2', 1, 0)).toEqual([]);
   });

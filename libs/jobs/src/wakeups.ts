@@ -123,7 +123,9 @@ export class Wakeups {
    * Undefined when there is none. Wake-ups skip it meanwhile; the caller must end it with `give` or `release`.
    */
   reserve(channel: string, id?: string): Reservation | undefined {
-    const waiter = this.waiters.get(channel)?.find((candidate) => (id === undefined || candidate.id === id) && isReservable(candidate));
+    const waiter = this.waiters
+      .get(channel)
+      ?.find((candidate) => (id === undefined || candidate.id === id) && isReservable(candidate));
     return waiter && this.reservation(waiter);
   }
 
@@ -203,7 +205,12 @@ export class Wakeups {
     for (const waiter of list) if (!waiter.reserved) waiter.wake(news);
   }
 
-  private register(channel: string, tag: string | undefined, id: string | undefined, signal: AbortSignal | undefined): Waiter {
+  private register(
+    channel: string,
+    tag: string | undefined,
+    id: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Waiter {
     const waiter: Waiter = {
       woken: false,
       tag,

@@ -32,7 +32,13 @@ describe('RedisJobEngine: webhook outbox', () => {
       return reply;
     }) as typeof redis.evalsha;
     const errors: Error[] = [];
-    const engine = new RedisJobEngine({ redis, prefix: f.prefix, region: 'u1', clock: f.clock, onError: (e) => errors.push(e) });
+    const engine = new RedisJobEngine({
+      redis,
+      prefix: f.prefix,
+      region: 'u1',
+      clock: f.clock,
+      onError: (e) => errors.push(e),
+    });
     return { engine, redis, errors };
   }
 
@@ -92,7 +98,9 @@ describe('RedisJobEngine: webhook outbox', () => {
     const cancelled = await f.engine.submit(submission(ep, { webhook: HOOK }));
     await f.engine.cancel(ep, cancelled.id);
     expect(await deliveries(cancelled.id)).toHaveLength(1);
-    const timedOut = await f.engine.submit(submission(ep, { webhook: HOOK, policy: { executionTimeoutMs: 5_000, ttlMs: 86_400_000, lowPriority: false } }));
+    const timedOut = await f.engine.submit(
+      submission(ep, { webhook: HOOK, policy: { executionTimeoutMs: 5_000, ttlMs: 86_400_000, lowPriority: false } }),
+    );
     await f.engine.take(ep, 'w1', 1, 0);
     f.clock.advance(6_000);
     await f.engine.sweep();

@@ -44,7 +44,13 @@ export class WebhookOutbox {
     // A job retried since (not terminal now) enters the outbox again when it ends; a deleted one has nothing to send.
     if (url && (TERMINAL_STATUSES as readonly string[]).includes(hash['status'] ?? '')) {
       const record = toJobRecord(hash, Number(hash['doneAt']));
-      const payload = { endpointId, jobId, url, record, ...(hash['accountId'] ? { accountId: hash['accountId'] } : {}) };
+      const payload = {
+        endpointId,
+        jobId,
+        url,
+        record,
+        ...(hash['accountId'] ? { accountId: hash['accountId'] } : {}),
+      };
       await this.webhooks.add('webhook.deliver', payload, { jobId: `${jobId}-${hash['doneAt']}` });
     }
     await ACK.run(this.redis, [this.keys.base, member, score]);
@@ -52,7 +58,14 @@ export class WebhookOutbox {
 
   /** Relays up to `batch` entries older than the grace period (left by a process that died before relaying them). */
   async relayDue(now: number): Promise<void> {
-    const due = await this.redis.zrangebyscore(this.keys.outbox, '-inf', now - this.graceMs, 'LIMIT', 0, this.options.batch);
+    const due = await this.redis.zrangebyscore(
+      this.keys.outbox,
+      '-inf',
+      now - this.graceMs,
+      'LIMIT',
+      0,
+      this.options.batch,
+    );
     const entries = pairs(due.flatMap((member) => member.split('/', 2)));
     for (const { endpointId, id } of entries) await this.relay(endpointId, id);
   }

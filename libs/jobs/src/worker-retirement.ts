@@ -43,6 +43,13 @@ export class WorkerRetirement {
   }
 
   private run(endpointId: string, workerId: string, onlyIfIdle: boolean, at: number): Promise<number> {
-    return SCRIPTS.retire.run<number>(this.redis, [this.keys.base, endpointId, workerId, onlyIfIdle ? 1 : 0, RETIRED_MARK_MS, at]);
+    return SCRIPTS.retire.run<number>(this.redis, [
+      this.keys.base,
+      endpointId,
+      workerId,
+      onlyIfIdle ? 1 : 0,
+      RETIRED_MARK_MS,
+      at,
+    ]);
   }
 }

@@ -62,10 +62,20 @@ describe('builders produce objects the real apiserver accepts and kube-scheduler
     clients = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 50, burst: 50 });
     await registerNodePools(
       env,
-      [{ name: 'h100', dataCenterId: 'EU-RO-1', count: 1, cpu: '224', memory: '2Ti', gpu: { type: 'NVIDIA H100 80GB HBM3', count: 8, memoryMiB: 81559 } }],
+      [
+        {
+          name: 'h100',
+          dataCenterId: 'EU-RO-1',
+          count: 1,
+          cpu: '224',
+          memory: '2Ti',
+          gpu: { type: 'NVIDIA H100 80GB HBM3', count: 8, memoryMiB: 81559 },
+        },
+      ],
       { poolLabel: POOL },
     );
-    for (const priorityClass of buildPriorityClasses()) await applyObject(clients.objects, priorityClass, 'runplane-tests');
+    for (const priorityClass of buildPriorityClasses())
+      await applyObject(clients.objects, priorityClass, 'runplane-tests');
     pods = watchResource<V1Pod>({
       watch: clients.watch,
       path: `/api/v1/namespaces/${namespace.name}/pods`,
@@ -89,20 +99,47 @@ describe('builders produce objects the real apiserver accepts and kube-scheduler
   });
 
   it('creates the PriorityClasses with their values and preemption policies', async () => {
-    const classes = await clients.scheduling.listPriorityClass({ labelSelector: 'app.kubernetes.io/managed-by=runplane' });
+    const classes = await clients.scheduling.listPriorityClass({
+      labelSelector: 'app.kubernetes.io/managed-by=runplane',
+    });
     const byName = Object.fromEntries(classes.items.map((c) => [c.metadata?.name, [c.value, c.preemptionPolicy]]));
-    expect(byName).toMatchObject({ 'runplane-interruptible': [-100, 'Never'], 'runplane-on-demand': [1000, 'PreemptLowerPriority'] });
+    expect(byName).toMatchObject({
+      'runplane-interruptible': [-100, 'Never'],
+      'runplane-on-demand': [1000, 'PreemptLowerPriority'],
+    });
   });
 
   it('creates a dockerconfigjson pull secret and a ReadWriteMany volume claim', async () => {
-    const secret = buildPullSecret({ name: 'rp-auth-r1', namespace: namespace.name, accountId: 'acct1', registryAuthId: 'r1', username: 'bob', password: 'pw', image: 'ghcr.io/bob/app:1' });
+    const secret = buildPullSecret({
+      name: 'rp-auth-r1',
+      namespace: namespace.name,
+      accountId: 'acct1',
+      registryAuthId: 'r1',
+      username: 'bob',
+      password: 'pw',
+      image: 'ghcr.io/bob/app:1',
+    });
     const storedSecret = await clients.core.createNamespacedSecret({ namespace: namespace.name, body: secret });
     expect(storedSecret.type).toBe('kubernetes.io/dockerconfigjson');
     expect(storedSecret.data).toEqual(secret.data);
 
-    const claim = buildVolumeClaim({ name: 'rp-vol-v1', namespace: namespace.name, accountId: 'acct1', volumeId: 'v1', sizeGb: 50, storageClassName: 'runplane-rwx' });
-    const storedClaim = await clients.core.createNamespacedPersistentVolumeClaim({ namespace: namespace.name, body: claim });
-    expect(storedClaim.spec).toMatchObject({ accessModes: ['ReadWriteMany'], storageClassName: 'runplane-rwx', resources: { requests: { storage: '50Gi' } } });
+    const claim = buildVolumeClaim({
+      name: 'rp-vol-v1',
+      namespace: namespace.name,
+      accountId: 'acct1',
+      volumeId: 'v1',
+      sizeGb: 50,
+      storageClassName: 'runplane-rwx',
+    });
+    const storedClaim = await clients.core.createNamespacedPersistentVolumeClaim({
+      namespace: namespace.name,
+      body: claim,
+    });
+    expect(storedClaim.spec).toMatchObject({
+      accessModes: ['ReadWriteMany'],
+      storageClassName: 'runplane-rwx',
+      resources: { requests: { storage: '50Gi' } },
+    });
   });
 
   it('accepts a fully loaded pod (env from a secret, ports, claim, pull secret, grace period)', async () => {
@@ -121,19 +158,42 @@ describe('builders produce objects the real apiserver accepts and kube-scheduler
     const stored = await create(pod);
     expect(stored.spec?.priorityClassName).toBe('runplane-on-demand');
     expect(stored.spec?.priority).toBe(1000);
-    expect(stored.spec?.containers[0]?.resources?.limits).toEqual({ cpu: '16', memory: '64Gi', 'ephemeral-storage': '20Gi', 'nvidia.com/gpu': '8' });
+    expect(stored.spec?.containers[0]?.resources?.limits).toEqual({
+      cpu: '16',
+      memory: '64Gi',
+      'ephemeral-storage': '20Gi',
+      'nvidia.com/gpu': '8',
+    });
     expect(stored.metadata?.labels).toEqual(pod.metadata?.labels);
     await clients.core.deleteNamespacedPod({ name: 'rp-full', namespace: namespace.name, gracePeriodSeconds: 0 });
   });
 
   it('runs a GPU pod on the H100 node and publishes its tcp ports on a NodePort', async () => {
-    await create(workload('spot', { interruptible: true, ports: ['8888/http', '22/tcp'], volume: { mountPath: '/workspace', scratchSizeGb: 10 } }));
+    await create(
+      workload('spot', {
+        interruptible: true,
+        ports: ['8888/http', '22/tcp'],
+        volume: { mountPath: '/workspace', scratchSizeGb: 10 },
+      }),
+    );
     const running = await until('spot', 'running', (s) => s.phase === 'RUNNING');
     expect(running.nodeName).toBe(`${POOL}-h100-0`);
     expect(running.startedAt).toBeInstanceOf(Date);
 
-    const service = buildPortService({ name: 'rp-spot-ports', namespace: namespace.name, podId: 'spot', accountId: 'acct1', ports: ['8888/http', '22/tcp'] });
-    const http = buildHttpService({ name: 'rp-spot-http', namespace: namespace.name, podId: 'spot', accountId: 'acct1', ports: ['8888/http', '22/tcp'] });
+    const service = buildPortService({
+      name: 'rp-spot-ports',
+      namespace: namespace.name,
+      podId: 'spot',
+      accountId: 'acct1',
+      ports: ['8888/http', '22/tcp'],
+    });
+    const http = buildHttpService({
+      name: 'rp-spot-http',
+      namespace: namespace.name,
+      podId: 'spot',
+      accountId: 'acct1',
+      ports: ['8888/http', '22/tcp'],
+    });
     if (!service || !http) throw new Error('expected both services');
     const storedService = await clients.core.createNamespacedService({ namespace: namespace.name, body: service });
     await clients.core.createNamespacedService({ namespace: namespace.name, body: http });
@@ -141,7 +201,14 @@ describe('builders produce objects the real apiserver accepts and kube-scheduler
     await clients.core.patchNodeStatus(
       {
         name: `${POOL}-h100-0`,
-        body: { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.10' }, { type: 'ExternalIP', address: '203.0.113.10' }] } },
+        body: {
+          status: {
+            addresses: [
+              { type: 'InternalIP', address: '10.0.0.10' },
+              { type: 'ExternalIP', address: '203.0.113.10' },
+            ],
+          },
+        },
       },
       strategicMergePatchOptions(),
     );
@@ -151,7 +218,15 @@ describe('builders produce objects the real apiserver accepts and kube-scheduler
     expect(published.portMappings?.['22']).toBeGreaterThanOrEqual(30000);
     expect(published.publicIp).toBe('203.0.113.10');
 
-    expect(readNodeMachine(node)).toMatchObject({ gpuProduct: H100, gpuCount: 8, gpuMemoryMiB: 81559, gpuAllocatable: 8, region: 'EU-RO-1', ready: true, schedulable: true });
+    expect(readNodeMachine(node)).toMatchObject({
+      gpuProduct: H100,
+      gpuCount: 8,
+      gpuMemoryMiB: 81559,
+      gpuAllocatable: 8,
+      region: 'EU-RO-1',
+      ready: true,
+      schedulable: true,
+    });
   });
 
   it('reports a pod that fits no node as unschedulable', async () => {

@@ -62,18 +62,25 @@ describe('createKubeClients against a real apiserver', () => {
   });
 
   it('classifies 404 and 409 from the apiserver and keeps its message', async () => {
-    const missing = await clients.core.readNamespacedConfigMap({ name: 'nope', namespace: namespace.name }).catch((e: unknown) => e);
+    const missing = await clients.core
+      .readNamespacedConfigMap({ name: 'nope', namespace: namespace.name })
+      .catch((e: unknown) => e);
     expect(isNotFound(missing)).toBe(true);
     expect(kubeErrorMessage(missing)).toBe('configmaps "nope" not found');
     const body = configMap(namespace.name, 'twice', { a: '1' });
     await clients.core.createNamespacedConfigMap({ namespace: namespace.name, body });
-    const duplicate = await clients.core.createNamespacedConfigMap({ namespace: namespace.name, body }).catch((e: unknown) => e);
+    const duplicate = await clients.core
+      .createNamespacedConfigMap({ namespace: namespace.name, body })
+      .catch((e: unknown) => e);
     expect(isConflict(duplicate)).toBe(true);
     expect(isNotFound(duplicate)).toBe(false);
   });
 
   it('merge-patches through the rate-limited client', async () => {
-    await clients.core.createNamespacedConfigMap({ namespace: namespace.name, body: configMap(namespace.name, 'merge', { a: '1', b: '2' }) });
+    await clients.core.createNamespacedConfigMap({
+      namespace: namespace.name,
+      body: configMap(namespace.name, 'merge', { a: '1', b: '2' }),
+    });
     const before = clients.limiter.granted;
     const patched = await clients.core.patchNamespacedConfigMap(
       { name: 'merge', namespace: namespace.name, body: { data: { b: null, c: '3' } } },
@@ -84,11 +91,21 @@ describe('createKubeClients against a real apiserver', () => {
   });
 
   it('server-side applies an object: creates it, then updates only what the manager owns', async () => {
-    const created = await applyObject(clients.objects, configMap(namespace.name, 'applied', { a: '1' }), 'runplane-test');
+    const created = await applyObject(
+      clients.objects,
+      configMap(namespace.name, 'applied', { a: '1' }),
+      'runplane-test',
+    );
     expect(created.data).toEqual({ a: '1' });
-    const updated = await applyObject(clients.objects, configMap(namespace.name, 'applied', { a: '2', b: '3' }), 'runplane-test');
+    const updated = await applyObject(
+      clients.objects,
+      configMap(namespace.name, 'applied', { a: '2', b: '3' }),
+      'runplane-test',
+    );
     expect(updated.data).toEqual({ a: '2', b: '3' });
-    expect(updated.metadata?.managedFields?.some((f) => f.manager === 'runplane-test' && f.operation === 'Apply')).toBe(true);
+    expect(updated.metadata?.managedFields?.some((f) => f.manager === 'runplane-test' && f.operation === 'Apply')).toBe(
+      true,
+    );
   });
 
   it('creates through the lean JSON create: the object exists, a second create is a 409 with the apiserver message, and it takes limiter tokens', async () => {
@@ -97,7 +114,9 @@ describe('createKubeClients against a real apiserver', () => {
     await clients.createJson(path, configMap(namespace.name, 'lean', { a: '1' }));
     const read = await clients.core.readNamespacedConfigMap({ name: 'lean', namespace: namespace.name });
     expect(read.data).toEqual({ a: '1' });
-    const again = await clients.createJson(path, configMap(namespace.name, 'lean', { a: '2' })).catch((error: unknown) => error);
+    const again = await clients
+      .createJson(path, configMap(namespace.name, 'lean', { a: '2' }))
+      .catch((error: unknown) => error);
     expect(isConflict(again)).toBe(true);
     expect(kubeErrorMessage(again)).toContain('already exists');
     expect(clients.limiter.granted - granted).toBe(3);

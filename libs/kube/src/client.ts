@@ -41,7 +41,10 @@ export interface KubeClients {
 }
 
 /** What client-node's (private) per-request dispatcher factory takes and returns. */
-type DispatcherFactory = (cluster: ReturnType<KubeConfig['getCurrentCluster']>, options: Parameters<KubeConfig['createDispatcherOptions']>[1]) => unknown;
+type DispatcherFactory = (
+  cluster: ReturnType<KubeConfig['getCurrentCluster']>,
+  options: Parameters<KubeConfig['createDispatcherOptions']>[1],
+) => unknown;
 
 /**
  * client-node 2.x builds a new undici Agent for every request, so every API call opens a new TLS connection (a
@@ -58,7 +61,8 @@ function reuseConnections(kc: KubeConfig): () => void {
     return cache.get(key);
   };
   return () => {
-    for (const dispatcher of cache.values()) void (dispatcher as { close?: () => Promise<void> } | undefined)?.close?.().catch(() => undefined);
+    for (const dispatcher of cache.values())
+      void (dispatcher as { close?: () => Promise<void> } | undefined)?.close?.().catch(() => undefined);
     cache.clear();
   };
 }

@@ -16,14 +16,19 @@ describe('watchResource against a real apiserver', () => {
 
   const create = (name: string, labels: Record<string, string>, data: Record<string, string> = {}) =>
     direct.core.createNamespacedConfigMap({ namespace: namespace.name, body: { metadata: { name, labels }, data } });
-  const saw = (event: string) => pollUntil(() => events.includes(event), { timeoutMs: 15_000, description: `event "${event}"` });
+  const saw = (event: string) =>
+    pollUntil(() => events.includes(event), { timeoutMs: 15_000, description: `event "${event}"` });
 
   beforeAll(async () => {
     namespace = await createTestNamespace('kube-informer');
     direct = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 50, burst: 50 });
     const server = new URL(env.connection.server);
     proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port) });
-    viaProxy = createKubeClients({ kubeconfig: kubeconfigVia(env.kubeconfig, env.connection.server, proxy.port), qps: 50, burst: 50 });
+    viaProxy = createKubeClients({
+      kubeconfig: kubeconfigVia(env.kubeconfig, env.connection.server, proxy.port),
+      qps: 50,
+      burst: 50,
+    });
   });
 
   afterAll(async () => {
@@ -69,7 +74,10 @@ describe('watchResource against a real apiserver', () => {
     if (!informer) throw new Error('the first test starts the informer');
     proxy.refuse(true);
     proxy.cutAll();
-    await pollUntil(() => errors.length >= 2, { timeoutMs: 15_000, description: 'failed restarts while the apiserver is unreachable' });
+    await pollUntil(() => errors.length >= 2, {
+      timeoutMs: 15_000,
+      description: 'failed restarts while the apiserver is unreachable',
+    });
     // Changes the informer cannot see yet.
     await create('during-outage', { app: 'watched' });
     await direct.core.deleteNamespacedConfigMap({ name: 'live', namespace: namespace.name });
@@ -79,6 +87,11 @@ describe('watchResource against a real apiserver', () => {
     expect(informer.restarts).toBeGreaterThanOrEqual(2);
     await create('after', { app: 'watched' });
     await saw('add after');
-    expect(informer.list().map((o) => o.metadata?.name).sort()).toEqual(['after', 'during-outage']);
+    expect(
+      informer
+        .list()
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(['after', 'during-outage']);
   });
 });

@@ -31,7 +31,9 @@ class FakeInformer implements SupervisedInformer {
 describe('ExponentialBackoff', () => {
   it('doubles from the initial delay up to the cap and starts over after reset', () => {
     const backoff = new ExponentialBackoff({ initialMs: 100, maxMs: 1_000, factor: 2, healthyAfterMs: 0 });
-    expect([backoff.next(), backoff.next(), backoff.next(), backoff.next(), backoff.next()]).toEqual([100, 200, 400, 800, 1000]);
+    expect([backoff.next(), backoff.next(), backoff.next(), backoff.next(), backoff.next()]).toEqual([
+      100, 200, 400, 800, 1000,
+    ]);
     expect(backoff.attempts).toBe(5);
     backoff.reset();
     expect(backoff.next()).toBe(100);
@@ -40,7 +42,9 @@ describe('ExponentialBackoff', () => {
   it('rejects settings that would spin or shrink', () => {
     expect(() => new ExponentialBackoff({ initialMs: 0, maxMs: 10, factor: 2, healthyAfterMs: 0 })).toThrow(RangeError);
     expect(() => new ExponentialBackoff({ initialMs: 10, maxMs: 5, factor: 2, healthyAfterMs: 0 })).toThrow(RangeError);
-    expect(() => new ExponentialBackoff({ initialMs: 10, maxMs: 50, factor: 0.5, healthyAfterMs: 0 })).toThrow(RangeError);
+    expect(() => new ExponentialBackoff({ initialMs: 10, maxMs: 50, factor: 0.5, healthyAfterMs: 0 })).toThrow(
+      RangeError,
+    );
   });
 });
 

@@ -169,7 +169,14 @@ export function watchResource<T extends KubernetesObject>(options: WatchResource
     sync.listed();
     return result;
   };
-  const informer = new ListWatch<T>(options.path, options.watch, list, false, options.labelSelector, options.fieldSelector);
+  const informer = new ListWatch<T>(
+    options.path,
+    options.watch,
+    list,
+    false,
+    options.labelSelector,
+    options.fieldSelector,
+  );
   const onUpdate = guarded(options.onUpdate, options.onHandlerError);
   informer.on('add', guarded(options.onAdd, options.onHandlerError));
   informer.on('update', onUpdate);
@@ -180,9 +187,12 @@ export function watchResource<T extends KubernetesObject>(options: WatchResource
   let resync: NodeJS.Timeout | undefined;
   const every = options.resyncMs;
   if (every !== undefined) {
-    sync.promise.then(() => {
-      if (!stopped) resync = setInterval(() => informer.list().forEach(onUpdate), every);
-    }, () => undefined);
+    sync.promise.then(
+      () => {
+        if (!stopped) resync = setInterval(() => informer.list().forEach(onUpdate), every);
+      },
+      () => undefined,
+    );
   }
   return {
     synced: sync.promise,

@@ -1,4 +1,10 @@
-import { ApiException, HttpMethod, type KubeConfig, type KubernetesObject, RequestContext } from '@kubernetes/client-node';
+import {
+  ApiException,
+  HttpMethod,
+  type KubeConfig,
+  type KubernetesObject,
+  RequestContext,
+} from '@kubernetes/client-node';
 import type { KubeRateLimiter } from './rate-limiter';
 
 /** Creates an object by POSTing it to its collection path; the created object is not returned. */
@@ -24,7 +30,12 @@ export function jsonCreate(kubeConfig: KubeConfig, limiter: KubeRateLimiter, use
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: 'POST',
-      headers: { ...context.getHeaders(), 'content-type': 'application/json', accept: 'application/json', 'user-agent': userAgent },
+      headers: {
+        ...context.getHeaders(),
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'user-agent': userAgent,
+      },
       body: JSON.stringify(body),
     });
     const text = await response.body.text();

@@ -66,7 +66,11 @@ describe('LeaderElector against a real apiserver', () => {
     await pollUntil(() => b.elector.isLeader(), { timeoutMs: 10_000, description: 'replica-b to take over' });
     expect(a.elector.isLeader()).toBe(false);
     const handedOver = await lease();
-    expect(handedOver.spec).toMatchObject({ holderIdentity: 'replica-b', leaseDurationSeconds: 5, leaseTransitions: 1 });
+    expect(handedOver.spec).toMatchObject({
+      holderIdentity: 'replica-b',
+      leaseDurationSeconds: 5,
+      leaseTransitions: 1,
+    });
     expect(events).toEqual(['replica-a leads', 'replica-a stopped', 'replica-b leads']);
   });
 
@@ -79,7 +83,10 @@ describe('LeaderElector against a real apiserver', () => {
     c.clients.close();
     const d = candidate('replica-d', 'crash');
     d.elector.start();
-    await pollUntil(() => d.elector.isLeader(), { timeoutMs: 15_000, description: 'replica-d to take over the expired lease' });
+    await pollUntil(() => d.elector.isLeader(), {
+      timeoutMs: 15_000,
+      description: 'replica-d to take over the expired lease',
+    });
     // The cut-off leader stepped down at its renew deadline (default 2/3 of the lease), before the lease expired.
     expect(c.elector.isLeader()).toBe(false);
     expect(events).toEqual(['replica-c leads', 'replica-c stopped', 'replica-d leads']);

@@ -15,7 +15,9 @@ class FakeLeases implements LeaseApi {
 
   private stored(body: V1Lease): V1Lease {
     this.version += 1;
-    this.lease = JSON.parse(JSON.stringify({ ...body, metadata: { ...body.metadata, resourceVersion: String(this.version) } }));
+    this.lease = JSON.parse(
+      JSON.stringify({ ...body, metadata: { ...body.metadata, resourceVersion: String(this.version) } }),
+    );
     return JSON.parse(JSON.stringify(this.lease));
   }
 
@@ -34,7 +36,8 @@ class FakeLeases implements LeaseApi {
   replaceNamespacedLease: LeaseApi['replaceNamespacedLease'] = async ({ body }) => {
     this.check();
     if (!this.lease) throw new ApiException(404, 'not found', {}, {});
-    if (body.metadata?.resourceVersion !== this.lease.metadata?.resourceVersion) throw new ApiException(409, 'conflict', {}, {});
+    if (body.metadata?.resourceVersion !== this.lease.metadata?.resourceVersion)
+      throw new ApiException(409, 'conflict', {}, {});
     return this.stored(body);
   };
 }
@@ -46,7 +49,13 @@ class Clock {
   }
 }
 
-function elector(leases: FakeLeases, clock: Clock, identity: string, events: string[], extra: Partial<LeaderElectorOptions> = {}): LeaderElector {
+function elector(
+  leases: FakeLeases,
+  clock: Clock,
+  identity: string,
+  events: string[],
+  extra: Partial<LeaderElectorOptions> = {},
+): LeaderElector {
   return new LeaderElector({
     coordination: leases,
     name: 'scheduler',
@@ -176,9 +185,29 @@ describe('LeaderElector', () => {
   });
 
   it('rejects timings that could let two leaders overlap', () => {
-    const base = { coordination: leases, name: 'n', namespace: 'ns', identity: 'i', onStartedLeading: () => undefined, onStoppedLeading: () => undefined };
-    expect(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewMs: 2_000, retryMs: 2_000, renewDeadlineMs: 15_000 })).toThrow(RangeError);
-    expect(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewMs: 12_000, retryMs: 2_000 })).toThrow(RangeError);
-    expect(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewMs: 0, retryMs: 2_000 })).toThrow(RangeError);
+    const base = {
+      coordination: leases,
+      name: 'n',
+      namespace: 'ns',
+      identity: 'i',
+      onStartedLeading: () => undefined,
+      onStoppedLeading: () => undefined,
+    };
+    expect(
+      () =>
+        new LeaderElector({
+          ...base,
+          leaseDurationMs: 15_000,
+          renewMs: 2_000,
+          retryMs: 2_000,
+          renewDeadlineMs: 15_000,
+        }),
+    ).toThrow(RangeError);
+    expect(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewMs: 12_000, retryMs: 2_000 })).toThrow(
+      RangeError,
+    );
+    expect(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewMs: 0, retryMs: 2_000 })).toThrow(
+      RangeError,
+    );
   });
 });

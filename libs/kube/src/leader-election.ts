@@ -7,7 +7,10 @@ export interface Clock {
 }
 
 /** The Lease calls the elector makes. */
-export type LeaseApi = Pick<CoordinationV1Api, 'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'>;
+export type LeaseApi = Pick<
+  CoordinationV1Api,
+  'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'
+>;
 
 /** Settings of one election (one Lease object). */
 export interface LeaderElectorOptions {
@@ -73,7 +76,8 @@ export class LeaderElector {
     if (!(this.renewDeadlineMs > options.renewMs && this.renewDeadlineMs < options.leaseDurationMs)) {
       throw new RangeError('Need renewMs < renewDeadlineMs < leaseDurationMs');
     }
-    if (options.leaseDurationMs < 1000) throw new RangeError('leaseDurationMs must be at least 1000 (whole seconds on the Lease)');
+    if (options.leaseDurationMs < 1000)
+      throw new RangeError('leaseDurationMs must be at least 1000 (whole seconds on the Lease)');
   }
 
   /** Whether this process currently holds the lease. */
@@ -165,7 +169,8 @@ export class LeaderElector {
     return {
       holderIdentity: this.options.identity,
       leaseDurationSeconds: Math.ceil(this.options.leaseDurationMs / 1000),
-      acquireTime: mine && current?.acquireTime ? new V1MicroTime(new Date(current.acquireTime).getTime()) : new V1MicroTime(now),
+      acquireTime:
+        mine && current?.acquireTime ? new V1MicroTime(new Date(current.acquireTime).getTime()) : new V1MicroTime(now),
       renewTime: new V1MicroTime(now),
       leaseTransitions: (current?.leaseTransitions ?? 0) + (mine || !current ? 0 : 1),
     };
@@ -201,7 +206,12 @@ export class LeaderElector {
 
   private async create(now: number): Promise<boolean> {
     const { coordination, name, namespace } = this.options;
-    const body: V1Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: this.spec(now, undefined) };
+    const body: V1Lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name, namespace },
+      spec: this.spec(now, undefined),
+    };
     try {
       const created = await coordination.createNamespacedLease({ namespace, body });
       this.observe(created, now);

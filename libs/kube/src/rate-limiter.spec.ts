@@ -3,7 +3,11 @@ import { KubeRateLimiter, RateLimiterClosedError } from './rate-limiter';
 /** Count how many of `promises` have settled so far without awaiting the rest. */
 function tracker(promises: Promise<void>[]): { done: () => number } {
   let settled = 0;
-  for (const p of promises) void p.then(() => (settled += 1), () => (settled += 1));
+  for (const p of promises)
+    void p.then(
+      () => (settled += 1),
+      () => (settled += 1),
+    );
   return { done: () => settled };
 }
 

@@ -13,7 +13,12 @@ class ScriptedWatch extends Watch {
     super(new KubeConfig());
   }
 
-  override async watch(_path: string, query: Record<string, unknown>, callback: WatchCallback, done: Done): Promise<AbortController> {
+  override async watch(
+    _path: string,
+    query: Record<string, unknown>,
+    callback: WatchCallback,
+    done: Done,
+  ): Promise<AbortController> {
     this.connections.push({ query: { ...query }, send: callback, done });
     return new AbortController();
   }
@@ -25,8 +30,13 @@ class ScriptedWatch extends Watch {
   }
 }
 
-const cm = (name: string, resourceVersion: string): V1ConfigMap => ({ metadata: { name, namespace: 'ns', resourceVersion } });
-const listOf = (items: V1ConfigMap[], resourceVersion: string): KubernetesListObject<V1ConfigMap> => ({ metadata: { resourceVersion }, items });
+const cm = (name: string, resourceVersion: string): V1ConfigMap => ({
+  metadata: { name, namespace: 'ns', resourceVersion },
+});
+const listOf = (items: V1ConfigMap[], resourceVersion: string): KubernetesListObject<V1ConfigMap> => ({
+  metadata: { resourceVersion },
+  items,
+});
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('watchResource over client-node ListWatch', () => {

@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { activeTraceIds, injectTraceContext, startServiceTelemetry, startTelemetry, withSpan, withTraceContext } from './index';
+import {
+  activeTraceIds,
+  injectTraceContext,
+  startServiceTelemetry,
+  startTelemetry,
+  withSpan,
+  withTraceContext,
+} from './index';
 
 interface Received {
   url: string;
@@ -66,11 +73,20 @@ describe('startTelemetry', () => {
         [{}, 'scheduler'],
       ] as const) {
         collector.received.length = 0;
-        const telemetry = startServiceTelemetry('scheduler', { ...config, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint });
+        const telemetry = startServiceTelemetry('scheduler', {
+          ...config,
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+        });
         await withSpan('reconcile', async () => undefined);
         await telemetry.shutdown();
-        const exported = collector.received.filter((r) => r.url === '/v1/traces').map((r) => r.text).join('');
-        expect({ expected, exported: exported.includes('reconcile') && exported.includes(expected) }).toEqual({ expected, exported: true });
+        const exported = collector.received
+          .filter((r) => r.url === '/v1/traces')
+          .map((r) => r.text)
+          .join('');
+        expect({ expected, exported: exported.includes('reconcile') && exported.includes(expected) }).toEqual({
+          expected,
+          exported: true,
+        });
         if (expected === 'scheduler') expect(exported).not.toContain('scheduler-eu-west');
       }
     } finally {

@@ -3,7 +3,14 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import {
-  defaultResource, detectResources, envDetector, hostDetector, osDetector, processDetector, resourceFromAttributes, serviceInstanceIdDetector,
+  defaultResource,
+  detectResources,
+  envDetector,
+  hostDetector,
+  osDetector,
+  processDetector,
+  resourceFromAttributes,
+  serviceInstanceIdDetector,
 } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 
@@ -38,7 +45,9 @@ function spanProcessors(otlpEndpoint: string | undefined): SpanProcessor[] {
   if (!otlpEndpoint) return [new NoopSpanProcessor()];
   // Loaded only when traces leave the process: the exporter and its OTLP encoders cost every service ~10 MB.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const exporter = require('@opentelemetry/exporter-trace-otlp-http') as { OTLPTraceExporter: typeof OTLPTraceExporter };
+  const exporter = require('@opentelemetry/exporter-trace-otlp-http') as {
+    OTLPTraceExporter: typeof OTLPTraceExporter;
+  };
   return [new BatchSpanProcessor({ exporter: new exporter.OTLPTraceExporter({ url: tracesUrl(otlpEndpoint) }) })];
 }
 
@@ -50,7 +59,10 @@ export interface ServiceTelemetryConfig {
 
 /** {@link startTelemetry} for a service: `OTEL_SERVICE_NAME`, when set, names it on traces instead of `serviceName`. */
 export function startServiceTelemetry(serviceName: string, config: ServiceTelemetryConfig): Telemetry {
-  return startTelemetry({ serviceName: config.OTEL_SERVICE_NAME ?? serviceName, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+  return startTelemetry({
+    serviceName: config.OTEL_SERVICE_NAME ?? serviceName,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
 }
 
 /**
@@ -59,13 +71,19 @@ export function startServiceTelemetry(serviceName: string, config: ServiceTeleme
  * metrics, logs and exporter packages, which a service would load and never use.
  */
 function registerTracing(opts: TelemetryOptions): TracerProvider {
-  const detected = detectResources({ detectors: [hostDetector, osDetector, serviceInstanceIdDetector, processDetector, envDetector] });
+  const detected = detectResources({
+    detectors: [hostDetector, osDetector, serviceInstanceIdDetector, processDetector, envDetector],
+  });
   const provider = new TracerProvider({
-    resource: defaultResource().merge(detected).merge(resourceFromAttributes({ 'service.name': opts.serviceName })),
+    resource: defaultResource()
+      .merge(detected)
+      .merge(resourceFromAttributes({ 'service.name': opts.serviceName })),
     spanProcessors: spanProcessors(opts.otlpEndpoint),
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
   trace.setGlobalTracerProvider(provider);
   return provider;
 }

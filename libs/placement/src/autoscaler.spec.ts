@@ -1,4 +1,11 @@
-import { desiredWorkerCount, replacementBackoffMs, scalingPlan, type ScalingSettings, type ScalingWorker, workersToRemove } from './autoscaler';
+import {
+  desiredWorkerCount,
+  replacementBackoffMs,
+  scalingPlan,
+  type ScalingSettings,
+  type ScalingWorker,
+  workersToRemove,
+} from './autoscaler';
 
 const settings = (extra: Partial<ScalingSettings> = {}): ScalingSettings => ({
   scalerType: 'QUEUE_DELAY',
@@ -8,13 +15,24 @@ const settings = (extra: Partial<ScalingSettings> = {}): ScalingSettings => ({
   idleTimeout: 5,
   ...extra,
 });
-const signals = (scalingQueued: number, oldestScalingWaitMs: number | null = 0, inProgress = 0, queued = scalingQueued) => ({
+const signals = (
+  scalingQueued: number,
+  oldestScalingWaitMs: number | null = 0,
+  inProgress = 0,
+  queued = scalingQueued,
+) => ({
   scalingQueued,
   queued,
   inProgress,
   oldestScalingWaitMs,
 });
-const worker = (id: string, extra: Partial<ScalingWorker> = {}): ScalingWorker => ({ id, initializing: false, busy: false, idleForMs: 0, ...extra });
+const worker = (id: string, extra: Partial<ScalingWorker> = {}): ScalingWorker => ({
+  id,
+  initializing: false,
+  busy: false,
+  idleForMs: 0,
+  ...extra,
+});
 
 describe('desiredWorkerCount: QUEUE_DELAY', () => {
   it('starts the first worker at once when jobs wait and none is up', () => {
@@ -27,7 +45,12 @@ describe('desiredWorkerCount: QUEUE_DELAY', () => {
   });
 
   it('waits for a starting worker before adding another', () => {
-    expect(desiredWorkerCount(settings(), signals(3, 9_000), [worker('a', { busy: true }), worker('b', { initializing: true })])).toBe(2);
+    expect(
+      desiredWorkerCount(settings(), signals(3, 9_000), [
+        worker('a', { busy: true }),
+        worker('b', { initializing: true }),
+      ]),
+    ).toBe(2);
   });
 
   it('never goes above workersMax nor below workersMin', () => {
@@ -54,12 +77,19 @@ describe('lowPriority jobs', () => {
 
 describe('workersToRemove', () => {
   it('removes only workers idle for at least idleTimeout, longest idle first', () => {
-    const workers = [worker('a', { idleForMs: 5_000 }), worker('b', { idleForMs: 4_999 }), worker('c', { idleForMs: 9_000 })];
+    const workers = [
+      worker('a', { idleForMs: 5_000 }),
+      worker('b', { idleForMs: 4_999 }),
+      worker('c', { idleForMs: 9_000 }),
+    ];
     expect(workersToRemove(settings(), workers, 0)).toEqual(['c', 'a']);
   });
 
   it('never removes a busy or starting worker, however long ago it last finished a job', () => {
-    const workers = [worker('busy', { busy: true, idleForMs: 60_000 }), worker('new', { initializing: true, idleForMs: 60_000 })];
+    const workers = [
+      worker('busy', { busy: true, idleForMs: 60_000 }),
+      worker('new', { initializing: true, idleForMs: 60_000 }),
+    ];
     expect(workersToRemove(settings(), workers, 0)).toEqual([]);
   });
 
@@ -72,7 +102,11 @@ describe('workersToRemove', () => {
 describe('scalingPlan', () => {
   it('scales 0 -> 1 on a burst and back to 0 once idle', () => {
     expect(scalingPlan(settings(), signals(5, 100), [])).toEqual({ desired: 1, add: 1, remove: [] });
-    expect(scalingPlan(settings(), signals(0, null), [worker('a', { idleForMs: 5_000 })])).toEqual({ desired: 0, add: 0, remove: ['a'] });
+    expect(scalingPlan(settings(), signals(0, null), [worker('a', { idleForMs: 5_000 })])).toEqual({
+      desired: 0,
+      add: 0,
+      remove: ['a'],
+    });
   });
 });
 

@@ -59,7 +59,11 @@ function scaleUpTarget(settings: ScalingSettings, signals: QueueSignals, workers
  * Desired worker count: between workersMin and workersMax; at least what the scaler asks for. LowPriority jobs never
  * raise it, but workers already up keep serving them (they are busy, so never idle).
  */
-export function desiredWorkerCount(settings: ScalingSettings, signals: QueueSignals, workers: readonly ScalingWorker[]): number {
+export function desiredWorkerCount(
+  settings: ScalingSettings,
+  signals: QueueSignals,
+  workers: readonly ScalingWorker[],
+): number {
   const target = scaleUpTarget(settings, signals, workers);
   return clamp(Math.max(target, settings.workersMin), settings.workersMin, settings.workersMax);
 }

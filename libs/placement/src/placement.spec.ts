@@ -4,7 +4,12 @@ const H100 = 'NVIDIA H100 80GB HBM3';
 const RTX = 'NVIDIA GeForce RTX 4090';
 const A40 = 'NVIDIA A40';
 
-function machine(id: string, gpuTypeId: string | null, gpuFree: number, extra: Partial<InventoryMachine> = {}): InventoryMachine {
+function machine(
+  id: string,
+  gpuTypeId: string | null,
+  gpuFree: number,
+  extra: Partial<InventoryMachine> = {},
+): InventoryMachine {
   return {
     id,
     gpuTypeId,
@@ -39,7 +44,13 @@ function gpuRequest(extra: Partial<PlacementRequest> = {}): PlacementRequest {
 describe('placePod: GPU types', () => {
   it('takes the first GPU type in the caller order that has capacity', () => {
     const result = placePod(gpuRequest(), [machine('rtx-a', RTX, 8), machine('h100-a', H100, 8)]);
-    expect(result).toEqual({ placed: true, machineId: 'h100-a', gpuTypeId: H100, cpuFlavorId: null, dataCenterId: 'EU-RO-1' });
+    expect(result).toEqual({
+      placed: true,
+      machineId: 'h100-a',
+      gpuTypeId: H100,
+      cpuFlavorId: null,
+      dataCenterId: 'EU-RO-1',
+    });
   });
 
   it('falls back to the next GPU type when the first has too few free GPUs', () => {
@@ -73,7 +84,10 @@ describe('placePod: data centers, volumes and clouds', () => {
   ];
 
   it('keeps to the allowed data centers', () => {
-    expect(placePod(gpuRequest({ dataCenterIds: ['EU-SE-1'] }), machines)).toMatchObject({ machineId: 'se', dataCenterId: 'EU-SE-1' });
+    expect(placePod(gpuRequest({ dataCenterIds: ['EU-SE-1'] }), machines)).toMatchObject({
+      machineId: 'se',
+      dataCenterId: 'EU-SE-1',
+    });
   });
 
   it("pins the Pod to its network volume's data center", () => {
@@ -82,7 +96,10 @@ describe('placePod: data centers, volumes and clouds', () => {
 
   it('refuses a volume outside the allowed data centers', () => {
     const result = placePod(gpuRequest({ volumeDataCenterId: 'EU-SE-1', dataCenterIds: ['EU-RO-1'] }), machines);
-    expect(result).toEqual({ placed: false, reasons: [{ kind: 'data-center', candidate: 'EU-SE-1', allowed: ['EU-RO-1'] }] });
+    expect(result).toEqual({
+      placed: false,
+      reasons: [{ kind: 'data-center', candidate: 'EU-SE-1', allowed: ['EU-RO-1'] }],
+    });
   });
 
   it('matches the cloud type: SECURE, COMMUNITY or ALL', () => {
@@ -90,19 +107,29 @@ describe('placePod: data centers, volumes and clouds', () => {
       placed: false,
       reasons: [{ kind: 'cloud-type', candidate: RTX, cloudType: 'SECURE' }],
     });
-    expect(placePod(gpuRequest({ gpuTypeIds: [RTX], cloudType: 'COMMUNITY' }), machines)).toMatchObject({ machineId: 'community' });
-    expect(placePod(gpuRequest({ gpuTypeIds: [RTX], cloudType: 'ALL' }), machines)).toMatchObject({ machineId: 'community' });
+    expect(placePod(gpuRequest({ gpuTypeIds: [RTX], cloudType: 'COMMUNITY' }), machines)).toMatchObject({
+      machineId: 'community',
+    });
+    expect(placePod(gpuRequest({ gpuTypeIds: [RTX], cloudType: 'ALL' }), machines)).toMatchObject({
+      machineId: 'community',
+    });
   });
 
   it('reports a data center with no machine of the type', () => {
     const result = placePod(gpuRequest({ gpuTypeIds: [H100], dataCenterIds: ['US-TX-3'] }), machines);
-    expect(result).toEqual({ placed: false, reasons: [{ kind: 'data-center', candidate: H100, allowed: ['US-TX-3'] }] });
+    expect(result).toEqual({
+      placed: false,
+      reasons: [{ kind: 'data-center', candidate: H100, allowed: ['US-TX-3'] }],
+    });
   });
 });
 
 describe('placePod: no capacity', () => {
   it('lists why every candidate failed', () => {
-    const result = placePod(gpuRequest({ gpuTypeIds: [H100, RTX, A40], gpuCount: 4 }), [machine('h100-a', H100, 3), machine('rtx-a', RTX, 1)]);
+    const result = placePod(gpuRequest({ gpuTypeIds: [H100, RTX, A40], gpuCount: 4 }), [
+      machine('h100-a', H100, 3),
+      machine('rtx-a', RTX, 1),
+    ]);
     expect(result).toEqual({
       placed: false,
       reasons: [
@@ -119,13 +146,24 @@ describe('placePod: no capacity', () => {
   });
 
   it('an empty candidate list places nothing', () => {
-    expect(placePod(gpuRequest({ gpuTypeIds: [] }), [machine('h100-a', H100, 8)])).toEqual({ placed: false, reasons: [] });
+    expect(placePod(gpuRequest({ gpuTypeIds: [] }), [machine('h100-a', H100, 8)])).toEqual({
+      placed: false,
+      reasons: [],
+    });
   });
 });
 
 describe('placePod: CPU Pods', () => {
   const cpuRequest = (extra: Partial<PlacementRequest> = {}): PlacementRequest =>
-    gpuRequest({ computeType: 'CPU', gpuTypeIds: [], gpuCount: 0, cpuFlavorIds: ['cpu3c', 'cpu5c'], vcpuCount: 4, memoryInGb: 8, ...extra });
+    gpuRequest({
+      computeType: 'CPU',
+      gpuTypeIds: [],
+      gpuCount: 0,
+      cpuFlavorIds: ['cpu3c', 'cpu5c'],
+      vcpuCount: 4,
+      memoryInGb: 8,
+      ...extra,
+    });
 
   it('goes to a CPU machine serving the first flavor with room, never to a GPU machine', () => {
     const machines = [
@@ -133,7 +171,12 @@ describe('placePod: CPU Pods', () => {
       machine('cpu5', null, 0, { cpuFlavorIds: ['cpu5c'], cpuFree: 32 }),
       machine('cpu3', null, 0, { cpuFlavorIds: ['cpu3c'], cpuFree: 2 }),
     ];
-    expect(placePod(cpuRequest(), machines)).toMatchObject({ placed: true, machineId: 'cpu5', cpuFlavorId: 'cpu5c', gpuTypeId: null });
+    expect(placePod(cpuRequest(), machines)).toMatchObject({
+      placed: true,
+      machineId: 'cpu5',
+      cpuFlavorId: 'cpu5c',
+      gpuTypeId: null,
+    });
   });
 
   it('answers no capacity when no CPU machine has the vCPUs and memory free', () => {
@@ -162,7 +205,14 @@ describe('placeMany', () => {
 
   it('takes vCPUs and memory on CPU machines', () => {
     const cpu = machine('c1', null, 0, { gpuCount: 0, cpuFree: 8, memoryFreeGb: 32 });
-    const request = gpuRequest({ computeType: 'CPU', gpuTypeIds: [], gpuCount: 0, cpuFlavorIds: ['cpu3c'], vcpuCount: 4, memoryInGb: 16 });
+    const request = gpuRequest({
+      computeType: 'CPU',
+      gpuTypeIds: [],
+      gpuCount: 0,
+      cpuFlavorIds: ['cpu3c'],
+      vcpuCount: 4,
+      memoryInGb: 16,
+    });
     const batch = placeMany(request, [cpu], 3);
     expect(batch.placed).toHaveLength(2);
     expect(batch.reasons[0]?.kind).toBe('insufficient-cpu');

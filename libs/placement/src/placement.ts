@@ -54,7 +54,13 @@ export type NoCapacityReason =
 
 /** A placement, or the typed reasons why none exists. */
 export type PlacementResult =
-  | { placed: true; machineId: string; gpuTypeId: string | null; cpuFlavorId: string | null; dataCenterId: string | null }
+  | {
+      placed: true;
+      machineId: string;
+      gpuTypeId: string | null;
+      cpuFlavorId: string | null;
+      dataCenterId: string | null;
+    }
   | { placed: false; reasons: NoCapacityReason[] };
 
 function allowedDataCenters(request: PlacementRequest): readonly string[] {
@@ -81,12 +87,15 @@ function fitting(
   allowed: readonly string[],
 ): { machines: InventoryMachine[] } | { reason: NoCapacityReason } {
   if (pool.length === 0) return { reason: { kind: 'not-in-inventory', candidate } };
-  const located = allowed.length === 0 ? pool : pool.filter((m) => m.dataCenterId !== null && allowed.includes(m.dataCenterId));
+  const located =
+    allowed.length === 0 ? pool : pool.filter((m) => m.dataCenterId !== null && allowed.includes(m.dataCenterId));
   if (located.length === 0) return { reason: { kind: 'data-center', candidate, allowed } };
   const clouded = located.filter((m) => inCloud(m, request.cloudType));
   if (clouded.length === 0) return { reason: { kind: 'cloud-type', candidate, cloudType: request.cloudType } };
   if (request.computeType === 'GPU') {
-    const machines = clouded.filter((m) => m.gpuFree >= request.gpuCount).sort((a, b) => a.gpuFree - b.gpuFree || a.id.localeCompare(b.id));
+    const machines = clouded
+      .filter((m) => m.gpuFree >= request.gpuCount)
+      .sort((a, b) => a.gpuFree - b.gpuFree || a.id.localeCompare(b.id));
     if (machines.length > 0) return { machines };
     const mostFree = Math.max(...clouded.map((m) => m.gpuFree));
     return { reason: { kind: 'insufficient-gpus', candidate, requested: request.gpuCount, mostFree } };
@@ -95,14 +104,30 @@ function fitting(
     .filter((m) => m.cpuFree >= request.vcpuCount && m.memoryFreeGb >= request.memoryInGb)
     .sort((a, b) => a.cpuFree - b.cpuFree || a.id.localeCompare(b.id));
   if (machines.length > 0) return { machines };
-  return { reason: { kind: 'insufficient-cpu', candidate, requestedVcpu: request.vcpuCount, requestedMemoryGb: request.memoryInGb } };
+  return {
+    reason: {
+      kind: 'insufficient-cpu',
+      candidate,
+      requestedVcpu: request.vcpuCount,
+      requestedMemoryGb: request.memoryInGb,
+    },
+  };
 }
 
-function placeGpu(request: PlacementRequest, machines: readonly InventoryMachine[], allowed: readonly string[]): PlacementResult {
+function placeGpu(
+  request: PlacementRequest,
+  machines: readonly InventoryMachine[],
+  allowed: readonly string[],
+): PlacementResult {
   const reasons: NoCapacityReason[] = [];
   const options: { gpuTypeId: string; order: number; free: number; machine: InventoryMachine }[] = [];
   for (const [order, gpuTypeId] of request.gpuTypeIds.entries()) {
-    const found = fitting(machines.filter((m) => m.gpuTypeId === gpuTypeId), gpuTypeId, request, allowed);
+    const found = fitting(
+      machines.filter((m) => m.gpuTypeId === gpuTypeId),
+      gpuTypeId,
+      request,
+      allowed,
+    );
     if ('reason' in found) {
       reasons.push(found.reason);
       continue;
@@ -113,12 +138,24 @@ function placeGpu(request: PlacementRequest, machines: readonly InventoryMachine
     if (request.gpuTypePriority === 'custom') break;
   }
   // "availability": the type with the most free GPUs where the request fits, the caller's order breaking ties.
-  const chosen = [...options].sort((a, b) => (request.gpuTypePriority === 'custom' ? 0 : b.free - a.free) || a.order - b.order)[0];
+  const chosen = [...options].sort(
+    (a, b) => (request.gpuTypePriority === 'custom' ? 0 : b.free - a.free) || a.order - b.order,
+  )[0];
   if (!chosen) return { placed: false, reasons };
-  return { placed: true, machineId: chosen.machine.id, gpuTypeId: chosen.gpuTypeId, cpuFlavorId: null, dataCenterId: chosen.machine.dataCenterId };
+  return {
+    placed: true,
+    machineId: chosen.machine.id,
+    gpuTypeId: chosen.gpuTypeId,
+    cpuFlavorId: null,
+    dataCenterId: chosen.machine.dataCenterId,
+  };
 }
 
-function placeCpu(request: PlacementRequest, machines: readonly InventoryMachine[], allowed: readonly string[]): PlacementResult {
+function placeCpu(
+  request: PlacementRequest,
+  machines: readonly InventoryMachine[],
+  allowed: readonly string[],
+): PlacementResult {
   const reasons: NoCapacityReason[] = [];
   const cpuMachines = machines.filter((m) => m.gpuTypeId === null);
   for (const flavor of request.cpuFlavorIds) {
@@ -129,7 +166,13 @@ function placeCpu(request: PlacementRequest, machines: readonly InventoryMachine
       continue;
     }
     const machine = found.machines[0] as InventoryMachine;
-    return { placed: true, machineId: machine.id, gpuTypeId: null, cpuFlavorId: flavor, dataCenterId: machine.dataCenterId };
+    return {
+      placed: true,
+      machineId: machine.id,
+      gpuTypeId: null,
+      cpuFlavorId: flavor,
+      dataCenterId: machine.dataCenterId,
+    };
   }
   return { placed: false, reasons };
 }
@@ -161,7 +204,11 @@ export interface BatchPlacement {
  * Places up to `count` identical Pods as {@link placePod} would place them one at a time, each seeing the capacity the
  * earlier ones took (the inventory passed in is not changed). Stops at the first Pod that does not fit.
  */
-export function placeMany(request: PlacementRequest, inventory: readonly InventoryMachine[], count: number): BatchPlacement {
+export function placeMany(
+  request: PlacementRequest,
+  inventory: readonly InventoryMachine[],
+  count: number,
+): BatchPlacement {
   const machines = inventory.map((machine) => ({ ...machine }));
   const byId = new Map(machines.map((machine) => [machine.id, machine]));
   const placed: BatchPlacement['placed'] = [];
@@ -194,6 +241,7 @@ function describeReason(reason: NoCapacityReason): string {
 
 /** RunPod's wording for "no capacity", followed by why each candidate failed. */
 export function noCapacityMessage(reasons: readonly NoCapacityReason[]): string {
-  const base = 'There are no longer any instances available with the requested specifications. Please refresh and try again.';
+  const base =
+    'There are no longer any instances available with the requested specifications. Please refresh and try again.';
   return reasons.length === 0 ? base : `${base} (${reasons.map(describeReason).join('; ')})`;
 }

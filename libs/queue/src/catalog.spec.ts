@@ -29,12 +29,18 @@ const catalog = defineJobCatalog({
 });
 
 /** Resolves with the next settled job of the given name, from the worker's own events. */
-function nextOutcome(worker: TypedWorker, name: string): Promise<{ state: 'completed' | 'failed'; error?: Error; attemptsMade: number }> {
+function nextOutcome(
+  worker: TypedWorker,
+  name: string,
+): Promise<{ state: 'completed' | 'failed'; error?: Error; attemptsMade: number }> {
   return new Promise((resolve) => {
     const onCompleted = (job: { name: string; attemptsMade: number }) => {
       if (job.name === name) resolve({ state: 'completed', attemptsMade: job.attemptsMade });
     };
-    const onFailed = (job: { name: string; attemptsMade: number; opts: { attempts?: number } } | undefined, error: Error) => {
+    const onFailed = (
+      job: { name: string; attemptsMade: number; opts: { attempts?: number } } | undefined,
+      error: Error,
+    ) => {
       if (!job || job.name !== name) return;
       if (job.attemptsMade < (job.opts.attempts ?? 1) && !(error instanceof UnrecoverableError)) return;
       resolve({ state: 'failed', error, attemptsMade: job.attemptsMade });
@@ -132,7 +138,13 @@ describe('createQueue / createWorker', () => {
       {
         name: 'test.echo',
         data: { text: 'ab', times: 2 },
-        context: expect.objectContaining({ id: 'echo-1', name: 'test.echo', attempt: 1, maxAttempts: 1, isLastAttempt: true }),
+        context: expect.objectContaining({
+          id: 'echo-1',
+          name: 'test.echo',
+          attempt: 1,
+          maxAttempts: 1,
+          isLastAttempt: true,
+        }),
       },
     ]);
     await queue.close();

@@ -2,15 +2,7 @@ export { checkRedis, closeRedis, createRedis, normalizePrefix } from './redis';
 export type { CreateRedisOptions, Redis } from './redis';
 export { LuaScript } from './lua-script';
 export { defineJobCatalog, JobCatalogError, jobNamesIn } from './catalog';
-export type {
-  JobBackoff,
-  JobCatalog,
-  JobData,
-  JobDefinition,
-  JobNamesIn,
-  JobPayload,
-  QueueNameOf,
-} from './catalog';
+export type { JobBackoff, JobCatalog, JobData, JobDefinition, JobNamesIn, JobPayload, QueueNameOf } from './catalog';
 export { assertQueueConnection, bullPrefix, createQueue } from './queues';
 export type { AddJobOptions, JobEnvelope, QueueConnection, TypedQueue } from './queues';
 export { createWorker, UnrecoverableError } from './workers';

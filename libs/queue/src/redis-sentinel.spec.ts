@@ -22,14 +22,32 @@ describe('createRedis with a redis+sentinel:// URL', () => {
   beforeAll(async () => {
     [port] = (await getFreePorts(1)) as [number];
     const conf = path.join(dir, 'sentinel.conf');
-    writeFileSync(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${master} 127.0.0.1 6379 1`, ''].join('\n'));
+    writeFileSync(
+      conf,
+      [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${master} 127.0.0.1 6379 1`, ''].join('\n'),
+    );
     sentinel = spawn('redis-sentinel', [conf], { stdio: 'ignore' });
-    sentinel.once('error', (error) => process.stderr.write(`redis-sentinel: ${error.message} (apt-get install redis-sentinel)\n`));
-    const probe = new SentinelClient({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    await pollUntil(async () => (await probe.connect().then(() => probe.call('SENTINEL', 'get-master-addr-by-name', master), () => null)) ?? undefined, {
-      timeoutMs: 20_000,
-      description: 'redis-sentinel to answer for its master',
+    sentinel.once('error', (error) =>
+      process.stderr.write(`redis-sentinel: ${error.message} (apt-get install redis-sentinel)\n`),
+    );
+    const probe = new SentinelClient({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
     });
+    await pollUntil(
+      async () =>
+        (await probe.connect().then(
+          () => probe.call('SENTINEL', 'get-master-addr-by-name', master),
+          () => null,
+        )) ?? undefined,
+      {
+        timeoutMs: 20_000,
+        description: 'redis-sentinel to answer for its master',
+      },
+    );
     probe.disconnect();
     direct = createRedis('redis://127.0.0.1:6379');
   });
@@ -54,7 +72,14 @@ describe('createRedis with a redis+sentinel:// URL', () => {
 
   it("gives Nest's Redis transport the Sentinels and the master's name, which connect the same way", async () => {
     const options = redisTransportOptions(`redis+sentinel://127.0.0.1:${port},127.0.0.1:1/${master}/0`);
-    expect(options).toEqual({ sentinels: [{ host: '127.0.0.1', port }, { host: '127.0.0.1', port: 1 }], name: master, db: 0 });
+    expect(options).toEqual({
+      sentinels: [
+        { host: '127.0.0.1', port },
+        { host: '127.0.0.1', port: 1 },
+      ],
+      name: master,
+      db: 0,
+    });
     const client = new SentinelClient({ ...options, lazyConnect: true });
     try {
       await client.connect();

@@ -78,7 +78,9 @@ describe('checkRedis', () => {
     try {
       // The connection error ends the first check, not its 5 s timeout; the second one refuses without a PING.
       await expect(checkRedis(redis, 5_000)).rejects.toThrow(/^Redis is not ready: .*ECONNREFUSED/);
-      await expect(checkRedis(redis, 5_000)).rejects.toThrow(/^Redis is not ready \(status (reconnecting|connecting|close)/);
+      await expect(checkRedis(redis, 5_000)).rejects.toThrow(
+        /^Redis is not ready \(status (reconnecting|connecting|close)/,
+      );
     } finally {
       redis.disconnect();
     }

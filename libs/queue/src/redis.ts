@@ -37,7 +37,9 @@ export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
   };
   // A Sentinel URL becomes ioredis's sentinels + name: the client asks the Sentinels for the master and follows a
   // failover to the new one. Other URLs are parsed by ioredis itself.
-  const redis = isSentinelUrl(url) ? new Redis({ ...sentinelConnectionOptions(url), ...options }) : new Redis(url, options);
+  const redis = isSentinelUrl(url)
+    ? new Redis({ ...sentinelConnectionOptions(url), ...options })
+    : new Redis(url, options);
   // Without a listener ioredis prints every connection error; keep the last one for readiness messages instead.
   redis.on('error', (error: Error) => lastErrors.set(redis, error));
   redis.on('ready', () => lastErrors.delete(redis));

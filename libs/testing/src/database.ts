@@ -61,7 +61,11 @@ export async function prepareTemplateDatabase(): Promise<void> {
 }
 
 function databaseName(label: string): string {
-  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '').slice(0, 30);
+  const slug = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '')
+    .slice(0, 30);
   return `${TEST_DATABASE_PREFIX}${Date.now().toString(36)}_${newId(6)}_${slug}`;
 }
 
@@ -74,7 +78,9 @@ export async function dropStaleTestDatabases(now = Date.now()): Promise<string[]
   return withDatabaseAdmin(SERVER_URL, async (admin) => {
     const stale = (await admin.list(TEST_DATABASE_PREFIX)).filter((name) => now - createdAt(name) > STALE_AFTER_MS);
     // Half-built templates of crashed builds; no build runs while we hold the exclusive lock.
-    await admin.withLock(TEMPLATE_LOCK, 'exclusive', async () => stale.push(...(await admin.list(`${TEMPLATE_DATABASE}_build_`))));
+    await admin.withLock(TEMPLATE_LOCK, 'exclusive', async () =>
+      stale.push(...(await admin.list(`${TEMPLATE_DATABASE}_build_`))),
+    );
     for (const name of stale) await admin.drop(name);
     return stale;
   });
@@ -98,7 +104,9 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
       });
       if (cloned) return;
     }
-    throw new Error(`template database ${TEMPLATE_DATABASE} keeps changing; is another checkout with other migrations testing?`);
+    throw new Error(
+      `template database ${TEMPLATE_DATABASE} keeps changing; is another checkout with other migrations testing?`,
+    );
   });
   return {
     url: withDatabaseName(SERVER_URL, name),

@@ -33,7 +33,12 @@ export {
   type TestNamespace,
 } from './kube-env';
 export { connectionFromKubeconfig, KubeApiError, type KubeConnection, KubeTestClient } from './kube-env-client';
-export { defaultKubeRunsDir, type KubeControlPlane, type KubeControlPlaneOptions, startKubeControlPlane } from './kube-env-launcher';
+export {
+  defaultKubeRunsDir,
+  type KubeControlPlane,
+  type KubeControlPlaneOptions,
+  startKubeControlPlane,
+} from './kube-env-launcher';
 export {
   buildPoolNode,
   DEFAULT_NODE_POOLS_FILE,

@@ -109,7 +109,9 @@ export class KubeTestClient {
           headers: {
             authorization: `Bearer ${this.connection.token}`,
             accept: 'application/json',
-            ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }),
+            ...(payload === undefined
+              ? {}
+              : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }),
           },
         },
         (res) => {

@@ -10,7 +10,9 @@ describe('startKubeControlPlane without built binaries', () => {
 
   it('names what is missing and how to build it', async () => {
     await expect(startKubeControlPlane({ binaries: kubeBinaryPaths(cache), baseDir: cache })).rejects.toThrow(
-      new RegExp(`Kubernetes test environment not built \\(missing ${cache}/kubernetes-v[\\d.]+/bin/kube-apiserver.*npm run k8s:build`),
+      new RegExp(
+        `Kubernetes test environment not built \\(missing ${cache}/kubernetes-v[\\d.]+/bin/kube-apiserver.*npm run k8s:build`,
+      ),
     );
   });
 });

@@ -13,7 +13,13 @@ import {
   schedulerArgs,
 } from './kube-env-args';
 import { type KubeConnection, KubeTestClient } from './kube-env-client';
-import { caFromSelfSignedChain, kubeconfigYaml, schedulerConfigYaml, writeServiceAccountKeys, writeTokenFile } from './kube-env-config';
+import {
+  caFromSelfSignedChain,
+  kubeconfigYaml,
+  schedulerConfigYaml,
+  writeServiceAccountKeys,
+  writeTokenFile,
+} from './kube-env-config';
 import { ComponentExited, httpOk, insecureLoopbackOk, type KubeProcessName, RunProcesses } from './kube-env-processes';
 import { sweepStaleRuns, writeRunOwner } from './kube-env-runs';
 import { KUBE_BUILD_HINT, kubeBinaryPaths, type KubeBinaryPaths, type KwokStagesManifest } from './kube-env-versions';
@@ -55,16 +61,23 @@ export function defaultKubeRunsDir(): string {
 
 /** Reads kwok's stage manifest written by the build and checks every binary and file is there. */
 function requireBuiltEnvironment(binaries: KubeBinaryPaths): KwokStagesManifest {
-  const missing = [binaries.kubeApiserver, binaries.kubeScheduler, binaries.kubeControllerManager, binaries.etcd, binaries.kwok, binaries.kwokStagesManifest].filter(
-    (file) => !existsSync(file),
-  );
-  if (missing.length > 0) throw new Error(`Kubernetes test environment not built (missing ${missing.join(', ')}). ${KUBE_BUILD_HINT}`);
+  const missing = [
+    binaries.kubeApiserver,
+    binaries.kubeScheduler,
+    binaries.kubeControllerManager,
+    binaries.etcd,
+    binaries.kwok,
+    binaries.kwokStagesManifest,
+  ].filter((file) => !existsSync(file));
+  if (missing.length > 0)
+    throw new Error(`Kubernetes test environment not built (missing ${missing.join(', ')}). ${KUBE_BUILD_HINT}`);
   const manifest = JSON.parse(readFileSync(binaries.kwokStagesManifest, 'utf8')) as Partial<KwokStagesManifest>;
   if (!Array.isArray(manifest.stages) || !Array.isArray(manifest.objects)) {
     throw new Error(`${binaries.kwokStagesManifest} is from an older build. ${KUBE_BUILD_HINT}`);
   }
   const gone = [...manifest.stages, ...manifest.objects].filter((file) => !existsSync(file));
-  if (gone.length > 0) throw new Error(`kwok stage files are gone from the Go module cache (${gone[0]}). ${KUBE_BUILD_HINT}`);
+  if (gone.length > 0)
+    throw new Error(`kwok stage files are gone from the Go module cache (${gone[0]}). ${KUBE_BUILD_HINT}`);
   return { stages: manifest.stages, objects: manifest.objects };
 }
 
@@ -105,8 +118,17 @@ async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlP
   const log = options.log ?? ((): void => undefined);
   const dir = createRunDir(options.baseDir ?? defaultKubeRunsDir(), log);
   const { files, token } = prepareRunFiles(dir);
-  const [etcdClient, etcdPeer, apiserver, scheduler, controllerManager, kwok] = await (options.pickPorts ?? getFreePorts)(6);
-  const ports: KubePorts = { etcdClient: etcdClient!, etcdPeer: etcdPeer!, apiserver: apiserver!, scheduler: scheduler!, controllerManager: controllerManager!, kwok: kwok! };
+  const [etcdClient, etcdPeer, apiserver, scheduler, controllerManager, kwok] = await (
+    options.pickPorts ?? getFreePorts
+  )(6);
+  const ports: KubePorts = {
+    etcdClient: etcdClient!,
+    etcdPeer: etcdPeer!,
+    apiserver: apiserver!,
+    scheduler: scheduler!,
+    controllerManager: controllerManager!,
+    kwok: kwok!,
+  };
   const processes = new RunProcesses(dir, options.startTimeoutMs ?? 120_000);
   const stop = async (): Promise<void> => {
     await processes.stopAll();
@@ -120,7 +142,11 @@ async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlP
 
     log(`starting kube-apiserver on https://127.0.0.1:${ports.apiserver}`);
     processes.spawn('kube-apiserver', binaries.kubeApiserver, apiserverArgs(files, ports));
-    const connection = await waitForApiserver(files, { server: `https://127.0.0.1:${ports.apiserver}`, token }, processes);
+    const connection = await waitForApiserver(
+      files,
+      { server: `https://127.0.0.1:${ports.apiserver}`, token },
+      processes,
+    );
     const kubeconfig = kubeconfigYaml(connection.server, connection.caPem, connection.token);
     writeFileSync(files.kubeconfig, kubeconfig, { mode: 0o600 });
 
@@ -130,13 +156,25 @@ async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlP
     processes.spawn('kube-controller-manager', binaries.kubeControllerManager, controllerManagerArgs(files, ports));
     await createStageObjects(new KubeTestClient(connection), manifest.objects);
     processes.spawn('kwok', binaries.kwok, kwokArgs(files, ports, manifest.stages));
-    await processes.waitHealthy('kube-scheduler', () => insecureLoopbackOk(`https://127.0.0.1:${ports.scheduler}/healthz`));
-    await processes.waitHealthy('kube-controller-manager', () => insecureLoopbackOk(`https://127.0.0.1:${ports.controllerManager}/healthz`));
+    await processes.waitHealthy('kube-scheduler', () =>
+      insecureLoopbackOk(`https://127.0.0.1:${ports.scheduler}/healthz`),
+    );
+    await processes.waitHealthy('kube-controller-manager', () =>
+      insecureLoopbackOk(`https://127.0.0.1:${ports.controllerManager}/healthz`),
+    );
     await processes.waitHealthy('kwok', () => httpOk(`http://127.0.0.1:${ports.kwok}/healthz`));
 
     const version = (await new KubeTestClient(connection).get<{ gitVersion: string }>('/version')).gitVersion;
     log(`control plane ${version} ready, kubeconfig ${files.kubeconfig}`);
-    return { dir, kubeconfigPath: files.kubeconfig, kubeconfig, connection, version, processes: processes.byName(), stop };
+    return {
+      dir,
+      kubeconfigPath: files.kubeconfig,
+      kubeconfig,
+      connection,
+      version,
+      processes: processes.byName(),
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
@@ -171,7 +209,11 @@ function prepareRunFiles(dir: string): { files: KubeRunFiles; token: string } {
  * Waits for /readyz answered over TLS pinned to the CA of the apiserver's self-signed certificate
  * (read afresh on every attempt: the file may still be being written).
  */
-async function waitForApiserver(files: KubeRunFiles, connection: Omit<KubeConnection, 'caPem'>, processes: RunProcesses): Promise<KubeConnection> {
+async function waitForApiserver(
+  files: KubeRunFiles,
+  connection: Omit<KubeConnection, 'caPem'>,
+  processes: RunProcesses,
+): Promise<KubeConnection> {
   let ready: KubeConnection | undefined;
   await processes.waitHealthy('kube-apiserver', async () => {
     const candidate = { ...connection, caPem: caFromSelfSignedChain(readFileSync(apiserverCertFile(files), 'utf8')) };

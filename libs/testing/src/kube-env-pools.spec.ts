@@ -13,7 +13,14 @@ describe('kwok node pools', () => {
 
   it('builds a GPU node with GFD labels, topology, capacity and the GPU taint', () => {
     const node = buildPoolNode(
-      { name: 'h100', dataCenterId: 'EU-RO-1', count: 4, cpu: '224', memory: '2Ti', gpu: { type: 'NVIDIA H100 80GB HBM3', count: 8, memoryMiB: 81559 } },
+      {
+        name: 'h100',
+        dataCenterId: 'EU-RO-1',
+        count: 4,
+        cpu: '224',
+        memory: '2Ti',
+        gpu: { type: 'NVIDIA H100 80GB HBM3', count: 8, memoryMiB: 81559 },
+      },
       2,
       'file-a',
     );
@@ -47,7 +54,11 @@ describe('kwok node pools', () => {
   });
 
   it('builds CPU nodes without GPU resources, labels or taints', () => {
-    const node = buildPoolNode({ name: 'cpu', dataCenterId: 'US-TX-3', count: 1, cpu: 64, memory: '256Gi' }, 0, 'file-a') as {
+    const node = buildPoolNode(
+      { name: 'cpu', dataCenterId: 'US-TX-3', count: 1, cpu: 64, memory: '256Gi' },
+      0,
+      'file-a',
+    ) as {
       metadata: { labels: Record<string, string> };
       spec: { taints: unknown[] };
       status: { capacity: Record<string, string> };
@@ -59,7 +70,9 @@ describe('kwok node pools', () => {
 
   it('names nodes per pool label and rejects labels that cannot be label values', () => {
     expect(nodeName('file-a', { name: 'h100' }, 0)).not.toBe(nodeName('file-b', { name: 'h100' }, 0));
-    expect(() => assertPoolLabel('File A')).toThrow('pool label "File A" must be 1-42 lowercase letters, digits and dashes');
+    expect(() => assertPoolLabel('File A')).toThrow(
+      'pool label "File A" must be 1-42 lowercase letters, digits and dashes',
+    );
     expect(() => assertPoolLabel('x'.repeat(43))).toThrow('must be 1-42');
     expect(() => assertPoolLabel('file-a')).not.toThrow();
   });
@@ -72,7 +85,12 @@ describe('kwok node pools', () => {
       ['cpu', 2, 0],
     ]);
     const bad = path.join(mkdtempSync(path.join(tmpdir(), 'pools-')), 'pools.yaml');
-    writeFileSync(bad, 'pools:\n  - name: H100\n    dataCenterId: EU-RO-1\n    count: 0\n    cpu: "8"\n    memory: lots\n');
-    expect(() => loadNodePools(bad)).toThrow(/at pools\[0\]\.name[\s\S]*at pools\[0\]\.count[\s\S]*must be a Kubernetes quantity\n\s+→ at pools\[0\]\.memory/);
+    writeFileSync(
+      bad,
+      'pools:\n  - name: H100\n    dataCenterId: EU-RO-1\n    count: 0\n    cpu: "8"\n    memory: lots\n',
+    );
+    expect(() => loadNodePools(bad)).toThrow(
+      /at pools\[0\]\.name[\s\S]*at pools\[0\]\.count[\s\S]*must be a Kubernetes quantity\n\s+→ at pools\[0\]\.memory/,
+    );
   });
 });

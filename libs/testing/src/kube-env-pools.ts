@@ -29,7 +29,10 @@ export const GPU_PRODUCT_LABEL = 'nvidia.com/gpu.product';
 const labelValue = z
   .string()
   .regex(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/, 'must be a valid Kubernetes label value');
-const quantity = z.union([z.string().regex(/^\d+(\.\d+)?(m|[KMGTPE]i?)?$/, 'must be a Kubernetes quantity'), z.number().positive()]);
+const quantity = z.union([
+  z.string().regex(/^\d+(\.\d+)?(m|[KMGTPE]i?)?$/, 'must be a Kubernetes quantity'),
+  z.number().positive(),
+]);
 
 const nodePoolSchema = z.strictObject({
   /** Pool name, part of node names. */
@@ -94,7 +97,11 @@ export function assertPoolLabel(poolLabel: string): void {
 export function buildPoolNode(spec: NodePoolSpec, index: number, poolLabel: string): Record<string, unknown> {
   const pool: NodePool = nodePoolSchema.parse(spec);
   const name = nodeName(poolLabel, pool, index);
-  const resources: Record<string, string> = { cpu: String(pool.cpu), memory: String(pool.memory), pods: String(pool.pods) };
+  const resources: Record<string, string> = {
+    cpu: String(pool.cpu),
+    memory: String(pool.memory),
+    pods: String(pool.pods),
+  };
   const labels: Record<string, string> = {
     ...pool.labels,
     'kubernetes.io/hostname': name,

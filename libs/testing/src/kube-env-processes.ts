@@ -15,7 +15,9 @@ export class ComponentExited extends Error {
     readonly component: string,
     group: ProcessGroup,
   ) {
-    super(`${component} exited during start (exit code ${group.child.exitCode ?? group.child.signalCode})\n--- ${component} output ---\n${tail(group.output())}`);
+    super(
+      `${component} exited during start (exit code ${group.child.exitCode ?? group.child.signalCode})\n--- ${component} output ---\n${tail(group.output())}`,
+    );
     this.portTaken = /address already in use/i.test(group.output());
   }
 }
@@ -30,7 +32,8 @@ function tail(output: string): string {
  */
 export class RunProcesses {
   private readonly started: [KubeProcessName, ProcessGroup][] = [];
-  private readonly killOnExit = (): void => this.started.forEach(([, group]) => signalProcessGroup(group.pid, 'SIGKILL'));
+  private readonly killOnExit = (): void =>
+    this.started.forEach(([, group]) => signalProcessGroup(group.pid, 'SIGKILL'));
 
   constructor(
     private readonly dir: string,
@@ -41,7 +44,10 @@ export class RunProcesses {
 
   /** Starts a component in the run folder, with HOME there too so nothing reads the user's config. */
   spawn(name: KubeProcessName, binary: string, args: string[]): ProcessGroup {
-    const group = spawnProcessGroup(binary, args, { cwd: this.dir, env: { PATH: process.env['PATH'], HOME: this.dir } });
+    const group = spawnProcessGroup(binary, args, {
+      cwd: this.dir,
+      env: { PATH: process.env['PATH'], HOME: this.dir },
+    });
     this.started.push([name, group]);
     recordRunProcess(this.dir, group.pid);
     return group;
@@ -61,7 +67,9 @@ export class RunProcesses {
     } catch (err) {
       if (err instanceof ComponentExited) throw err;
       const group = this.started.find(([component]) => component === name)?.[1];
-      throw new Error(`${(err as Error).message}\n--- ${name} output ---\n${tail(group?.output() ?? '')}`, { cause: err });
+      throw new Error(`${(err as Error).message}\n--- ${name} output ---\n${tail(group?.output() ?? '')}`, {
+        cause: err,
+      });
     }
   }
 

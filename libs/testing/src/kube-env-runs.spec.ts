@@ -10,7 +10,10 @@ describe('control plane run folders', () => {
 
   /** A stand-in component: a process group whose command line names its run folder, like the real ones. */
   const component = (dir: string) =>
-    spawnProcessGroup(process.execPath, ['-e', 'setInterval(() => {}, 1000)', dir], { cwd: dir, env: { PATH: process.env['PATH'] } });
+    spawnProcessGroup(process.execPath, ['-e', 'setInterval(() => {}, 1000)', dir], {
+      cwd: dir,
+      env: { PATH: process.env['PATH'] },
+    });
 
   it('kills the processes of runs whose owner has exited and removes their folders', async () => {
     const dir = path.join(runs, 'run-dead');

@@ -31,7 +31,9 @@ export const KUBE_COMPONENT_BINARIES: Record<KubeComponent, readonly string[]> =
 /** Where built binaries are cached: `$RUNPLANE_K8S_CACHE`, else `~/.cache/runplane/k8s`. */
 export function kubeCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   const configured = env['RUNPLANE_K8S_CACHE'];
-  return configured !== undefined && configured !== '' ? path.resolve(configured) : path.join(homedir(), '.cache', 'runplane', 'k8s');
+  return configured !== undefined && configured !== ''
+    ? path.resolve(configured)
+    : path.join(homedir(), '.cache', 'runplane', 'k8s');
 }
 
 /** The cache folder of one component at its pinned version, e.g. `<cache>/kubernetes-v1.34.4`. */
@@ -67,7 +69,8 @@ export interface KubeBinaryPaths {
 
 /** Paths of the cached binaries for the pinned versions (they may not exist yet). */
 export function kubeBinaryPaths(cacheRoot = kubeCacheRoot()): KubeBinaryPaths {
-  const bin = (component: KubeComponent, name: string): string => path.join(kubeComponentDir(component, cacheRoot), 'bin', name);
+  const bin = (component: KubeComponent, name: string): string =>
+    path.join(kubeComponentDir(component, cacheRoot), 'bin', name);
   return {
     kubeApiserver: bin('kubernetes', 'kube-apiserver'),
     kubeScheduler: bin('kubernetes', 'kube-scheduler'),
@@ -80,4 +83,5 @@ export function kubeBinaryPaths(cacheRoot = kubeCacheRoot()): KubeBinaryPaths {
 }
 
 /** The hint every "environment missing" error ends with. */
-export const KUBE_BUILD_HINT = 'Build the Kubernetes test environment with `npm run k8s:build` (a cold build takes several minutes).';
+export const KUBE_BUILD_HINT =
+  'Build the Kubernetes test environment with `npm run k8s:build` (a cold build takes several minutes).';

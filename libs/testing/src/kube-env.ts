@@ -54,9 +54,17 @@ export interface TestNamespace {
  * the pods (freeing their node resources for other test files), deletes the volume claims and
  * finalizes the namespace.
  */
-export async function createTestNamespace(label: string, target: KubeTestEnv | string = kubeTestEnv()): Promise<TestNamespace> {
+export async function createTestNamespace(
+  label: string,
+  target: KubeTestEnv | string = kubeTestEnv(),
+): Promise<TestNamespace> {
   const client = clientOf(target);
-  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'test';
+  const slug =
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'test';
   const name = `t-${slug}-${randomBytes(4).toString('hex')}`;
   await client.create('/api/v1/namespaces', {
     apiVersion: 'v1',
@@ -67,8 +75,11 @@ export async function createTestNamespace(label: string, target: KubeTestEnv | s
     await client.delete(`/api/v1/namespaces/${name}/pods?gracePeriodSeconds=0`);
     await client.delete(`/api/v1/namespaces/${name}/persistentvolumeclaims`);
     await client.delete(`/api/v1/namespaces/${name}`);
-    const ns = await client.get<{ spec?: { finalizers?: string[] } }>(`/api/v1/namespaces/${name}`).catch(() => undefined);
-    if (ns !== undefined) await client.replace(`/api/v1/namespaces/${name}/finalize`, { ...ns, spec: { finalizers: [] } });
+    const ns = await client
+      .get<{ spec?: { finalizers?: string[] } }>(`/api/v1/namespaces/${name}`)
+      .catch(() => undefined);
+    if (ns !== undefined)
+      await client.replace(`/api/v1/namespaces/${name}/finalize`, { ...ns, spec: { finalizers: [] } });
   };
   return { name, delete: remove };
 }
@@ -99,17 +110,27 @@ export async function registerNodePools(
   assertPoolLabel(opts.poolLabel);
   const client = clientOf(target);
   await removeNodePool(client, opts.poolLabel);
-  const nodes = pools.flatMap((pool) => Array.from({ length: pool.count }, (_, index) => buildPoolNode(pool, index, opts.poolLabel)));
+  const nodes = pools.flatMap((pool) =>
+    Array.from({ length: pool.count }, (_, index) => buildPoolNode(pool, index, opts.poolLabel)),
+  );
   await Promise.all(nodes.map((node) => client.create('/api/v1/nodes', node)));
   const names = nodes.map((node) => (node['metadata'] as { name: string }).name);
   if (opts.waitReady ?? true) {
     await pollUntil(
       async () => {
-        const list = await client.get<NodeList>(`/api/v1/nodes?labelSelector=${encodeURIComponent(`${NODE_POOL_LABEL}=${opts.poolLabel}`)}`);
-        const ready = list.items.filter((node) => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+        const list = await client.get<NodeList>(
+          `/api/v1/nodes?labelSelector=${encodeURIComponent(`${NODE_POOL_LABEL}=${opts.poolLabel}`)}`,
+        );
+        const ready = list.items.filter((node) =>
+          node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+        );
         return ready.length === names.length;
       },
-      { timeoutMs: opts.timeoutMs ?? 30_000, intervalMs: 100, description: `${names.length} kwok nodes of pool ${opts.poolLabel} to become Ready` },
+      {
+        timeoutMs: opts.timeoutMs ?? 30_000,
+        intervalMs: 100,
+        description: `${names.length} kwok nodes of pool ${opts.poolLabel} to become Ready`,
+      },
     );
   }
   return names;
@@ -121,7 +142,12 @@ export async function removeNodePool(target: KubeTestEnv | string | KubeTestClie
   const client = target instanceof KubeTestClient ? target : clientOf(target);
   await client.delete(`/api/v1/nodes?labelSelector=${encodeURIComponent(`${NODE_POOL_LABEL}=${poolLabel}`)}`);
   await pollUntil(
-    async () => (await client.get<NodeList>(`/api/v1/nodes?labelSelector=${encodeURIComponent(`${NODE_POOL_LABEL}=${poolLabel}`)}`)).items.length === 0,
+    async () =>
+      (
+        await client.get<NodeList>(
+          `/api/v1/nodes?labelSelector=${encodeURIComponent(`${NODE_POOL_LABEL}=${poolLabel}`)}`,
+        )
+      ).items.length === 0,
     { timeoutMs: 30_000, intervalMs: 100, description: `nodes of pool ${poolLabel} to be deleted` },
   );
 }

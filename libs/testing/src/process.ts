@@ -18,7 +18,12 @@ export function spawnProcessGroup(
   args: string[],
   options: { cwd: string; env: Record<string, string | undefined> },
 ): ProcessGroup {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (child.pid === undefined) throw new Error(`could not spawn ${command}`);
   let output = '';
   const collect = (chunk: Buffer): void => void (output += chunk.toString('utf8'));
@@ -75,7 +80,9 @@ export function getFreePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

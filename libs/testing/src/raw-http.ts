@@ -34,7 +34,11 @@ export function answerOf(socket: Socket): Promise<RawAnswer> {
       const [statusLine = '', ...lines] = head.split('\r\n');
       const headers = Object.fromEntries(lines.map(headerEntry));
       try {
-        resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as Record<string, unknown> });
+        resolve({
+          status: Number(statusLine.split(' ')[1]),
+          headers,
+          body: JSON.parse(body) as Record<string, unknown>,
+        });
       } catch {
         reject(new Error(`no JSON answer before the connection closed: ${JSON.stringify(raw.slice(0, 300))}`));
       }

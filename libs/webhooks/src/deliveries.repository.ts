@@ -73,7 +73,11 @@ export class WebhookDeliveriesRepository {
    * Claims attempt number `attempt` by writing its row (unique per delivery and number). Returns the row and
    * whether it already existed (a run that died mid-request left it unfinished).
    */
-  async claimAttempt(delivery: WebhookDelivery, attempt: number, startedAt: Date): Promise<{ row: WebhookAttempt; existed: boolean }> {
+  async claimAttempt(
+    delivery: WebhookDelivery,
+    attempt: number,
+    startedAt: Date,
+  ): Promise<{ row: WebhookAttempt; existed: boolean }> {
     const data = { deliveryId: delivery.id, jobId: delivery.jobId, url: delivery.url, attempt, startedAt };
     try {
       return { row: await this.db.webhookAttempt.create({ data: { id: newId(), ...data } }), existed: false };
@@ -123,7 +127,12 @@ export class WebhookDeliveriesRepository {
   }
 
   /** One page of an endpoint's deliveries, newest first, each with its attempts; `limit + 1` rows tell if more exist. */
-  listByEndpoint(accountId: string, endpointId: string, limit: number, after?: DeliveryCursor): Promise<DeliveryWithAttempts[]> {
+  listByEndpoint(
+    accountId: string,
+    endpointId: string,
+    limit: number,
+    after?: DeliveryCursor,
+  ): Promise<DeliveryWithAttempts[]> {
     const page = after
       ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
       : {};
@@ -137,7 +146,9 @@ export class WebhookDeliveriesRepository {
 
   /** True when the account has any delivery for the endpoint (they outlive a deleted endpoint). */
   async hasAny(accountId: string, endpointId: string): Promise<boolean> {
-    return (await this.db.webhookDelivery.findFirst({ where: { accountId, endpointId }, select: { id: true } })) !== null;
+    return (
+      (await this.db.webhookDelivery.findFirst({ where: { accountId, endpointId }, select: { id: true } })) !== null
+    );
   }
 
   /**

@@ -23,7 +23,10 @@ class ScriptedSender implements WebhookSender {
 /** Reversible stand-in for the apps' SecretBox, bound to the associated data like it. */
 const box: SecretSealer = {
   seal: (plaintext, ad) => Buffer.from(`${ad}|${plaintext}`).toString('base64url'),
-  open: (envelope, ad) => Buffer.from(envelope, 'base64url').toString('utf8').slice(ad.length + 1),
+  open: (envelope, ad) =>
+    Buffer.from(envelope, 'base64url')
+      .toString('utf8')
+      .slice(ad.length + 1),
 };
 
 const ok: AttemptOutcome = { kind: 'response', statusCode: 200, excerpt: 'ok', durationMs: 3 };
@@ -40,8 +43,11 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     database = await createTestDatabase('webhooks-dispatcher');
     db = createPrismaClient(database.url);
     accountId = (await db.account.create({ data: { id: newId(), name: 'hooks' } })).id;
-    const template = await db.template.create({ data: { id: newId(), accountId, name: 't', imageName: 'i', isServerless: true } });
-    endpointId = (await db.endpoint.create({ data: { id: newId(), accountId, name: 'e', templateId: template.id } })).id;
+    const template = await db.template.create({
+      data: { id: newId(), accountId, name: 't', imageName: 'i', isServerless: true },
+    });
+    endpointId = (await db.endpoint.create({ data: { id: newId(), accountId, name: 'e', templateId: template.id } }))
+      .id;
   });
   afterAll(async () => {
     await db.$disconnect();
@@ -78,7 +84,14 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     const again = await instance.accept(input, 'source-1');
     expect(again.id).toBe(first.id);
     expect(await db.webhookDelivery.count({ where: { sourceKey: 'source-1' } })).toBe(1);
-    expect(first).toMatchObject({ accountId, endpointId, status: 'PENDING', attempts: 0, maxAttempts: 3, body: JSON.stringify(input.record) });
+    expect(first).toMatchObject({
+      accountId,
+      endpointId,
+      status: 'PENDING',
+      attempts: 0,
+      maxAttempts: 3,
+      body: JSON.stringify(input.record),
+    });
     expect(scheduled.map(([id, attempt]) => [id, attempt])).toEqual([
       [first.id, 1],
       [first.id, 1],
@@ -89,7 +102,9 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     const { instance } = dispatcher(new ScriptedSender([]));
     const named = await instance.accept({ ...request(), endpointId: 'deleted', accountId }, 'source-named');
     expect(named).toMatchObject({ accountId, endpointId: 'deleted' });
-    await expect(instance.accept({ ...request(), endpointId: 'deleted' }, 'source-orphan')).rejects.toThrow(OrphanedWebhookError);
+    await expect(instance.accept({ ...request(), endpointId: 'deleted' }, 'source-orphan')).rejects.toThrow(
+      OrphanedWebhookError,
+    );
   });
 
   it('runs an attempt once: a repeated job neither sends again nor skips the next attempt', async () => {
@@ -108,13 +123,18 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     expect(scheduled.map(([, attempt]) => attempt)).toEqual([2, 2]);
     expect(scheduled[1]![2]).toBeGreaterThan(9_000);
 
-    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attemptsMade: true } });
+    const row = await db.webhookDelivery.findUniqueOrThrow({
+      where: { id: delivery.id },
+      include: { attemptsMade: true },
+    });
     expect(row).toMatchObject({ attempts: 1, status: 'PENDING', lastStatusCode: 503, lastError: 'HTTP 503' });
     expect(row.attemptsMade).toHaveLength(1);
 
     const signed = sender.requests[0]!;
     expect(signed.headers['webhook-id']).toBe(`msg_${delivery.id}`);
-    expect(new Webhook(await secrets.current(accountId)).verify(signed.body, signed.headers)).toEqual(JSON.parse(signed.body));
+    expect(new Webhook(await secrets.current(accountId)).verify(signed.body, signed.headers)).toEqual(
+      JSON.parse(signed.body),
+    );
     expect(signed.destination).toMatchObject({ address: '93.184.215.14' });
   });
 
@@ -129,8 +149,13 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     // The copy sent again carries the delivery's webhook-id, as the lost one did, signed over that id.
     const resent = sender.requests[0]!;
     expect(resent.headers['webhook-id']).toBe(`msg_${delivery.id}`);
-    expect(new Webhook(await secrets.current(accountId)).verify(resent.body, resent.headers)).toEqual(JSON.parse(delivery.body!));
-    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attemptsMade: true } });
+    expect(new Webhook(await secrets.current(accountId)).verify(resent.body, resent.headers)).toEqual(
+      JSON.parse(delivery.body!),
+    );
+    const row = await db.webhookDelivery.findUniqueOrThrow({
+      where: { id: delivery.id },
+      include: { attemptsMade: true },
+    });
     expect(row).toMatchObject({ status: 'SUCCEEDED', attempts: 1, body: null });
     expect(row.attemptsMade).toHaveLength(1);
     expect(row.attemptsMade[0]).toMatchObject({ attempt: 1, statusCode: 200, responseExcerpt: 'ok' });
@@ -168,14 +193,24 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     const recent = await instance.accept(request(), `source-${newId()}`);
     const done = await instance.accept(request(), `source-${newId()}`);
     await instance.attempt(done.id, 1);
-    await db.webhookDelivery.updateMany({ where: { id: { in: [lost.id, retrying.id, done.id] } }, data: { nextAttemptAt: minutesAgo(10) } });
+    await db.webhookDelivery.updateMany({
+      where: { id: { in: [lost.id, retrying.id, done.id] } },
+      data: { nextAttemptAt: minutesAgo(10) },
+    });
     await db.webhookDelivery.update({ where: { id: recent.id }, data: { nextAttemptAt: minutesAgo(0.5) } });
 
     expect(await instance.resumeOverdue(60_000)).toBeGreaterThanOrEqual(2);
     const ours = requeued.filter(([id]) => [lost.id, retrying.id, recent.id, done.id].includes(id));
     // The lost first attempt and the second attempt of the failed-once delivery, both already due (delay <= 0).
-    expect(ours.map(([id, attempt]) => [id, attempt]).sort()).toEqual([[lost.id, 1], [retrying.id, 2]].sort());
+    expect(ours.map(([id, attempt]) => [id, attempt]).sort()).toEqual(
+      [
+        [lost.id, 1],
+        [retrying.id, 2],
+      ].sort(),
+    );
     expect(ours.every(([, , delayMs]) => delayMs <= -9 * 60_000)).toBe(true);
-    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: done.id } })).toMatchObject({ status: 'SUCCEEDED' });
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: done.id } })).toMatchObject({
+      status: 'SUCCEEDED',
+    });
   });
 });

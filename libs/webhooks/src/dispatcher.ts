@@ -116,7 +116,11 @@ export class WebhookDispatcher {
     const finishedAt = this.now();
     const step = nextStep({ ...this.deps.policy, maxAttempts: delivery.maxAttempts }, attempt, outcome, finishedAt);
     const status =
-      step.kind === 'succeeded' ? WebhookDeliveryStatus.SUCCEEDED : step.kind === 'failed' ? WebhookDeliveryStatus.FAILED : WebhookDeliveryStatus.PENDING;
+      step.kind === 'succeeded'
+        ? WebhookDeliveryStatus.SUCCEEDED
+        : step.kind === 'failed'
+          ? WebhookDeliveryStatus.FAILED
+          : WebhookDeliveryStatus.PENDING;
     const recorded = await this.deps.deliveries.finishAttempt({
       deliveryId: delivery.id,
       attempt,
@@ -128,6 +132,7 @@ export class WebhookDispatcher {
       status,
       nextAttemptAt: step.kind === 'retry' ? step.at : null,
     });
-    if (recorded && step.kind === 'retry') await this.deps.schedule(delivery.id, step.attempt, this.deps.policy.spacingMs);
+    if (recorded && step.kind === 'retry')
+      await this.deps.schedule(delivery.id, step.attempt, this.deps.policy.spacingMs);
   }
 }

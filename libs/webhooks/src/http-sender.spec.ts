@@ -5,7 +5,12 @@ import { excerptOf, RESPONSE_EXCERPT_BYTES, UndiciWebhookSender } from './http-s
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 /** A local receiver whose answer each test sets; it records what arrived. */
-async function startReceiver(): Promise<{ port: number; server: Server; handle: (h: Handler) => void; seen: { url: string; headers: IncomingMessage['headers']; body: string }[] }> {
+async function startReceiver(): Promise<{
+  port: number;
+  server: Server;
+  handle: (h: Handler) => void;
+  seen: { url: string; headers: IncomingMessage['headers']; body: string }[];
+}> {
   let handler: Handler = (_req, res) => res.end('ok');
   const seen: { url: string; headers: IncomingMessage['headers']; body: string }[] = [];
   const server = createServer((req, res) => {
@@ -27,7 +32,9 @@ describe('excerptOf', () => {
     const text = excerptOf(Buffer.from(`${'a'.repeat(511)}é`));
     expect(text).toBe('a'.repeat(511));
     expect(excerptOf(Buffer.from('ok\u0000!'))).toBe('ok!');
-    expect(Buffer.byteLength(excerptOf(Buffer.from([0xff, 0xfe].concat(Array(600).fill(0x61)))))).toBeLessThanOrEqual(512);
+    expect(Buffer.byteLength(excerptOf(Buffer.from([0xff, 0xfe].concat(Array(600).fill(0x61)))))).toBeLessThanOrEqual(
+      512,
+    );
   });
 });
 
@@ -79,7 +86,9 @@ describe('UndiciWebhookSender', () => {
   });
 
   it('does not follow redirects: a 3xx is the answer', async () => {
-    receiver.handle((req, res) => (req.url === '/moved' ? res.writeHead(302, { location: '/elsewhere' }).end('go away') : res.end('target')));
+    receiver.handle((req, res) =>
+      req.url === '/moved' ? res.writeHead(302, { location: '/elsewhere' }).end('go away') : res.end('target'),
+    );
     const outcome = await sender.send({ destination: at('/moved'), body: '{}', headers: {}, timeoutMs: 5_000 });
     expect(outcome).toMatchObject({ kind: 'response', statusCode: 302, excerpt: 'go away' });
     expect(receiver.seen.map((s) => s.url)).toEqual(['/moved']);

@@ -87,7 +87,12 @@ export class UndiciWebhookSender implements WebhookSender {
         signal,
       });
       const excerpt = await readExcerpt(response.body);
-      return { kind: 'response', statusCode: response.statusCode, excerpt, durationMs: Math.round(performance.now() - started) };
+      return {
+        kind: 'response',
+        statusCode: response.statusCode,
+        excerpt,
+        durationMs: Math.round(performance.now() - started),
+      };
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
       return { kind: 'error', error: describeError(error, timeoutMs, signal.aborted), durationMs };

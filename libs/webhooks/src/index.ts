@@ -1,6 +1,12 @@
 export { DEFAULT_DELIVERY_POLICY, failureOf, isDelivered, nextStep } from './policy';
 export type { AttemptOutcome, DeliveryPolicy, NextStep } from './policy';
-export { parseAllowedHosts, refusedAddressReason, RefusedUrlError, UnresolvedHostError, WebhookUrlGuard } from './url-safety';
+export {
+  parseAllowedHosts,
+  refusedAddressReason,
+  RefusedUrlError,
+  UnresolvedHostError,
+  WebhookUrlGuard,
+} from './url-safety';
 export type { Destination, HostResolver } from './url-safety';
 export { excerptOf, RESPONSE_EXCERPT_BYTES, UndiciWebhookSender } from './http-sender';
 export type { WebhookRequest, WebhookSender } from './http-sender';
@@ -19,4 +25,9 @@ export {
   webhookAttemptsCatalog,
   type WebhookAttemptsQueue,
 } from './attempt-catalog';
-export { OrphanedWebhookError, WebhookDispatcher, type AttemptScheduler, type WebhookDispatcherDeps } from './dispatcher';
+export {
+  OrphanedWebhookError,
+  WebhookDispatcher,
+  type AttemptScheduler,
+  type WebhookDispatcherDeps,
+} from './dispatcher';

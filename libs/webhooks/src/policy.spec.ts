@@ -16,7 +16,11 @@ describe('delivery policy', () => {
   it.each([199, 301, 302, 307, 400, 404, 429, 500, 503])('counts HTTP %i as a failure that is retried', (status) => {
     expect(isDelivered(response(status))).toBe(false);
     expect(failureOf(response(status))).toBe(`HTTP ${status}`);
-    expect(nextStep(policy, 1, response(status), now)).toEqual({ kind: 'retry', attempt: 2, at: new Date('2026-11-21T12:00:10.000Z') });
+    expect(nextStep(policy, 1, response(status), now)).toEqual({
+      kind: 'retry',
+      attempt: 2,
+      at: new Date('2026-11-21T12:00:10.000Z'),
+    });
   });
 
   it('retries a connection error or timeout until the last attempt, then fails', () => {

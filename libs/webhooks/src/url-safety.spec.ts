@@ -1,4 +1,11 @@
-import { parseAllowedHosts, RefusedUrlError, refusedAddressReason, UnresolvedHostError, WebhookUrlGuard, type HostResolver } from './url-safety';
+import {
+  parseAllowedHosts,
+  RefusedUrlError,
+  refusedAddressReason,
+  UnresolvedHostError,
+  WebhookUrlGuard,
+  type HostResolver,
+} from './url-safety';
 
 /** A resolver answering from a table, counting lookups. */
 function tableResolver(table: Record<string, string[]>): HostResolver & { calls: string[] } {
@@ -37,22 +44,30 @@ describe('refusedAddressReason', () => {
     expect(refusedAddressReason(address)).toBe(`${address} is in a non-public range (${range})`);
   });
 
-  it.each(['169.254.169.254', '100.100.100.200', 'fd00:ec2::254', '::ffff:169.254.169.254'])('names the cloud metadata address %s', (address) => {
-    expect(refusedAddressReason(address)).toBe(`${address} is a cloud metadata address`);
-  });
+  it.each(['169.254.169.254', '100.100.100.200', 'fd00:ec2::254', '::ffff:169.254.169.254'])(
+    'names the cloud metadata address %s',
+    (address) => {
+      expect(refusedAddressReason(address)).toBe(`${address} is a cloud metadata address`);
+    },
+  );
 
   it('refuses IPv4-compatible IPv6 addresses', () => {
     expect(refusedAddressReason('::7f00:1')).toBe('::7f00:1 is an IPv4-compatible IPv6 address');
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])('allows the public address %s', (address) => {
-    expect(refusedAddressReason(address)).toBeNull();
-  });
+  it.each(['93.184.215.14', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])(
+    'allows the public address %s',
+    (address) => {
+      expect(refusedAddressReason(address)).toBeNull();
+    },
+  );
 });
 
 describe('parseAllowedHosts', () => {
   it('reads hosts, host:port, bracketed IPv6 with or without a port and bare IPv6', () => {
-    expect(parseAllowedHosts(['Hooks.Internal', 'localhost:8080', '[::1]:9000', '[::1]', '::1', ' 10.0.0.5:80 '])).toEqual([
+    expect(
+      parseAllowedHosts(['Hooks.Internal', 'localhost:8080', '[::1]:9000', '[::1]', '::1', ' 10.0.0.5:80 ']),
+    ).toEqual([
       { host: 'hooks.internal' },
       { host: 'localhost', port: '8080' },
       { host: '::1', port: '9000' },
@@ -101,7 +116,9 @@ describe('WebhookUrlGuard', () => {
     expect(await guard.check('http://93.184.215.14:8080/h')).toMatchObject({ address: '93.184.215.14', family: 4 });
     expect(await refusal('http://127.0.0.1:8080/h')).toBe('127.0.0.1 is in a non-public range (loopback)');
     expect(await refusal('http://10.0.0.1/h')).toBe('10.0.0.1 is in a non-public range (private)');
-    expect(await refusal('http://169.254.169.254/latest/meta-data')).toBe('169.254.169.254 is a cloud metadata address');
+    expect(await refusal('http://169.254.169.254/latest/meta-data')).toBe(
+      '169.254.169.254 is a cloud metadata address',
+    );
     expect(await refusal('http://[::1]:8080/h')).toBe('::1 is in a non-public range (loopback)');
     expect(await refusal('http://[::ffff:127.0.0.1]/h')).toMatch(/non-public range \(loopback\)/);
     expect(await refusal('http://100.64.1.1/h')).toMatch(/carrierGradeNat/);
@@ -117,7 +134,9 @@ describe('WebhookUrlGuard', () => {
   });
 
   it('refuses host names that resolve to a refused address, naming the host', async () => {
-    expect(await refusal('http://localhost:3000/h')).toBe('localhost resolves to 127.0.0.1 is in a non-public range (loopback)');
+    expect(await refusal('http://localhost:3000/h')).toBe(
+      'localhost resolves to 127.0.0.1 is in a non-public range (loopback)',
+    );
     expect(await refusal('http://metadata.google.internal/computeMetadata/v1/')).toBe(
       'metadata.google.internal resolves to 169.254.169.254 is a cloud metadata address',
     );
@@ -133,11 +152,16 @@ describe('WebhookUrlGuard', () => {
 
   it('reports an unresolvable host as a retryable failure, not a refusal', async () => {
     await expect(guard.check('http://nowhere.example.com/')).rejects.toThrow(UnresolvedHostError);
-    await expect(guard.check('http://nowhere.example.com/')).rejects.toThrow(/could not resolve nowhere\.example\.com: ENOTFOUND/);
+    await expect(guard.check('http://nowhere.example.com/')).rejects.toThrow(
+      /could not resolve nowhere\.example\.com: ENOTFOUND/,
+    );
   });
 
   it('lets the operator allow hosts, by name or name and port (default ports included)', async () => {
-    const allowing = new WebhookUrlGuard(['127.0.0.1:8080', 'internal.example.com', '[::1]:9000', 'localhost:80'], resolver);
+    const allowing = new WebhookUrlGuard(
+      ['127.0.0.1:8080', 'internal.example.com', '[::1]:9000', 'localhost:80'],
+      resolver,
+    );
     expect(await allowing.check('http://127.0.0.1:8080/h')).toMatchObject({ address: '127.0.0.1' });
     expect(await allowing.check('https://internal.example.com/h')).toMatchObject({ address: '10.0.0.7' });
     expect(await allowing.check('http://[::1]:9000/h')).toMatchObject({ address: '::1', family: 6 });

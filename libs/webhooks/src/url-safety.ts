@@ -35,7 +35,13 @@ interface AllowedHost {
 }
 
 // Well-known cloud metadata services. All of them sit in ranges refused anyway; naming them keeps the reason clear.
-const METADATA_ADDRESSES = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', '192.0.0.192', 'fd00:ec2::254']);
+const METADATA_ADDRESSES = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  '100.100.100.200',
+  '192.0.0.192',
+  'fd00:ec2::254',
+]);
 // IPv4-compatible IPv6 (::a.b.c.d, deprecated) is not a special range in ipaddr.js but may reach IPv4 hosts.
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
@@ -96,7 +102,9 @@ export class WebhookUrlGuard {
     const url = this.parse(rawUrl);
     const host = normalizeHost(url.hostname);
     const allowed = this.isAllowed(host, defaultPort(url));
-    const addresses = ipaddr.isValid(host) ? [{ address: host, family: host.includes(':') ? 6 : 4 }] : await this.lookup(host);
+    const addresses = ipaddr.isValid(host)
+      ? [{ address: host, family: host.includes(':') ? 6 : 4 }]
+      : await this.lookup(host);
     if (!allowed) {
       for (const { address } of addresses) {
         const reason = refusedAddressReason(address);

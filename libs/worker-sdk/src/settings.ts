@@ -57,7 +57,11 @@ export function resolveSettings(options: WorkerOptions): WorkerSettings {
     urls: resolveUrls(options, env),
     workerId: options.workerId ?? env.RUNPOD_POD_ID ?? randomUUID(),
     token,
-    pingIntervalMs: positiveMs(options.pingIntervalMs ?? env.RUNPOD_PING_INTERVAL, 'pingIntervalMs', DEFAULT_PING_INTERVAL_MS),
+    pingIntervalMs: positiveMs(
+      options.pingIntervalMs ?? env.RUNPOD_PING_INTERVAL,
+      'pingIntervalMs',
+      DEFAULT_PING_INTERVAL_MS,
+    ),
     pollTimeoutMs: positiveMs(options.pollTimeoutMs, 'pollTimeoutMs', DEFAULT_POLL_TIMEOUT_MS),
     returnAggregateStream: options.returnAggregateStream ?? false,
     signal: options.signal ?? new AbortController().signal,

@@ -28,7 +28,9 @@ const ERROR_BACKOFF_MS = 1000;
 function isJob(value: unknown): value is WorkerJob {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const { id, input } = value as { id?: unknown; input?: unknown };
-  return typeof id === 'string' && id.length > 0 && typeof input === 'object' && input !== null && !Array.isArray(input);
+  return (
+    typeof id === 'string' && id.length > 0 && typeof input === 'object' && input !== null && !Array.isArray(input)
+  );
 }
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,7 +61,10 @@ export class ProtocolTransport {
     const url =
       count === 1
         ? withQuery(this.takeUrl, { job_in_progress: jobInProgress ? 1 : 0 })
-        : withQuery(swapRoute(this.takeUrl, 'job-take-batch'), { batch_size: count, job_in_progress: jobInProgress ? 1 : 0 });
+        : withQuery(swapRoute(this.takeUrl, 'job-take-batch'), {
+            batch_size: count,
+            job_in_progress: jobInProgress ? 1 : 0,
+          });
     const response = await this.get(url, signal);
     if (!response) return { jobs: [], backoffMs: signal.aborted ? 0 : ERROR_BACKOFF_MS };
     if (response.status === 204 || response.status === 400) return { jobs: [], backoffMs: 0 };
@@ -121,10 +126,18 @@ export class ProtocolTransport {
     return jobs;
   }
 
-  private async get(url: string, signal: AbortSignal): Promise<{ status: number; contentType: string; body: string } | undefined> {
+  private async get(
+    url: string,
+    signal: AbortSignal,
+  ): Promise<{ status: number; contentType: string; body: string } | undefined> {
     try {
       const timeout = this.config.pollTimeoutMs;
-      const response = await request(url, { headers: this.headers, signal, headersTimeout: timeout, bodyTimeout: timeout });
+      const response = await request(url, {
+        headers: this.headers,
+        signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
       const body = await response.body.text();
       return { status: response.statusCode, contentType: headerText(response.headers['content-type']), body };
     } catch (error) {

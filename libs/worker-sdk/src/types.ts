@@ -18,7 +18,10 @@ export interface HandlerContext {
  * A handler: returns the job's output, or is an async generator whose yields are streamed as chunks.
  * A returned object with an `error` key fails the job with that message; `refresh_worker: true` asks for a recycle.
  */
-export type JobHandler = (job: WorkerJob, context: HandlerContext) => Promise<unknown> | AsyncIterable<unknown> | unknown;
+export type JobHandler = (
+  job: WorkerJob,
+  context: HandlerContext,
+) => Promise<unknown> | AsyncIterable<unknown> | unknown;
 
 /** How many jobs the worker may hold: a number, or RunPod's concurrency modifier `(current) => next`. */
 export type Concurrency = number | ((current: number) => number);

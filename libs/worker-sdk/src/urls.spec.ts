@@ -25,7 +25,9 @@ describe('protocol URL templates', () => {
     expect(fillWorker('http://h/job-take/$ID?a=1', 'w 1')).toBe('http://h/job-take/w%201?a=1');
     expect(fillWorker('http://h/ping/$RUNPOD_POD_ID', 'w1')).toBe('http://h/ping/w1');
     expect(fillJob('http://h/job-done/$RUNPOD_POD_ID/$ID', 'w1', 'j1')).toBe('http://h/job-done/w1/j1');
-    expect(withQuery('http://h/x?gpu=a', { job_in_progress: 0, skip: undefined })).toBe('http://h/x?gpu=a&job_in_progress=0');
+    expect(withQuery('http://h/x?gpu=a', { job_in_progress: 0, skip: undefined })).toBe(
+      'http://h/x?gpu=a&job_in_progress=0',
+    );
     expect(withQuery('http://h/x', { a: 'b c' })).toBe('http://h/x?a=b%20c');
     expect(withQuery('http://h/x?', { a: 1 })).toBe('http://h/x?a=1');
     expect(swapRoute('http://h/v2/e/job-take/w?gpu=a', 'job-stop')).toBe('http://h/v2/e/job-stop/w?gpu=a');
@@ -39,14 +41,24 @@ describe('protocol URL templates', () => {
       endpointId: 'ep',
       env: { RUNPOD_AI_API_KEY: 'k', RUNPOD_POD_ID: 'pod', RUNPOD_PING_INTERVAL: '2500' },
     });
-    expect(settings).toMatchObject({ token: 'k', workerId: 'pod', pingIntervalMs: 2500, concurrency: 1, pollTimeoutMs: 90000 });
-    expect(() => resolveSettings({ handler, baseUrl: 'http://h/v2', endpointId: 'e', env: {} })).toThrow(WorkerConfigError);
+    expect(settings).toMatchObject({
+      token: 'k',
+      workerId: 'pod',
+      pingIntervalMs: 2500,
+      concurrency: 1,
+      pollTimeoutMs: 90000,
+    });
+    expect(() => resolveSettings({ handler, baseUrl: 'http://h/v2', endpointId: 'e', env: {} })).toThrow(
+      WorkerConfigError,
+    );
     expect(() => resolveSettings({ handler, token: 't', env: {} })).toThrow(/RUNPOD_WEBHOOK_GET_JOB/);
     expect(() => resolveSettings({ handler, token: 't', baseUrl: 'http://h/v2', env: {} })).toThrow(/endpointId/);
     const env = { RUNPOD_PING_INTERVAL: '500' };
-    expect(() => resolveSettings({ handler, token: 't', baseUrl: 'http://h/v2', endpointId: 'e', env })).toThrow(/>= 1000/);
-    expect(() => resolveSettings({ handler, token: 't', baseUrl: 'http://h/v2', endpointId: 'e', env: {}, concurrency: 0 })).toThrow(
-      /concurrency/,
+    expect(() => resolveSettings({ handler, token: 't', baseUrl: 'http://h/v2', endpointId: 'e', env })).toThrow(
+      />= 1000/,
     );
+    expect(() =>
+      resolveSettings({ handler, token: 't', baseUrl: 'http://h/v2', endpointId: 'e', env: {}, concurrency: 0 }),
+    ).toThrow(/concurrency/);
   });
 });

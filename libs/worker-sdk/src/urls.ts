@@ -17,11 +17,14 @@ export function protocolUrlsFromEnv(env: Record<string, string | undefined>): Pr
   const take = env.RUNPOD_WEBHOOK_GET_JOB;
   if (!take) return undefined;
   if (!take.includes('/job-take/')) {
-    throw new WorkerConfigError('RUNPOD_WEBHOOK_GET_JOB must contain /job-take/ (batch and stop URLs are derived from it)');
+    throw new WorkerConfigError(
+      'RUNPOD_WEBHOOK_GET_JOB must contain /job-take/ (batch and stop URLs are derived from it)',
+    );
   }
   const done = env.RUNPOD_WEBHOOK_POST_OUTPUT;
   if (!done) throw new WorkerConfigError('RUNPOD_WEBHOOK_POST_OUTPUT is required with RUNPOD_WEBHOOK_GET_JOB');
-  const stream = env.RUNPOD_WEBHOOK_POST_STREAM ?? env.RUNPOD_WEBHOOK_JOB_STREAM ?? done.replace('/job-done/', '/job-stream/');
+  const stream =
+    env.RUNPOD_WEBHOOK_POST_STREAM ?? env.RUNPOD_WEBHOOK_JOB_STREAM ?? done.replace('/job-done/', '/job-stream/');
   const ping = env.RUNPOD_WEBHOOK_PING ?? take.replace('/job-take/', '/ping/');
   return { take, done, stream, ping };
 }
@@ -45,7 +48,11 @@ export function fillWorker(template: string, workerId: string): string {
 
 /** A job-scoped template: `$RUNPOD_POD_ID` → worker id first, then `$ID` → job id. */
 export function fillJob(template: string, workerId: string, jobId: string): string {
-  return template.split('$RUNPOD_POD_ID').join(encodeURIComponent(workerId)).split('$ID').join(encodeURIComponent(jobId));
+  return template
+    .split('$RUNPOD_POD_ID')
+    .join(encodeURIComponent(workerId))
+    .split('$ID')
+    .join(encodeURIComponent(jobId));
 }
 
 /** Appends query parameters the way RunPod's SDK does (`&k=v` after a template's own query), skipping undefined ones. */

@@ -36,13 +36,22 @@ describe('runWorker against a real HTTP platform', () => {
   });
 
   function start(handler: JobHandler, options: Partial<WorkerOptions> = {}): void {
-    running = runWorker({ handler, env: platformEnv(platform.url), signal: controller.signal, log: (m) => logs.push(m), ...options });
+    running = runWorker({
+      handler,
+      env: platformEnv(platform.url),
+      signal: controller.signal,
+      log: (m) => logs.push(m),
+      ...options,
+    });
   }
 
   const doneFor = (jobId: string): Promise<RecordedRequest> =>
-    pollUntil(() => platform.on('job-done').find((r) => r.path.endsWith(`/${jobId}`) && !r.body.includes('IN_PROGRESS')), {
-      description: `job-done for ${jobId}`,
-    });
+    pollUntil(
+      () => platform.on('job-done').find((r) => r.path.endsWith(`/${jobId}`) && !r.body.includes('IN_PROGRESS')),
+      {
+        description: `job-done for ${jobId}`,
+      },
+    );
 
   it('long-polls job-take with RunPod headers and query, and posts the output to job-done', async () => {
     const seen: unknown[] = [];
@@ -113,7 +122,11 @@ describe('runWorker against a real HTTP platform', () => {
       return { partial: 1, error: { code: 7 }, refresh_worker: true };
     });
     platform.push({ id: 'mapped', input: {} }, { id: 'throws', input: {} }, { id: 'empty', input: {} });
-    expect(JSON.parse((await doneFor('mapped')).body)).toEqual({ output: { partial: 1 }, error: '{"code":7}', stopPod: true });
+    expect(JSON.parse((await doneFor('mapped')).body)).toEqual({
+      output: { partial: 1 },
+      error: '{"code":7}',
+      stopPod: true,
+    });
     const thrown = JSON.parse(JSON.parse((await doneFor('throws')).body).error as string);
     expect(thrown).toMatchObject({ error_type: 'TypeError', error_message: 'boom', worker_id: 'w1' });
     expect(thrown.error_traceback).toContain('boom');
@@ -131,7 +144,11 @@ describe('runWorker against a real HTTP platform', () => {
     const done = await doneFor('s1');
     const chunks = platform.on('job-stream').filter((r) => r.path.endsWith('/s1'));
     expect(chunks.map((r) => r.path)).toEqual(Array(3).fill('/v2/ep1/job-stream/w1/s1'));
-    expect(chunks.map((r) => JSON.parse(r.body))).toEqual([{ output: { token: 'a' } }, { output: 'b' }, { output: 'never sent for bad' }]);
+    expect(chunks.map((r) => JSON.parse(r.body))).toEqual([
+      { output: { token: 'a' } },
+      { output: 'b' },
+      { output: 'never sent for bad' },
+    ]);
     expect(chunks[0]?.query.get('isStream')).toBe('false');
     expect(done.query.get('isStream')).toBe('true');
     expect(JSON.parse(done.body)).toEqual({ output: [] });
@@ -178,7 +195,9 @@ describe('runWorker against a real HTTP platform', () => {
     expect(first.query.get('job_id')).toBeNull();
     expect(first.query.get('runpod_version')).toMatch(/^\d+\.\d+\.\d+$/);
     platform.push({ id: 'held', input: {} });
-    const busy = await pollUntil(() => platform.on('ping').find((r) => r.query.get('job_id') === 'held'), { timeoutMs: 3000 });
+    const busy = await pollUntil(() => platform.on('ping').find((r) => r.query.get('job_id') === 'held'), {
+      timeoutMs: 3000,
+    });
     expect(busy.at - first.at).toBeGreaterThanOrEqual(900);
     release();
     await doneFor('held');
@@ -208,7 +227,9 @@ describe('runWorker against a real HTTP platform', () => {
     start(async (job) => job.id);
     platform.push({ id: 'r1', input: {} });
     await pollUntil(() => platform.on('job-done').length === 2, { timeoutMs: 5000 });
-    await pollUntil(() => logs.some((line) => line.includes('Failed to return job results') && line.includes('HTTP 400')));
+    await pollUntil(() =>
+      logs.some((line) => line.includes('Failed to return job results') && line.includes('HTTP 400')),
+    );
     platform.push({ id: 'r2', input: {} });
     await doneFor('r2');
     expect(platform.on('job-done').map((r) => r.path.split('/').at(-1))).toEqual(['r1', 'r1', 'r2']);
@@ -230,10 +251,13 @@ describe('runWorker against a real HTTP platform', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let finished = false;
-    start(async () => {
-      await gate;
-      return 'done';
-    }, { concurrency: 2 });
+    start(
+      async () => {
+        await gate;
+        return 'done';
+      },
+      { concurrency: 2 },
+    );
     platform.push({ id: 'last', input: {} });
     await pollUntil(() => platform.parked === 1);
     const stopped = (running as Promise<void>).then(() => (finished = true));

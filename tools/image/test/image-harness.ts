@@ -17,12 +17,21 @@ export function runInImage(
   env: Record<string, string>,
   user?: { uid: number; gid: number },
 ): Promise<ImageRun> {
-  const fullEnv = { PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'), ...image.env, ...env };
+  const fullEnv = {
+    PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    ...image.env,
+    ...env,
+  };
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: image.appDir, env: fullEnv, timeout: 180_000, ...(user ?? {}) }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      args,
+      { cwd: image.appDir, env: fullEnv, timeout: 180_000, ...(user ?? {}) },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

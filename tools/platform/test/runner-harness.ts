@@ -103,13 +103,24 @@ export class RunnerHarness {
     } catch {
       return [];
     }
-    return names.map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { podId: string; pid: number; phase: string; reason: string | null });
+    return names.map(
+      (name) =>
+        JSON.parse(readFileSync(join(dir, name), 'utf8')) as {
+          podId: string;
+          pid: number;
+          phase: string;
+          reason: string | null;
+        },
+    );
   }
 
   /** Waits until a local worker process of the platform is running, and returns its record. */
   async runningWorker(except: number[] = []): Promise<{ podId: string; pid: number }> {
     return pollUntil(
-      () => this.workloads().find((record) => record.phase === 'RUNNING' && !except.includes(record.pid) && isProcessAlive(record.pid)),
+      () =>
+        this.workloads().find(
+          (record) => record.phase === 'RUNNING' && !except.includes(record.pid) && isProcessAlive(record.pid),
+        ),
       { timeoutMs: 120_000, intervalMs: 250, description: 'a local worker process to be running' },
     );
   }
@@ -126,7 +137,12 @@ export class RunnerHarness {
 }
 
 /** POST to the management API with the admin key; returns the created object. */
-export async function postV1(gatewayPort: number, secret: string, path: string, body: unknown): Promise<{ id: string }> {
+export async function postV1(
+  gatewayPort: number,
+  secret: string,
+  path: string,
+  body: unknown,
+): Promise<{ id: string }> {
   const response = await fetch(`http://127.0.0.1:${gatewayPort}/v1${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
@@ -138,8 +154,16 @@ export async function postV1(gatewayPort: number, secret: string, path: string, 
 }
 
 /** An echo-worker endpoint with `workersMin` workers kept running. */
-export async function createEchoEndpoint(gatewayPort: number, secret: string, workersMin: number, idleTimeout = 5): Promise<{ id: string }> {
-  const template = await postV1(gatewayPort, secret, '/templates', { ...ECHO_WORKER_TEMPLATE, name: `echo-${workersMin}-${Date.now()}` });
+export async function createEchoEndpoint(
+  gatewayPort: number,
+  secret: string,
+  workersMin: number,
+  idleTimeout = 5,
+): Promise<{ id: string }> {
+  const template = await postV1(gatewayPort, secret, '/templates', {
+    ...ECHO_WORKER_TEMPLATE,
+    name: `echo-${workersMin}-${Date.now()}`,
+  });
   return postV1(gatewayPort, secret, '/endpoints', {
     name: `echo-${workersMin}`,
     templateId: template.id,

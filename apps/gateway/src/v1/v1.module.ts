@@ -29,10 +29,22 @@ export class V1Module {
   static forRoot(options: V1Options): DynamicModule {
     return {
       module: V1Module,
-      imports: [TemplatesModule, NetworkVolumesModule, PodsModule, OpenApiModule, EndpointsModule, BillingModule, WebhooksModule.forRoot(options)],
+      imports: [
+        TemplatesModule,
+        NetworkVolumesModule,
+        PodsModule,
+        OpenApiModule,
+        EndpointsModule,
+        BillingModule,
+        WebhooksModule.forRoot(options),
+      ],
       controllers: [ApiKeysController, RegistryAuthController],
       providers: [
-        { provide: API_KEYS_SERVICE, inject: [DB_CLIENT], useFactory: (db: DbClient) => createAccountsServices(db).apiKeys },
+        {
+          provide: API_KEYS_SERVICE,
+          inject: [DB_CLIENT],
+          useFactory: (db: DbClient) => createAccountsServices(db).apiKeys,
+        },
         { provide: API_KEY_AUTHENTICATOR, useExisting: API_KEYS_SERVICE },
         { provide: PLACEMENT_CLIENT, useFactory: options.placement },
         {
@@ -46,4 +58,3 @@ export class V1Module {
     };
   }
 }
-

@@ -1,7 +1,13 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type Principal, runJobInput, statusQuery, syncWaitQuery, ValidationError } from '@runplane/contracts';
-import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, authorizeApiKey, parseInput, type RouteAccess } from '@runplane/http';
+import {
+  API_KEY_AUTHENTICATOR,
+  type ApiKeyAuthenticator,
+  authorizeApiKey,
+  parseInput,
+  type RouteAccess,
+} from '@runplane/http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JobRouteParams } from '../http/plain-route';
 import { EndpointLimits } from '../limits/endpoint-limits';

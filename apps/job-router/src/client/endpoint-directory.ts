@@ -9,7 +9,10 @@ export interface EndpointSummary {
 
 /** Finds an account's endpoint (the endpoints lib's repository, wired by the module). */
 export interface EndpointLookup {
-  findById(accountId: string, id: string): Promise<{ id: string; accountId: string; executionTimeoutMs: number } | null>;
+  findById(
+    accountId: string,
+    id: string,
+  ): Promise<{ id: string; accountId: string; executionTimeoutMs: number } | null>;
 }
 
 /** How long a found endpoint is trusted without asking Postgres again. */

@@ -65,7 +65,12 @@ export class JobApiService {
   ) {}
 
   /** Submits a job; /run answers `{id, status}`. */
-  async submit(principal: Principal, endpointId: string, body: RunJobInput, options: SubmitOptions): Promise<JobRecord> {
+  async submit(
+    principal: Principal,
+    endpointId: string,
+    body: RunJobInput,
+    options: SubmitOptions,
+  ): Promise<JobRecord> {
     const endpoint = await this.endpoints.require(principal, endpointId);
     return this.engine.submit({
       endpointId,
@@ -86,9 +91,17 @@ export class JobApiService {
   }
 
   /** The finished record, or `{id, status}` when `waitMs` elapses first. */
-  async runSync(principal: Principal, endpointId: string, body: RunJobInput, waitMs: number): Promise<JobRecord | JobRef> {
+  async runSync(
+    principal: Principal,
+    endpointId: string,
+    body: RunJobInput,
+    waitMs: number,
+  ): Promise<JobRecord | JobRef> {
     // RunPod keeps a /runsync result 1 min, longer (up to 5 min) when the caller waits longer.
-    const submitted = await this.submit(principal, endpointId, body, { sync: true, retentionMs: syncRetentionMs(waitMs) });
+    const submitted = await this.submit(principal, endpointId, body, {
+      sync: true,
+      retentionMs: syncRetentionMs(waitMs),
+    });
     return this.finishedOrRef(await this.engine.waitFor(endpointId, submitted.id, waitMs, this.closing));
   }
 
@@ -147,7 +160,10 @@ export class JobApiService {
    * workers not serving yet.
    */
   private async workerStates(endpointId: string): Promise<{ ready: string[]; workers: EndpointHealth['workers'] }> {
-    const [live, scheduled] = await Promise.all([this.engine.workers(endpointId), this.schedulerStates.counts(endpointId)]);
+    const [live, scheduled] = await Promise.all([
+      this.engine.workers(endpointId),
+      this.schedulerStates.counts(endpointId),
+    ]);
     return {
       ready: [...live.idle, ...live.running],
       workers: { idle: live.idle.length, running: live.running.length, ...scheduled },

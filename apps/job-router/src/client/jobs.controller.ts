@@ -1,5 +1,12 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { type EndpointHealth, type EndpointMetrics, type Principal, requestsQuery, streamWaitQuery, syncWaitQuery } from '@runplane/contracts';
+import {
+  type EndpointHealth,
+  type EndpointMetrics,
+  type Principal,
+  requestsQuery,
+  streamWaitQuery,
+  syncWaitQuery,
+} from '@runplane/contracts';
 import type { JobRecord, StreamRead } from '@runplane/jobs';
 import { Authenticated, CurrentPrincipal, EndpointScoped, Reads, Writes, ZodPipe } from '@runplane/http';
 import type { z } from 'zod';

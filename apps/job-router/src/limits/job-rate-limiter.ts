@@ -79,9 +79,19 @@ export class JobRateLimiter {
   ) {
     const prefix = `${options.keyPrefix ?? ''}limits`;
     const windowSeconds = Math.max(1, Math.ceil(options.windowMs / 1000));
-    this.rate = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rate`, points: UNBOUNDED, duration: windowSeconds });
+    this.rate = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${prefix}:rate`,
+      points: UNBOUNDED,
+      duration: windowSeconds,
+    });
     const holdSeconds = Math.max(1, Math.ceil(options.maxHoldMs / 1000));
-    this.concurrency = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:busy`, points: UNBOUNDED, duration: holdSeconds });
+    this.concurrency = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${prefix}:busy`,
+      points: UNBOUNDED,
+      duration: holdSeconds,
+    });
   }
 
   /** The base limits of an operation after configuration overrides. */
@@ -126,19 +136,32 @@ export class JobRateLimiter {
   }
 
   /** Each request's outcome, in the order n sequential acquires would check it: the rate first, then concurrency. */
-  private async verdicts(batch: PendingAcquire, counted: RateLimiterRes | undefined, held: RateLimiterRes | undefined): Promise<Verdict[]> {
+  private async verdicts(
+    batch: PendingAcquire,
+    counted: RateLimiterRes | undefined,
+    held: RateLimiterRes | undefined,
+  ): Promise<Verdict[]> {
     const { endpointId, operation, limit, waiters } = batch;
     const offset = 1 - waiters.length;
     // Only a batch with a request over the base limit pays for the worker count, once.
-    const overBase = counted && counted.consumedPoints > limit.requests ? await this.overBaseLimit(endpointId, limit.requests) : undefined;
+    const overBase =
+      counted && counted.consumedPoints > limit.requests
+        ? await this.overBaseLimit(endpointId, limit.requests)
+        : undefined;
     return waiters.map((_, i): Verdict => {
       const rateCount = counted ? counted.consumedPoints + offset + i : 0;
       if (overBase && rateCount > limit.requests) {
         if ('reason' in overBase) return overBase;
-        if (rateCount > overBase.effective) return { reason: this.overRate(operation, overBase.effective, counted?.msBeforeNext ?? 0) };
+        if (rateCount > overBase.effective)
+          return { reason: this.overRate(operation, overBase.effective, counted?.msBeforeNext ?? 0) };
       }
       if (held && held.consumedPoints + offset + i > limit.concurrent) {
-        return { reason: new RateLimitedError(`Too many concurrent ${operation} requests for this endpoint (limit ${limit.concurrent})`, 1) };
+        return {
+          reason: new RateLimitedError(
+            `Too many concurrent ${operation} requests for this endpoint (limit ${limit.concurrent})`,
+            1,
+          ),
+        };
       }
       return ADMITTED;
     });
@@ -177,7 +200,12 @@ export class JobRateLimiter {
       else refused.push({ reject: waiter.reject, reason: verdict.reason });
     });
     if (refused.length === 0) return;
-    const givenBack = held ? await this.giveBack(key, refused.length).then(() => undefined, (reason: unknown) => ({ reason })) : undefined;
+    const givenBack = held
+      ? await this.giveBack(key, refused.length).then(
+          () => undefined,
+          (reason: unknown) => ({ reason }),
+        )
+      : undefined;
     for (const { reject, reason } of refused) reject(givenBack ? givenBack.reason : reason);
   }
 

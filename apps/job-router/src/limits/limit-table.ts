@@ -1,5 +1,14 @@
 /** Job-API operations that carry their own rate and concurrency limits (RunPod's table). */
-export const LIMITED_OPERATIONS = ['runsync', 'run', 'status', 'stream', 'cancel', 'purge-queue', 'openai', 'requests'] as const;
+export const LIMITED_OPERATIONS = [
+  'runsync',
+  'run',
+  'status',
+  'stream',
+  'cancel',
+  'purge-queue',
+  'openai',
+  'requests',
+] as const;
 /** One limited operation. */
 export type LimitedOperation = (typeof LIMITED_OPERATIONS)[number];
 
@@ -30,7 +39,10 @@ function isOperation(name: string): name is LimitedOperation {
 /** Parses `run=1000/200,cancel=5/1` into overrides; throws with a message naming the bad entry. */
 export function parseLimitOverrides(text: string): Partial<Record<LimitedOperation, OperationLimit>> {
   const overrides: Partial<Record<LimitedOperation, OperationLimit>> = {};
-  for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const match = ENTRY.exec(entry);
     if (!match) throw new Error(`"${entry}": expected <operation>=<requests>/<concurrent>`);
     const [, name = '', requests, concurrent] = match;

@@ -2,7 +2,16 @@ import { Logger } from '@nestjs/common';
 import type { Principal } from '@runplane/contracts';
 import { type JobRecord, type StreamRead, TERMINAL_STATUSES } from '@runplane/jobs';
 import type { JobApiService } from '../client/job-api.service';
-import { completedBody, completedEvents, doneEvent, errorEvent, isEmptyOutput, jobErrorBody, jobErrorStatus, sseText } from './openai-answer';
+import {
+  completedBody,
+  completedEvents,
+  doneEvent,
+  errorEvent,
+  isEmptyOutput,
+  jobErrorBody,
+  jobErrorStatus,
+  sseText,
+} from './openai-answer';
 import type { OpenAiCall } from './openai-request';
 
 /** How long one wait on the job is held; the relay then waits again, so only the job's own policy bounds the wait. */
@@ -41,7 +50,9 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | un
   });
 }
 
-const FOLLOW_FAILED = { error: { message: 'The job could not be followed to its end', type: 'server_error', code: null } };
+const FOLLOW_FAILED = {
+  error: { message: 'The job could not be followed to its end', type: 'server_error', code: null },
+};
 
 /**
  * Runs one OpenAI-compatible request as a job of the endpoint (RunPod's passthrough) and waits for it like /runsync.
@@ -65,7 +76,10 @@ export class OpenAiRelay {
   private async json(target: JobTarget, signal: AbortSignal): Promise<OpenAiAnswer> {
     let record: JobRecord | undefined;
     do {
-      record = await unlessAborted(this.jobs.statusSync(target.principal, target.endpointId, target.jobId, this.holdMs), signal);
+      record = await unlessAborted(
+        this.jobs.statusSync(target.principal, target.endpointId, target.jobId, this.holdMs),
+        signal,
+      );
       if (!record) return this.abandon(target);
     } while (!isTerminal(record.status));
     if (record.status !== 'COMPLETED') return { kind: 'json', ...jobErrorStatus(record), body: jobErrorBody(record) };
@@ -81,7 +95,10 @@ export class OpenAiRelay {
   private async events(target: JobTarget, signal: AbortSignal): Promise<OpenAiAnswer> {
     let read: StreamRead | undefined;
     do {
-      read = await unlessAborted(this.jobs.stream(target.principal, target.endpointId, target.jobId, this.holdMs), signal);
+      read = await unlessAborted(
+        this.jobs.stream(target.principal, target.endpointId, target.jobId, this.holdMs),
+        signal,
+      );
       if (!read) return this.abandon(target);
     } while (read.stream.length === 0 && !isTerminal(read.status));
     if (read.stream.length > 0) return { kind: 'events', events: this.follow(target, read, signal) };
@@ -101,7 +118,10 @@ export class OpenAiRelay {
           yield event.text;
         }
         if (isTerminal(read.status)) break;
-        const next = await unlessAborted(this.jobs.stream(target.principal, target.endpointId, target.jobId, this.holdMs), signal);
+        const next = await unlessAborted(
+          this.jobs.stream(target.principal, target.endpointId, target.jobId, this.holdMs),
+          signal,
+        );
         if (!next) {
           await this.abandon(target);
           return;
@@ -127,7 +147,9 @@ export class OpenAiRelay {
 
   private async abandon(target: JobTarget): Promise<OpenAiAnswer> {
     await this.jobs.cancel(target.principal, target.endpointId, target.jobId).catch((error: unknown) => {
-      this.logger.warn(`could not cancel abandoned job ${target.jobId}: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `could not cancel abandoned job ${target.jobId}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
     return { kind: 'gone' };
   }

@@ -19,7 +19,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function openAiRoute(path: string): string {
   const trimmed = path.replace(/^\/+/, '');
   if (trimmed === '') throw new NotFoundError('OpenAI route');
-  if (trimmed.length > MAX_PATH_LENGTH) throw new ValidationError(`path: at most ${MAX_PATH_LENGTH} characters after /openai/v1/`);
+  if (trimmed.length > MAX_PATH_LENGTH)
+    throw new ValidationError(`path: at most ${MAX_PATH_LENGTH} characters after /openai/v1/`);
   return `/v1/${trimmed}`;
 }
 

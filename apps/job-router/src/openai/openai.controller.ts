@@ -38,7 +38,10 @@ async function send(reply: FastifyReply, answer: OpenAiAnswer): Promise<void> {
     case 'json':
       // OpenAI's own clients (openai-node, openai-python) read this header before their status-based retry rule.
       if (answer.retry === false) void reply.header('x-should-retry', 'false');
-      await reply.status(answer.status).type('application/json; charset=utf-8').send(JSON.stringify(answer.body ?? null));
+      await reply
+        .status(answer.status)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(answer.body ?? null));
       return;
     case 'events': {
       const body = Readable.from(answer.events, { objectMode: false });
@@ -95,7 +98,12 @@ export class OpenAiController {
     await this.relayTo(reply, principal, endpointId, openAiPostCall(pathOf(path), body));
   }
 
-  private async relayTo(reply: FastifyReply, principal: Principal, endpointId: string, call: OpenAiCall): Promise<void> {
+  private async relayTo(
+    reply: FastifyReply,
+    principal: Principal,
+    endpointId: string,
+    call: OpenAiCall,
+  ): Promise<void> {
     await send(reply, await this.relay.answer(principal, endpointId, call, disconnection(reply)));
   }
 }

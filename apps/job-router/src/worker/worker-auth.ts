@@ -16,10 +16,16 @@ export class WorkerAuthenticator {
   ) {}
 
   /** The worker a request acts as on `endpointId` / `workerId`; UnauthorizedError (or 404 for a foreign endpoint). */
-  async authenticate(authorization: string | string[] | undefined, endpointId: string, workerId: string): Promise<WorkerIdentity> {
+  async authenticate(
+    authorization: string | string[] | undefined,
+    endpointId: string,
+    workerId: string,
+  ): Promise<WorkerIdentity> {
     const secret = extractApiKey(authorization);
     if (!secret) throw new UnauthorizedError('Missing worker token');
-    return isWorkerToken(secret) ? this.byToken(secret, endpointId, workerId) : this.byApiKey(secret, endpointId, workerId);
+    return isWorkerToken(secret)
+      ? this.byToken(secret, endpointId, workerId)
+      : this.byApiKey(secret, endpointId, workerId);
   }
 
   private async byToken(token: string, endpointId: string, workerId: string): Promise<WorkerIdentity> {
@@ -33,7 +39,8 @@ export class WorkerAuthenticator {
   private async byApiKey(secret: string, endpointId: string, workerId: string): Promise<WorkerIdentity> {
     const principal = await this.apiKeys.authenticate(secret);
     if (!principal) throw new UnauthorizedError('Invalid worker token');
-    if (principal.scope !== 'ALL') throw new UnauthorizedError('Worker routes need a worker token or an ALL-scope API key');
+    if (principal.scope !== 'ALL')
+      throw new UnauthorizedError('Worker routes need a worker token or an ALL-scope API key');
     const endpoint = await this.endpoints.requireOwned(principal.accountId, endpointId);
     return { accountId: endpoint.accountId, endpointId, workerId };
   }

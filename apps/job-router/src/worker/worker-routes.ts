@@ -1,6 +1,13 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { jobDoneInput, jobDoneQuery, jobStreamInput, jobTakeBatchQuery, jobTakeQuery, pingQuery } from '@runplane/contracts';
+import {
+  jobDoneInput,
+  jobDoneQuery,
+  jobStreamInput,
+  jobTakeBatchQuery,
+  jobTakeQuery,
+  pingQuery,
+} from '@runplane/contracts';
 import { parseInput } from '@runplane/http';
 import type { JobEngine } from '@runplane/jobs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -37,7 +44,13 @@ export class WorkerRoutes implements OnModuleInit {
     });
     this.route(fastify, 'GET', 'job-take-batch/:workerId', async (worker, request, reply) => {
       const query = parseInput(jobTakeBatchQuery, request.query ?? {});
-      const jobs = await engine.take(worker.endpointId, worker.workerId, query.batch_size, waitMs, disconnectSignal(reply));
+      const jobs = await engine.take(
+        worker.endpointId,
+        worker.workerId,
+        query.batch_size,
+        waitMs,
+        disconnectSignal(reply),
+      );
       return jobs.length > 0 ? jobs : noContent(reply);
     });
     this.route(fastify, 'POST', 'job-done/:workerId/:jobId', async (worker, request) => {
@@ -56,7 +69,10 @@ export class WorkerRoutes implements OnModuleInit {
       if (query.status === 'unhealthy') {
         // A failed fitness check, reported once before the worker exits: not a sign of life. The scheduler marks the
         // worker unhealthy with this reason and replaces it.
-        request.log.warn({ ...worker, check: query.check, reason: query.reason }, 'worker reported a failed fitness check');
+        request.log.warn(
+          { ...worker, check: query.check, reason: query.reason },
+          'worker reported a failed fitness check',
+        );
         await engine.unhealthy(worker.endpointId, worker.workerId, fitnessFailure(query.check, query.reason));
         return {};
       }

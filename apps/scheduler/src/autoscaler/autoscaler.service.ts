@@ -1,7 +1,13 @@
 import type { WorkerTokensService } from '@runplane/accounts';
 import type { WorkerStateEntry, WorkerStateStore } from '@runplane/endpoints';
 import type { JobScalingReader, ScalingView, WorkerRetirement } from '@runplane/jobs';
-import { noCapacityMessage, replacementBackoffMs, scalingPlan, type ScalingSettings, type ScalingWorker } from '@runplane/placement';
+import {
+  noCapacityMessage,
+  replacementBackoffMs,
+  scalingPlan,
+  type ScalingSettings,
+  type ScalingWorker,
+} from '@runplane/placement';
 import type { PlacementService } from '../placement/placement.service';
 import { IdleClocks } from './idle-clocks';
 import type { ScalableEndpoint, ScalingRepository, WorkerRow } from './scaling.repository';
@@ -67,9 +73,17 @@ export class AutoscalerService {
 
   /** One pass over every endpoint. */
   async scaleAll(): Promise<void> {
-    const [endpoints, workers, prices] = await Promise.all([this.repository.endpoints(), this.repository.workers(), this.repository.prices()]);
+    const [endpoints, workers, prices] = await Promise.all([
+      this.repository.endpoints(),
+      this.repository.workers(),
+      this.repository.prices(),
+    ]);
     for (const endpoint of endpoints) {
-      await this.scale(endpoint, workers.filter((worker) => worker.endpointId === endpoint.id && worker.desiredStatus === 'RUNNING'), prices);
+      await this.scale(
+        endpoint,
+        workers.filter((worker) => worker.endpointId === endpoint.id && worker.desiredStatus === 'RUNNING'),
+        prices,
+      );
     }
   }
 
@@ -80,7 +94,10 @@ export class AutoscalerService {
     if (this.unhealthy.get(endpointId)?.some((entry) => entry.workerId === row.id)) return;
     const previous = this.failures.get(endpointId);
     this.failures.set(endpointId, { count: (previous?.count ?? 0) + 1, lastAt: this.clock(), reason });
-    this.unhealthy.set(endpointId, [...(this.unhealthy.get(endpointId) ?? []), { workerId: row.id, state: 'unhealthy' as const, reason }].slice(-10));
+    this.unhealthy.set(
+      endpointId,
+      [...(this.unhealthy.get(endpointId) ?? []), { workerId: row.id, state: 'unhealthy' as const, reason }].slice(-10),
+    );
     await this.remove(row);
   }
 
@@ -102,9 +119,13 @@ export class AutoscalerService {
       if (!entry) continue;
       if (entry.reason?.startsWith(reason)) return true;
       const combined = `${reason} (${entry.reason ?? 'exited'})`;
-      this.unhealthy.set(endpointId, entries.map((candidate) => (candidate === entry ? { ...entry, reason: combined } : candidate)));
+      this.unhealthy.set(
+        endpointId,
+        entries.map((candidate) => (candidate === entry ? { ...entry, reason: combined } : candidate)),
+      );
       const failures = this.failures.get(endpointId);
-      if (failures && failures.reason === entry.reason) this.failures.set(endpointId, { ...failures, reason: combined });
+      if (failures && failures.reason === entry.reason)
+        this.failures.set(endpointId, { ...failures, reason: combined });
       return true;
     }
     return false;
@@ -120,12 +141,16 @@ export class AutoscalerService {
     const now = this.clock();
     const view = await this.jobs.view(endpoint.id);
     const workers = rows.map((row) => this.scalingWorker(row, view, now));
-    const plan = scalingPlan(settingsOf(endpoint), {
-      scalingQueued: view.scalingQueued,
-      queued: view.queued,
-      inProgress: view.inProgress,
-      oldestScalingWaitMs: view.oldestScalingQueuedAt === null ? null : now - view.oldestScalingQueuedAt,
-    }, workers);
+    const plan = scalingPlan(
+      settingsOf(endpoint),
+      {
+        scalingQueued: view.scalingQueued,
+        queued: view.queued,
+        inProgress: view.inProgress,
+        oldestScalingWaitMs: view.oldestScalingQueuedAt === null ? null : now - view.oldestScalingQueuedAt,
+      },
+      workers,
+    );
     // Workers the cluster cannot schedule (their machine filled up meanwhile) wait: throttled, with the cluster's reason.
     const throttled: WorkerStateEntry[] = rows
       .filter((row) => row.observedPhase === 'CREATING' && row.statusMessage?.startsWith('Unschedulable: '))
@@ -147,7 +172,11 @@ export class AutoscalerService {
       this.failures.delete(endpoint.id);
       this.unhealthy.delete(endpoint.id);
     }
-    await this.publish(endpoint.id, workers.filter((worker) => !removed.has(worker.id)), throttled);
+    await this.publish(
+      endpoint.id,
+      workers.filter((worker) => !removed.has(worker.id)),
+      throttled,
+    );
   }
 
   private scalingWorker(row: WorkerRow, view: ScalingView, now: number): ScalingWorker {
@@ -162,10 +191,18 @@ export class AutoscalerService {
    * Places and writes up to `count` workers at once; says how many, and why not all when there is no capacity or a
    * crash backoff is running.
    */
-  private async addWorkers(endpoint: ScalableEndpoint, count: number, prices: Prices, now: number): Promise<{ added: number; refusal: string | null }> {
+  private async addWorkers(
+    endpoint: ScalableEndpoint,
+    count: number,
+    prices: Prices,
+    now: number,
+  ): Promise<{ added: number; refusal: string | null }> {
     const failures = this.failures.get(endpoint.id);
     if (failures && now - failures.lastAt < replacementBackoffMs(failures.count)) {
-      return { added: 0, refusal: `Waiting to replace a crashed worker (${failures.count} in a row): ${failures.reason}` };
+      return {
+        added: 0,
+        refusal: `Waiting to replace a crashed worker (${failures.count} in a row): ${failures.reason}`,
+      };
     }
     const batch = await this.placement.placeManyAndCreate(
       {
@@ -183,7 +220,10 @@ export class AutoscalerService {
       },
       count,
       async (tx, placements) => {
-        const priced = placements.map((placed) => ({ ...placed, costPerHr: this.price(endpoint, placed.gpuTypeId, placed.cpuFlavorId, prices) }));
+        const priced = placements.map((placed) => ({
+          ...placed,
+          costPerHr: this.price(endpoint, placed.gpuTypeId, placed.cpuFlavorId, prices),
+        }));
         await this.repository.createWorkers(tx, endpoint, priced, new Date(now));
       },
     );
@@ -191,7 +231,12 @@ export class AutoscalerService {
     return { added, refusal: added < count ? noCapacityMessage(batch.reasons) : null };
   }
 
-  private price(endpoint: ScalableEndpoint, gpuTypeId: string | null, cpuFlavorId: string | null, prices: Prices): number {
+  private price(
+    endpoint: ScalableEndpoint,
+    gpuTypeId: string | null,
+    cpuFlavorId: string | null,
+    prices: Prices,
+  ): number {
     if (gpuTypeId !== null) {
       const price = prices.gpu.get(gpuTypeId);
       return Math.round((price?.secure ?? price?.community ?? 0) * endpoint.gpuCount * 1e6) / 1e6;
@@ -204,7 +249,10 @@ export class AutoscalerService {
    * it: its row goes (the reconciler stops its process) and its usage ends, all as of the moment of the retirement.
    * With `onlyIfIdle`, a worker holding a job is neither retired nor removed (false).
    */
-  private async remove(row: Pick<WorkerRow, 'id' | 'accountId' | 'endpointId'>, { onlyIfIdle = false } = {}): Promise<boolean> {
+  private async remove(
+    row: Pick<WorkerRow, 'id' | 'accountId' | 'endpointId'>,
+    { onlyIfIdle = false } = {},
+  ): Promise<boolean> {
     const endpointId = row.endpointId as string;
     const at = this.clock();
     if (!onlyIfIdle) await this.retirement.retire(endpointId, row.id, at);
@@ -219,10 +267,12 @@ export class AutoscalerService {
 
   private async publish(endpointId: string, workers: ScalingWorker[], throttled: WorkerStateEntry[]): Promise<void> {
     const waiting = new Set(throttled.map((entry) => entry.workerId));
-    const entries: WorkerStateEntry[] = workers.filter((worker) => !waiting.has(worker.id)).map((worker) => ({
-      workerId: worker.id,
-      state: worker.initializing ? 'initializing' : worker.busy ? 'running' : 'idle',
-    }));
+    const entries: WorkerStateEntry[] = workers
+      .filter((worker) => !waiting.has(worker.id))
+      .map((worker) => ({
+        workerId: worker.id,
+        state: worker.initializing ? 'initializing' : worker.busy ? 'running' : 'idle',
+      }));
     const states = [...entries, ...(this.unhealthy.get(endpointId) ?? []), ...throttled];
     // Passes run on every cluster change: rewrite an unchanged list only well within the store's expiry.
     const signature = JSON.stringify(states);

@@ -8,7 +8,13 @@ import { createPrismaClient, newId, type Pod } from '@runplane/db';
 import { WorkerStateStore } from '@runplane/endpoints';
 import { JobScalingReader, RedisJobEngine, WorkerRetirement } from '@runplane/jobs';
 import { createRedis } from '@runplane/queue';
-import { cleanupRedisPrefix, createTestDatabase, FakeClock, type TestDatabase, testRedisPrefix } from '@runplane/testing';
+import {
+  cleanupRedisPrefix,
+  createTestDatabase,
+  FakeClock,
+  type TestDatabase,
+  testRedisPrefix,
+} from '@runplane/testing';
 import { CapacityRepository } from '../placement/capacity.repository';
 import { PlacementService } from '../placement/placement.service';
 import { UsageLedgerRepository } from '../usage/usage-ledger.repository';
@@ -49,12 +55,35 @@ describe('AutoscalerService: removing an idle worker', () => {
     database = await createTestDatabase('sched-idle-removal');
     db = createPrismaClient(database.url);
     await seedCatalog(db);
-    await db.machine.create({ data: { id: 'm1', name: 'm1', gpuTypeId: RTX, gpuCount: 8, cpuCount: 64, memoryInGb: 512, dataCenterId: 'EU-RO-1', ready: true } });
+    await db.machine.create({
+      data: {
+        id: 'm1',
+        name: 'm1',
+        gpuTypeId: RTX,
+        gpuCount: 8,
+        cpuCount: 64,
+        memoryInGb: 512,
+        dataCenterId: 'EU-RO-1',
+        ready: true,
+      },
+    });
     accountId = (await createAccountsServices(db).accounts.create({ name: 'idle-removal' })).id;
-    const template = await db.template.create({ data: { id: newId(), accountId, name: 'echo', imageName: 'runplane/echo:1', isServerless: true } });
+    const template = await db.template.create({
+      data: { id: newId(), accountId, name: 'echo', imageName: 'runplane/echo:1', isServerless: true },
+    });
     endpointId = (
       await db.endpoint.create({
-        data: { id: newId(), accountId, name: 'echo', templateId: template.id, gpuTypeIds: [RTX], workersMin: 0, workersMax: 1, idleTimeout: IDLE_TIMEOUT_S, scalerValue: 1 },
+        data: {
+          id: newId(),
+          accountId,
+          name: 'echo',
+          templateId: template.id,
+          gpuTypeIds: [RTX],
+          workersMin: 0,
+          workersMax: 1,
+          idleTimeout: IDLE_TIMEOUT_S,
+          scalerValue: 1,
+        },
       })
     ).id;
     engine = new RedisJobEngine({ redis, prefix, region: 'u1', clock });
@@ -118,7 +147,9 @@ describe('AutoscalerService: removing an idle worker', () => {
     expect(await db.pod.count({ where: { id: worker.id } })).toBe(0);
     expect(await retirement.retiredAt(endpointId, worker.id)).toBe(removedAt);
     expect(await engine.workers(endpointId)).toEqual({ idle: [], running: [] });
-    expect(stopped()).toEqual([expect.objectContaining({ workerId: worker.id, endpointId, occurredAt: new Date(removedAt).toISOString() })]);
+    expect(stopped()).toEqual([
+      expect.objectContaining({ workerId: worker.id, endpointId, occurredAt: new Date(removedAt).toISOString() }),
+    ]);
     expect(await ledger.find(worker.id)).toBeNull();
     expect(await db.workerToken.count({ where: { workerId: worker.id, revokedAt: null } })).toBe(0);
 

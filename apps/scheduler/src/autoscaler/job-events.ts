@@ -13,7 +13,13 @@ export interface JobEvent {
 function toEvent(fields: string[]): JobEvent {
   const map: Record<string, string> = {};
   for (let index = 0; index + 1 < fields.length; index += 2) map[fields[index] as string] = fields[index + 1] as string;
-  return { type: map['type'] ?? '', endpointId: map['endpointId'] ?? '', jobId: map['jobId'], workerId: map['workerId'], reason: map['reason'] };
+  return {
+    type: map['type'] ?? '',
+    endpointId: map['endpointId'] ?? '',
+    jobId: map['jobId'],
+    workerId: map['workerId'],
+    reason: map['reason'],
+  };
 }
 
 /**
@@ -46,7 +52,8 @@ export class JobEventsFollower {
     let lastId = '$';
     while (this.running) {
       try {
-        const reply = (await this.redis.xread('COUNT', 500, 'BLOCK', 1000, 'STREAMS', this.streamKey, lastId)) as [string, [string, string[]][]][] | null;
+        const reply = (await this.redis.xread('COUNT', 500, 'BLOCK', 1000, 'STREAMS', this.streamKey, lastId)) as
+          [string, [string, string[]][]][] | null;
         const entries = reply?.[0]?.[1] ?? [];
         if (entries.length === 0) continue;
         lastId = entries[entries.length - 1]?.[0] ?? lastId;

@@ -14,7 +14,9 @@ export interface WorkerPlacement {
 
 function stringEnv(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 const WORKER_SELECT = {
@@ -32,7 +34,11 @@ const WORKER_SELECT = {
 export type WorkerRow = Prisma.PodGetPayload<{ select: typeof WORKER_SELECT }>;
 
 /** The Pod row of a new worker: the endpoint's template, where it was placed and its price. */
-function workerRow(endpoint: ScalableEndpoint, placed: WorkerPlacement, now: Date): Prisma.PodCreateManyInput & { id: string; env: Record<string, string> } {
+function workerRow(
+  endpoint: ScalableEndpoint,
+  placed: WorkerPlacement,
+  now: Date,
+): Prisma.PodCreateManyInput & { id: string; env: Record<string, string> } {
   const template = endpoint.template;
   return {
     id: newId(),
@@ -76,12 +82,19 @@ export class ScalingRepository {
   constructor(private readonly db: DbClient) {}
 
   endpoints(): Promise<ScalableEndpoint[]> {
-    return this.db.endpoint.findMany({ include: { template: true, networkVolume: true }, orderBy: { createdAt: 'asc' } });
+    return this.db.endpoint.findMany({
+      include: { template: true, networkVolume: true },
+      orderBy: { createdAt: 'asc' },
+    });
   }
 
   /** Every worker, with only what scaling looks at (passes run on every cluster change: full rows cost too much). */
   workers(): Promise<WorkerRow[]> {
-    return this.db.pod.findMany({ where: { endpointId: { not: null } }, select: WORKER_SELECT, orderBy: { createdAt: 'asc' } });
+    return this.db.pod.findMany({
+      where: { endpointId: { not: null } },
+      select: WORKER_SELECT,
+      orderBy: { createdAt: 'asc' },
+    });
   }
 
   /** One worker, or null when its row is gone (or the Pod is no worker). */
@@ -90,11 +103,17 @@ export class ScalingRepository {
   }
 
   /** On-demand prices (secure, community) per GPU type and per vCPU-hour per CPU flavor. */
-  async prices(): Promise<{ gpu: Map<string, { secure: number | null; community: number | null }>; cpu: Map<string, number> }> {
+  async prices(): Promise<{
+    gpu: Map<string, { secure: number | null; community: number | null }>;
+    cpu: Map<string, number>;
+  }> {
     const [gpus, flavors] = await Promise.all([this.db.gpuType.findMany(), this.db.cpuFlavor.findMany()]);
-    const money = (value: { toString(): string } | null): number | null => (value === null ? null : Number(value.toString()));
+    const money = (value: { toString(): string } | null): number | null =>
+      value === null ? null : Number(value.toString());
     return {
-      gpu: new Map(gpus.map((gpu) => [gpu.id, { secure: money(gpu.securePrice), community: money(gpu.communityPrice) }])),
+      gpu: new Map(
+        gpus.map((gpu) => [gpu.id, { secure: money(gpu.securePrice), community: money(gpu.communityPrice) }]),
+      ),
       cpu: new Map(flavors.map((flavor) => [flavor.id, money(flavor.pricePerVcpuHr) ?? 0])),
     };
   }
@@ -104,10 +123,19 @@ export class ScalingRepository {
    * ids. One statement with the rows as one JSON parameter, typed by the table's own row type: a scale-up of a
    * thousand workers through createMany spends most of its time building the query.
    */
-  async createWorkers(tx: Prisma.TransactionClient, endpoint: ScalableEndpoint, placements: WorkerPlacement[], now: Date): Promise<string[]> {
+  async createWorkers(
+    tx: Prisma.TransactionClient,
+    endpoint: ScalableEndpoint,
+    placements: WorkerPlacement[],
+    now: Date,
+  ): Promise<string[]> {
     if (placements.length === 0) return [];
     const rows = placements.map((placed) => ({ ...workerRow(endpoint, placed, now), updatedAt: now.toISOString() }));
-    const columns = Prisma.raw(Object.keys(rows[0] as object).map((column) => `"${column}"`).join(', '));
+    const columns = Prisma.raw(
+      Object.keys(rows[0] as object)
+        .map((column) => `"${column}"`)
+        .join(', '),
+    );
     await tx.$executeRaw`INSERT INTO "pods" (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::"pods", ${JSON.stringify(rows)}::jsonb)`;
     return rows.map((row) => row.id);
   }

@@ -38,7 +38,11 @@ export class MicroBatch<I, O> {
 }
 
 /** Runs `work` on every item with at most `limit` running at once; resolves when all have ended, rejects with the first failure after that. */
-export async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const failures: unknown[] = [];
   const lane = async (): Promise<void> => {

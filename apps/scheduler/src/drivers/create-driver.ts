@@ -13,13 +13,18 @@ const INHERITED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER'];
  * scheduler on the local driver never uses.
  */
 function loadKubernetesDriver(): typeof createKubernetesDriver {
+  type DriverModule = typeof import('./kubernetes/create-kubernetes-driver');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const driver = require('./kubernetes/create-kubernetes-driver') as typeof import('./kubernetes/create-kubernetes-driver');
+  const driver = require('./kubernetes/create-kubernetes-driver') as DriverModule;
   return driver.createKubernetesDriver;
 }
 
 /** The configured compute driver. */
-export function createDriver(config: SchedulerConfig, env: NodeJS.ProcessEnv = process.env, db?: DbClient): ComputeDriver {
+export function createDriver(
+  config: SchedulerConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  db?: DbClient,
+): ComputeDriver {
   switch (config.SCHEDULER_DRIVER) {
     case 'local':
       return new LocalDriver({
@@ -29,7 +34,9 @@ export function createDriver(config: SchedulerConfig, env: NodeJS.ProcessEnv = p
           config.SCHEDULER_LOCAL_MACHINES?.map((machine) => ({ ...machine, ready: true, labels: {} })) ??
           defaultLocalMachines(config.SCHEDULER_LOCAL_DATA_CENTER),
         stopGraceMs: config.SCHEDULER_STOP_GRACE_MS,
-        inheritedEnv: Object.fromEntries(INHERITED.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]]))),
+        inheritedEnv: Object.fromEntries(
+          INHERITED.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]])),
+        ),
       });
     case 'kubernetes':
       if (!db) throw new Error('SCHEDULER_DRIVER=kubernetes needs the database (Pod volumes and registry auths)');

@@ -7,7 +7,10 @@ export class MachinesRepository {
 
   /** GPU type ids by GFD product label, from the catalog. */
   async gpuTypesByProduct(): Promise<Map<string, string>> {
-    const rows = await this.db.gpuType.findMany({ where: { gfdProduct: { not: null } }, select: { id: true, gfdProduct: true } });
+    const rows = await this.db.gpuType.findMany({
+      where: { gfdProduct: { not: null } },
+      select: { id: true, gfdProduct: true },
+    });
     return new Map(rows.map((row) => [row.gfdProduct as string, row.id]));
   }
 
@@ -26,12 +29,19 @@ export class MachinesRepository {
       labels: { ...machine.labels, 'runplane.io/cpu-flavors': machine.cpuFlavorIds.join(',') },
       lastSeenAt: now,
     };
-    await this.db.machine.upsert({ where: { id: machine.name }, create: { id: machine.name, name: machine.name, ...data }, update: data });
+    await this.db.machine.upsert({
+      where: { id: machine.name },
+      create: { id: machine.name, name: machine.name, ...data },
+      update: data,
+    });
   }
 
   /** Machines the driver no longer reports stop receiving Pods (their rows stay for the Pods that reference them). */
   async markGone(presentIds: string[]): Promise<void> {
-    await this.db.machine.updateMany({ where: { id: { notIn: presentIds }, ready: true }, data: { ready: false, schedulable: false } });
+    await this.db.machine.updateMany({
+      where: { id: { notIn: presentIds }, ready: true },
+      data: { ready: false, schedulable: false },
+    });
   }
 
   /** Sets each machine's free GPUs, in one statement that touches only the rows whose value changed. */

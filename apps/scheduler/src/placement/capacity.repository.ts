@@ -16,7 +16,10 @@ export interface Reservation {
 }
 
 function cpuFlavorsOf(labels: unknown): string[] {
-  const value = typeof labels === 'object' && labels !== null ? (labels as Record<string, unknown>)['runplane.io/cpu-flavors'] : undefined;
+  const value =
+    typeof labels === 'object' && labels !== null
+      ? (labels as Record<string, unknown>)['runplane.io/cpu-flavors']
+      : undefined;
   return typeof value === 'string' && value !== '' ? value.split(',') : [];
 }
 
@@ -32,7 +35,11 @@ export class CapacityRepository {
   }
 
   async reserve(tx: Tx, reservation: Reservation, expiresAt: Date): Promise<void> {
-    await tx.capacityReservation.upsert({ where: { podId: reservation.podId }, create: { ...reservation, expiresAt }, update: { ...reservation, expiresAt } });
+    await tx.capacityReservation.upsert({
+      where: { podId: reservation.podId },
+      create: { ...reservation, expiresAt },
+      update: { ...reservation, expiresAt },
+    });
   }
 
   /** Drops expired reservations and those whose Pod row now exists (the row holds the capacity itself). */
@@ -41,7 +48,8 @@ export class CapacityRepository {
     const live = await tx.capacityReservation.findMany({ select: { podId: true } });
     if (live.length === 0) return;
     const written = await tx.pod.findMany({ where: { id: { in: live.map((r) => r.podId) } }, select: { id: true } });
-    if (written.length > 0) await tx.capacityReservation.deleteMany({ where: { podId: { in: written.map((p) => p.id) } } });
+    if (written.length > 0)
+      await tx.capacityReservation.deleteMany({ where: { podId: { in: written.map((p) => p.id) } } });
   }
 
   /**
@@ -57,10 +65,14 @@ export class CapacityRepository {
         where: { machineId: { not: null }, desiredStatus: { not: 'TERMINATED' } },
         _sum: { gpuCount: true, vcpuCount: true, memoryInGb: true },
       }),
-      tx.capacityReservation.groupBy({ by: ['machineId'], _sum: { gpuCount: true, vcpuCount: true, memoryInGb: true } }),
+      tx.capacityReservation.groupBy({
+        by: ['machineId'],
+        _sum: { gpuCount: true, vcpuCount: true, memoryInGb: true },
+      }),
     ]);
     const taken = (machineId: string, field: 'gpuCount' | 'vcpuCount' | 'memoryInGb'): number =>
-      (used.find((u) => u.machineId === machineId)?._sum[field] ?? 0) + (reserved.find((r) => r.machineId === machineId)?._sum[field] ?? 0);
+      (used.find((u) => u.machineId === machineId)?._sum[field] ?? 0) +
+      (reserved.find((r) => r.machineId === machineId)?._sum[field] ?? 0);
     return machines.map((machine) => ({
       id: machine.id,
       gpuTypeId: machine.gpuTypeId,

@@ -1,6 +1,13 @@
 import { type DbClient, type Prisma, withTransaction } from '@runplane/db';
 import type { PlacementRpcReply, PlacementRpcRequest } from '@runplane/contracts';
-import { type BatchPlacement, type InventoryMachine, noCapacityMessage, placeMany, placePod, type PlacementResult } from '@runplane/placement';
+import {
+  type BatchPlacement,
+  type InventoryMachine,
+  noCapacityMessage,
+  placeMany,
+  placePod,
+  type PlacementResult,
+} from '@runplane/placement';
 import type { CapacityRepository } from './capacity.repository';
 
 /** How long a reservation waits for its Pod row (the gateway writes it right after the reply). */
@@ -28,11 +35,23 @@ export class PlacementService {
       const existing = await this.capacity.findReservation(tx, request.podId, now);
       if (existing) {
         const machine = await tx.machine.findUnique({ where: { id: existing.machineId } });
-        return { placed: true, machineId: existing.machineId, gpuTypeId: machine?.gpuTypeId ?? null, cpuFlavorId: request.cpuFlavorIds[0] ?? null, dataCenterId: machine?.dataCenterId ?? null };
+        return {
+          placed: true,
+          machineId: existing.machineId,
+          gpuTypeId: machine?.gpuTypeId ?? null,
+          cpuFlavorId: request.cpuFlavorIds[0] ?? null,
+          dataCenterId: machine?.dataCenterId ?? null,
+        };
       }
       const result = placePod({ ...request }, await this.capacity.inventory(tx, now));
       if (!result.placed) return { placed: false, message: noCapacityMessage(result.reasons) };
-      const reservation = { podId: request.podId, machineId: result.machineId, gpuCount: request.gpuCount, vcpuCount: request.vcpuCount, memoryInGb: request.memoryInGb };
+      const reservation = {
+        podId: request.podId,
+        machineId: result.machineId,
+        gpuCount: request.gpuCount,
+        vcpuCount: request.vcpuCount,
+        memoryInGb: request.memoryInGb,
+      };
       await this.capacity.reserve(tx, reservation, new Date(now.getTime() + RESERVATION_TTL_MS));
       return result;
     });

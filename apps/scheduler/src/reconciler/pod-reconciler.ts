@@ -33,7 +33,14 @@ function usageShape(row: Pod): PodUsageShape {
 }
 
 function observed(status: WorkloadStatus | null, desired: PodState['desiredStatus']): ObservedFields {
-  if (!status) return { observedPhase: desired === 'RUNNING' ? 'PENDING' : 'EXITED', statusMessage: null, publicIp: null, portMappings: null, lastStartedAt: null };
+  if (!status)
+    return {
+      observedPhase: desired === 'RUNNING' ? 'PENDING' : 'EXITED',
+      statusMessage: null,
+      publicIp: null,
+      portMappings: null,
+      lastStartedAt: null,
+    };
   return {
     observedPhase: status.phase,
     statusMessage: status.reason,
@@ -89,10 +96,16 @@ export class PodReconciler {
 
   /** One full pass over every Pod and workload. */
   async reconcile(): Promise<void> {
-    const [rows, workloads, entries] = await Promise.all([this.pods.placed(), this.driver.list(), this.ledger.listKind(['pod', 'worker'])]);
+    const [rows, workloads, entries] = await Promise.all([
+      this.pods.placed(),
+      this.driver.list(),
+      this.ledger.listKind(['pod', 'worker']),
+    ]);
     const byPod = new Map(workloads.map((status) => [status.podId, status]));
     const ledger = new Map(entries.map((entry) => [entry.resourceId, entry]));
-    await forEachLimited(rows, this.concurrency, (row) => this.reconcilePod(row, byPod.get(row.id) ?? null, ledger.get(row.id) ?? null));
+    await forEachLimited(rows, this.concurrency, (row) =>
+      this.reconcilePod(row, byPod.get(row.id) ?? null, ledger.get(row.id) ?? null),
+    );
     for (const row of rows) byPod.delete(row.id);
     // Workloads without a Pod row: the Pod was deleted (or its endpoint was). Remove them.
     await forEachLimited([...byPod.values()], this.concurrency, (orphan) => this.driver.delete(orphan.podId));
@@ -127,7 +140,12 @@ export class PodReconciler {
     const fields = observed(current, row.desiredStatus);
     if (!sameObserved(row, fields)) await this.observedWrites.load({ id: row.id, fields });
     const running = current?.phase === 'RUNNING';
-    await this.observeUsage(row.id, entry, running, running ? (current?.startedAt ?? now) : (current?.finishedAt ?? now));
+    await this.observeUsage(
+      row.id,
+      entry,
+      running,
+      running ? (current?.startedAt ?? now) : (current?.finishedAt ?? now),
+    );
   }
 
   /** Reports a usage transition, if this observation is one (reading the whole row only then). */
@@ -139,7 +157,12 @@ export class PodReconciler {
   }
 
   /** Starts, restarts (new generation) or crash-restarts the workload; undefined when the row was handed off. */
-  private async keepRunning(row: PodState, status: WorkloadStatus | null, now: Date, entry: LedgerEntry | null): Promise<WorkloadStatus | null | undefined> {
+  private async keepRunning(
+    row: PodState,
+    status: WorkloadStatus | null,
+    now: Date,
+    entry: LedgerEntry | null,
+  ): Promise<WorkloadStatus | null | undefined> {
     const sameGeneration = status !== null && status.generation === row.generation;
     if (sameGeneration && (status.phase === 'RUNNING' || status.phase === 'CREATING')) {
       if (status.phase === 'RUNNING') this.crashes.delete(row.id);
@@ -159,7 +182,8 @@ export class PodReconciler {
     }
     // Stopped while no scheduler ran (`npm start` stops local processes with the platform): billing stops when it
     // did, not when the workload starts again.
-    if (sameGeneration && status.phase === 'EXITED') await this.observeUsage(row.id, entry, false, status.finishedAt ?? now);
+    if (sameGeneration && status.phase === 'EXITED')
+      await this.observeUsage(row.id, entry, false, status.finishedAt ?? now);
     const full = await this.fullRows.load(row.id);
     if (!full) return undefined;
     const reset = status !== null && status.generation !== row.generation;

@@ -35,7 +35,11 @@ export class PodsStateRepository {
 
   /** Pods that exist (terminated ones only until their workload is gone), with what a pass decides on. */
   placed(): Promise<PodState[]> {
-    return this.db.pod.findMany({ where: { machineId: { not: null } }, select: STATE_SELECT, orderBy: { createdAt: 'asc' } });
+    return this.db.pod.findMany({
+      where: { machineId: { not: null } },
+      select: STATE_SELECT,
+      orderBy: { createdAt: 'asc' },
+    });
   }
 
   /** Whole rows of some Pods (those a pass starts, or whose usage it reports); missing ones are left out. */
@@ -45,7 +49,9 @@ export class PodsStateRepository {
 
   /** Which of these Pods still have a row. */
   async existing(ids: string[]): Promise<Set<string>> {
-    return new Set((await this.db.pod.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((row) => row.id));
+    return new Set(
+      (await this.db.pod.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((row) => row.id),
+    );
   }
 
   /**

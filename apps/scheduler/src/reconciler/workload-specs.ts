@@ -14,7 +14,9 @@ export interface WorkloadSpecOptions {
 
 function stringEnv(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /**
@@ -24,7 +26,9 @@ function stringEnv(value: unknown): Record<string, string> {
  */
 export class WorkloadSpecs {
   /** Workers started in one pass get their tokens in one revoke and one insert per endpoint. */
-  private readonly issuing = new MicroBatch<{ endpointId: string; workerId: string }, string | Error>((workers) => this.reissue(workers));
+  private readonly issuing = new MicroBatch<{ endpointId: string; workerId: string }, string | Error>((workers) =>
+    this.reissue(workers),
+  );
 
   constructor(
     private readonly tokens: WorkerTokensService,
@@ -83,9 +87,11 @@ export class WorkloadSpecs {
     const tokens = new Map<string, string | Error>();
     for (const [endpointId, workerIds] of byEndpoint) {
       try {
-        for (const { token, identity } of await this.tokens.reissueMany(endpointId, [...workerIds])) tokens.set(`${endpointId}/${identity.workerId}`, token);
+        for (const { token, identity } of await this.tokens.reissueMany(endpointId, [...workerIds]))
+          tokens.set(`${endpointId}/${identity.workerId}`, token);
       } catch (error) {
-        for (const workerId of workerIds) tokens.set(`${endpointId}/${workerId}`, error instanceof Error ? error : new Error(String(error)));
+        for (const workerId of workerIds)
+          tokens.set(`${endpointId}/${workerId}`, error instanceof Error ? error : new Error(String(error)));
       }
     }
     return workers.map(({ endpointId, workerId }) => tokens.get(`${endpointId}/${workerId}`) as string | Error);

@@ -11,7 +11,14 @@ export interface LedgerEntry {
   snapshot: Record<string, unknown>;
 }
 
-function toEntry(row: { resourceId: string; kind: string; accountId: string; seq: number; running: boolean; snapshot: unknown }): LedgerEntry {
+function toEntry(row: {
+  resourceId: string;
+  kind: string;
+  accountId: string;
+  seq: number;
+  running: boolean;
+  snapshot: unknown;
+}): LedgerEntry {
   return { ...row, kind: row.kind as LedgerEntry['kind'], snapshot: (row.snapshot ?? {}) as Record<string, unknown> };
 }
 

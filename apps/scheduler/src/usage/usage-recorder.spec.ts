@@ -63,7 +63,12 @@ describe('UsageRecorder', () => {
     await recorder.observePod(shape(), false, t(6));
     await recorder.observePod(shape(), true, t(9));
     expect(ids()).toEqual(['pod1:started:1', 'pod1:stopped:1', 'pod1:started:2']);
-    expect(published[0]).toMatchObject({ type: 'pod.started', occurredAt: t(1).toISOString(), costPerHr: '5.380000', gpuCount: 2 });
+    expect(published[0]).toMatchObject({
+      type: 'pod.started',
+      occurredAt: t(1).toISOString(),
+      costPerHr: '5.380000',
+      gpuCount: 2,
+    });
   });
 
   it('a new start time while running is a restart: a stop, then a start', async () => {
@@ -73,7 +78,9 @@ describe('UsageRecorder', () => {
   });
 
   it('a failed publish leaves the ledger as it was, so the same event id is published again', async () => {
-    const failing = new UsageRecorder(ledger as unknown as UsageLedgerRepository, () => Promise.reject(new Error('redis down')));
+    const failing = new UsageRecorder(ledger as unknown as UsageLedgerRepository, () =>
+      Promise.reject(new Error('redis down')),
+    );
     await expect(failing.observePod(shape(), true, t(1))).rejects.toThrow('redis down');
     await recorder.observePod(shape(), true, t(1));
     expect(ids()).toEqual(['pod1:started:1']);
@@ -100,7 +107,14 @@ describe('UsageRecorder', () => {
   });
 
   it('network volumes: created, resized (numbered), deleted with their last size', async () => {
-    const volume = { id: 'vol1', accountId: 'acc', dataCenterId: 'EU-RO-1', size: 10, createdAt: t(1), updatedAt: t(1) };
+    const volume = {
+      id: 'vol1',
+      accountId: 'acc',
+      dataCenterId: 'EU-RO-1',
+      size: 10,
+      createdAt: t(1),
+      updatedAt: t(1),
+    };
     await recorder.observeVolumes([volume], t(2));
     await recorder.observeVolumes([volume], t(3));
     await recorder.observeVolumes([{ ...volume, size: 20, updatedAt: t(4) }], t(5));

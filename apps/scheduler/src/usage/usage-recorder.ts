@@ -64,7 +64,14 @@ export class UsageRecorder {
   async observePod(shape: PodUsageShape, running: boolean, at: Date, known?: LedgerEntry | null): Promise<void> {
     const kind = shape.endpointId === null ? 'pod' : 'worker';
     const found = known === undefined ? await this.ledger.find(shape.podId) : known;
-    let entry = found ?? { resourceId: shape.podId, kind, accountId: shape.accountId, seq: 0, running: false, snapshot: {} };
+    let entry = found ?? {
+      resourceId: shape.podId,
+      kind,
+      accountId: shape.accountId,
+      seq: 0,
+      running: false,
+      snapshot: {},
+    };
     const startedAt = at.toISOString();
     if (running && entry.running && entry.snapshot['startedAt'] !== startedAt) {
       await this.publish(this.podEvent(shape, 'stopped', `${shape.podId}:stopped:${entry.seq}`, at));
@@ -73,8 +80,20 @@ export class UsageRecorder {
     }
     if (running === entry.running) return;
     const seq = running ? entry.seq + 1 : entry.seq;
-    await this.publish(this.podEvent(shape, running ? 'started' : 'stopped', `${shape.podId}:${running ? 'started' : 'stopped'}:${seq}`, at));
-    await this.ledger.save({ ...entry, seq, running, snapshot: { ...shape, ...(running ? { startedAt } : { startedAt: entry.snapshot['startedAt'] ?? null }) } });
+    await this.publish(
+      this.podEvent(
+        shape,
+        running ? 'started' : 'stopped',
+        `${shape.podId}:${running ? 'started' : 'stopped'}:${seq}`,
+        at,
+      ),
+    );
+    await this.ledger.save({
+      ...entry,
+      seq,
+      running,
+      snapshot: { ...shape, ...(running ? { startedAt } : { startedAt: entry.snapshot['startedAt'] ?? null }) },
+    });
   }
 
   /** Whether {@link observePod} with this ledger entry (null: none) would publish anything; callers skip it otherwise. */
@@ -96,8 +115,10 @@ export class UsageRecorder {
   /** The Pod row is gone: a last stop if it was running, then (Pods only) the termination. */
   async podGone(entry: LedgerEntry, at: Date): Promise<void> {
     const shape = entry.snapshot as unknown as PodUsageShape;
-    if (entry.running) await this.publish(this.podEvent(shape, 'stopped', `${entry.resourceId}:stopped:${entry.seq}`, at));
-    if (entry.kind === 'pod') await this.publish(this.podEvent(shape, 'terminated', `${entry.resourceId}:terminated:${entry.seq}`, at));
+    if (entry.running)
+      await this.publish(this.podEvent(shape, 'stopped', `${entry.resourceId}:stopped:${entry.seq}`, at));
+    if (entry.kind === 'pod')
+      await this.publish(this.podEvent(shape, 'terminated', `${entry.resourceId}:terminated:${entry.seq}`, at));
     await this.ledger.remove(entry.resourceId);
   }
 
@@ -110,7 +131,9 @@ export class UsageRecorder {
       if (!entry) {
         await this.publish(this.volumeEvent(volume, 'volume.created', `${volume.id}:created:0`, volume.createdAt));
       } else if (entry.snapshot['size'] !== volume.size) {
-        await this.publish(this.volumeEvent(volume, 'volume.resized', `${volume.id}:resized:${entry.seq + 1}`, volume.updatedAt));
+        await this.publish(
+          this.volumeEvent(volume, 'volume.resized', `${volume.id}:resized:${entry.seq + 1}`, volume.updatedAt),
+        );
       } else continue;
       await this.ledger.save({
         resourceId: volume.id,
@@ -122,21 +145,62 @@ export class UsageRecorder {
       });
     }
     for (const gone of known.values()) {
-      const volume = { id: gone.resourceId, accountId: gone.accountId, dataCenterId: String(gone.snapshot['dataCenterId']), size: Number(gone.snapshot['size']) };
-      await this.publish(this.volumeEvent({ ...volume, createdAt: now, updatedAt: now }, 'volume.deleted', `${gone.resourceId}:deleted:${gone.seq}`, now));
+      const volume = {
+        id: gone.resourceId,
+        accountId: gone.accountId,
+        dataCenterId: String(gone.snapshot['dataCenterId']),
+        size: Number(gone.snapshot['size']),
+      };
+      await this.publish(
+        this.volumeEvent(
+          { ...volume, createdAt: now, updatedAt: now },
+          'volume.deleted',
+          `${gone.resourceId}:deleted:${gone.seq}`,
+          now,
+        ),
+      );
       await this.ledger.remove(gone.resourceId);
     }
   }
 
-  private podEvent(shape: PodUsageShape, transition: 'started' | 'stopped' | 'terminated', eventId: string, at: Date): PodUsageEvent | WorkerUsageEvent {
+  private podEvent(
+    shape: PodUsageShape,
+    transition: 'started' | 'stopped' | 'terminated',
+    eventId: string,
+    at: Date,
+  ): PodUsageEvent | WorkerUsageEvent {
     const base = { eventId, accountId: shape.accountId, occurredAt: at.toISOString(), ...compute(shape) };
     if (shape.endpointId !== null) {
-      return { ...base, type: transition === 'started' ? 'worker.started' : 'worker.stopped', endpointId: shape.endpointId, workerId: shape.podId };
+      return {
+        ...base,
+        type: transition === 'started' ? 'worker.started' : 'worker.stopped',
+        endpointId: shape.endpointId,
+        workerId: shape.podId,
+      };
     }
-    return { ...base, type: `pod.${transition}`, podId: shape.podId, containerDiskInGb: shape.containerDiskInGb, volumeInGb: shape.volumeInGb };
+    return {
+      ...base,
+      type: `pod.${transition}`,
+      podId: shape.podId,
+      containerDiskInGb: shape.containerDiskInGb,
+      volumeInGb: shape.volumeInGb,
+    };
   }
 
-  private volumeEvent(volume: VolumeShape, type: VolumeUsageEvent['type'], eventId: string, at: Date): VolumeUsageEvent {
-    return { eventId, type, accountId: volume.accountId, occurredAt: at.toISOString(), networkVolumeId: volume.id, dataCenterId: volume.dataCenterId, sizeGb: volume.size };
+  private volumeEvent(
+    volume: VolumeShape,
+    type: VolumeUsageEvent['type'],
+    eventId: string,
+    at: Date,
+  ): VolumeUsageEvent {
+    return {
+      eventId,
+      type,
+      accountId: volume.accountId,
+      occurredAt: at.toISOString(),
+      networkVolumeId: volume.id,
+      dataCenterId: volume.dataCenterId,
+      sizeGb: volume.size,
+    };
   }
 }

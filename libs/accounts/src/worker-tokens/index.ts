@@ -3,7 +3,12 @@ import type { WorkerTokenCache } from './worker-token-cache';
 import { WorkerTokensRepository } from './worker-tokens.repository';
 import { WorkerTokensService } from './worker-tokens.service';
 
-export { WorkerTokensService, isWorkerToken, type WorkerIdentity, type WorkerTokenSummary } from './worker-tokens.service';
+export {
+  WorkerTokensService,
+  isWorkerToken,
+  type WorkerIdentity,
+  type WorkerTokenSummary,
+} from './worker-tokens.service';
 export { WorkerTokensRepository, type WorkerTokenRow } from './worker-tokens.repository';
 export { processWorkerTokenCache, WORKER_TOKEN_CACHE_TTL_MS, WorkerTokenCache } from './worker-token-cache';
 

@@ -24,7 +24,10 @@ export class WorkerTokenCache extends CredentialCache<WorkerIdentity> {
 
   /** Forgets every cached token of several workers of one endpoint (one sweep of the cache). */
   forgetWorkers(accountId: string, endpointId: string, workerIds: ReadonlySet<string>): void {
-    this.forgetWhere((identity) => identity.accountId === accountId && identity.endpointId === endpointId && workerIds.has(identity.workerId));
+    this.forgetWhere(
+      (identity) =>
+        identity.accountId === accountId && identity.endpointId === endpointId && workerIds.has(identity.workerId),
+    );
   }
 }
 

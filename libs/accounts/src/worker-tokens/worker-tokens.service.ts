@@ -25,7 +25,13 @@ export interface WorkerTokenSummary {
 }
 
 function toSummary(row: WorkerTokenRow): WorkerTokenSummary {
-  return { id: row.id, endpointId: row.endpointId, workerId: row.workerId, createdAt: row.createdAt, revokedAt: row.revokedAt };
+  return {
+    id: row.id,
+    endpointId: row.endpointId,
+    workerId: row.workerId,
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+  };
 }
 
 /** sha-256 hex: tokens are 256-bit random, so a plain hash is not brute-forceable. */
@@ -69,8 +75,13 @@ export class WorkerTokensService {
     if (!accountId) throw new NotFoundError('Endpoint');
     await this.tokens.revokeWorkers(accountId, endpointId, workerIds, new Date());
     this.cache.forgetWorkers(accountId, endpointId, new Set(workerIds));
-    const issued = workerIds.map((workerId) => ({ workerId, token: TOKEN_PREFIX + randomBytes(32).toString('base64url') }));
-    await this.tokens.createMany(issued.map(({ workerId, token }) => ({ id: newId(), accountId, endpointId, workerId, hash: hashToken(token) })));
+    const issued = workerIds.map((workerId) => ({
+      workerId,
+      token: TOKEN_PREFIX + randomBytes(32).toString('base64url'),
+    }));
+    await this.tokens.createMany(
+      issued.map(({ workerId, token }) => ({ id: newId(), accountId, endpointId, workerId, hash: hashToken(token) })),
+    );
     return issued.map(({ workerId, token }) => ({ token, identity: { accountId, endpointId, workerId } }));
   }
 
@@ -90,7 +101,12 @@ export class WorkerTokensService {
 
   /** Revokes the tokens of a worker (e.g. when the scheduler removes it); at once in this process. */
   async revoke(identity: WorkerIdentity): Promise<number> {
-    const count = await this.tokens.revokeWorker(identity.accountId, identity.endpointId, identity.workerId, new Date());
+    const count = await this.tokens.revokeWorker(
+      identity.accountId,
+      identity.endpointId,
+      identity.workerId,
+      new Date(),
+    );
     this.cache.forget(identity);
     return count;
   }

@@ -16,15 +16,26 @@ function recordKind(resource: ResourceRef): ChargeKind {
 
 function toCharge(row: BillingRecord): Charge {
   return {
-    accountId: row.accountId, kind: row.kind, time: row.time, podId: row.podId, endpointId: row.endpointId, gpuTypeId: row.gpuTypeId,
-    networkVolumeId: row.networkVolumeId, templateId: row.templateId, imageName: row.imageName, dataCenterId: row.dataCenterId,
-    amount: money(row.amount).toFixed(RECORD_DECIMALS), timeBilledMs: Number(row.timeBilledMs), diskSpaceBilledGb: row.diskSpaceBilledGb,
+    accountId: row.accountId,
+    kind: row.kind,
+    time: row.time,
+    podId: row.podId,
+    endpointId: row.endpointId,
+    gpuTypeId: row.gpuTypeId,
+    networkVolumeId: row.networkVolumeId,
+    templateId: row.templateId,
+    imageName: row.imageName,
+    dataCenterId: row.dataCenterId,
+    amount: money(row.amount).toFixed(RECORD_DECIMALS),
+    timeBilledMs: Number(row.timeBilledMs),
+    diskSpaceBilledGb: row.diskSpaceBilledGb,
   };
 }
 
 // The record's unique `bucket` key.
 function bucketOf(charge: Charge) {
-  const { accountId, kind, time, podId, endpointId, gpuTypeId, networkVolumeId, templateId, imageName, dataCenterId } = charge;
+  const { accountId, kind, time, podId, endpointId, gpuTypeId, networkVolumeId, templateId, imageName, dataCenterId } =
+    charge;
   return { accountId, kind, time, podId, endpointId, gpuTypeId, networkVolumeId, templateId, imageName, dataCenterId };
 }
 
@@ -57,8 +68,16 @@ export class ChargesRepository {
       before.delete(key);
       if (old && sameValues(old, charge)) continue;
       const bucket = bucketOf(charge);
-      const values = { amount: charge.amount, timeBilledMs: BigInt(charge.timeBilledMs), diskSpaceBilledGb: charge.diskSpaceBilledGb };
-      await this.db.billingRecord.upsert({ where: { bucket }, create: { id: newId(), ...bucket, ...values }, update: values });
+      const values = {
+        amount: charge.amount,
+        timeBilledMs: BigInt(charge.timeBilledMs),
+        diskSpaceBilledGb: charge.diskSpaceBilledGb,
+      };
+      await this.db.billingRecord.upsert({
+        where: { bucket },
+        create: { id: newId(), ...bucket, ...values },
+        update: values,
+      });
       writes[old ? 'updated' : 'created'] += 1;
     }
     for (const gone of before.values()) {

@@ -59,7 +59,8 @@ export class UsageAggregator {
     try {
       return await withTransaction(this.db, (tx) => this.recordIn(tx, resource, event), { timeoutMs: 30_000 });
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw new UsageEventRejectedError('UNKNOWN_ACCOUNT', event.eventId, `no account "${event.accountId}"`);
+      if (isForeignKeyViolation(error))
+        throw new UsageEventRejectedError('UNKNOWN_ACCOUNT', event.eventId, `no account "${event.accountId}"`);
       throw error;
     }
   }
@@ -69,10 +70,14 @@ export class UsageAggregator {
     const now = new Date(this.options.clock.now());
     const result: RollUpResult = { resources: 0, created: 0, updated: 0, deleted: 0 };
     for (const pending of await new UsageRepository(this.db).pendingResources()) {
-      const writes = await withTransaction(this.db, async (tx) => {
-        await new UsageRepository(tx).lockResource(pending);
-        return this.rebill(tx, pending, pending.from, now);
-      }, { timeoutMs: 30_000 });
+      const writes = await withTransaction(
+        this.db,
+        async (tx) => {
+          await new UsageRepository(tx).lockResource(pending);
+          return this.rebill(tx, pending, pending.from, now);
+        },
+        { timeoutMs: 30_000 },
+      );
       result.resources += 1;
       result.created += writes.created;
       result.updated += writes.updated;
@@ -81,23 +86,36 @@ export class UsageAggregator {
     return result;
   }
 
-  private async recordIn(tx: Prisma.TransactionClient, resource: ResourceRef, event: UsageEvent): Promise<RecordOutcome> {
+  private async recordIn(
+    tx: Prisma.TransactionClient,
+    resource: ResourceRef,
+    event: UsageEvent,
+  ): Promise<RecordOutcome> {
     const usage = new UsageRepository(tx);
     await usage.lockResource(resource);
     const owner = await usage.ownerOf(resource);
     if (owner !== null && owner !== event.accountId) {
-      throw new UsageEventRejectedError('ACCOUNT_MISMATCH', event.eventId, `${resource.kind} ${resource.id} belongs to another account`);
+      throw new UsageEventRejectedError(
+        'ACCOUNT_MISMATCH',
+        event.eventId,
+        `${resource.kind} ${resource.id} belongs to another account`,
+      );
     }
     const accepted = await this.withWorkload(usage, event);
     if (!(await usage.insertEvent(event.accountId, resource, accepted))) {
       const stored = await usage.findEvent(event.eventId);
       if (stored && sameEvent(stored.event, event)) return 'duplicate';
-      throw new UsageEventRejectedError('EVENT_ID_CONFLICT', event.eventId, 'an event with this id and different content was recorded before');
+      throw new UsageEventRejectedError(
+        'EVENT_ID_CONFLICT',
+        event.eventId,
+        'an event with this id and different content was recorded before',
+      );
     }
     const derived = deriveIntervals(await usage.eventsOf(resource), this.options.prices);
     const changes = diffIntervals(await usage.intervalsOf(resource), derived);
     await usage.writeIntervals(changes);
-    if (changes.dirtyFrom !== null) await this.rebill(tx, resource, changes.dirtyFrom, new Date(this.options.clock.now()));
+    if (changes.dirtyFrom !== null)
+      await this.rebill(tx, resource, changes.dirtyFrom, new Date(this.options.clock.now()));
     return 'recorded';
   }
 
@@ -114,7 +132,12 @@ export class UsageAggregator {
   }
 
   // Recomputes the resource's hourly records from the hour of `from` up to `now`, and notes how far it is billed.
-  private async rebill(tx: Prisma.TransactionClient, resource: ResourceRef, from: Date, now: Date): Promise<ChargeWrites> {
+  private async rebill(
+    tx: Prisma.TransactionClient,
+    resource: ResourceRef,
+    from: Date,
+    now: Date,
+  ): Promise<ChargeWrites> {
     const usage = new UsageRepository(tx);
     const charges = new ChargesRepository(tx);
     const hour = new Date(hourOf(from.getTime()));

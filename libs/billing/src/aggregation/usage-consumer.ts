@@ -48,7 +48,11 @@ export function startUsageConsumer(aggregator: UsageAggregator, options: UsageCo
     // createWorker refuses a payload that fails the schema with an UnrecoverableError before the handler runs.
     const invalid = error.name === 'UnrecoverableError';
     if (!invalid && job.attemptsMade < (job.opts.attempts ?? 1)) return;
-    options.onFailure({ eventId: job.id ?? '', reason: invalid ? 'INVALID_PAYLOAD' : 'RETRIES_EXHAUSTED', message: error.message });
+    options.onFailure({
+      eventId: job.id ?? '',
+      reason: invalid ? 'INVALID_PAYLOAD' : 'RETRIES_EXHAUSTED',
+      message: error.message,
+    });
   });
   return consumer;
 }

@@ -24,11 +24,24 @@ export interface PodDimensions {
 
 function toDerived(row: UsageInterval): DerivedInterval {
   return {
-    eventId: row.eventId, endEventId: row.endEventId, accountId: row.accountId, resourceKind: row.resourceKind, resourceId: row.resourceId,
-    phase: row.phase, endpointId: row.endpointId, gpuTypeId: row.gpuTypeId, gpuCount: row.gpuCount, cpuFlavorId: row.cpuFlavorId,
-    dataCenterId: row.dataCenterId, templateId: row.templateId, imageName: row.imageName, diskSpaceGb: row.diskSpaceGb,
-    ratePerHr: money(row.ratePerHr).toFixed(RATE_DECIMALS), storageCostPerMonth: money(row.storageCostPerMonth).toFixed(RATE_DECIMALS),
-    startedAt: row.startedAt, endedAt: row.endedAt,
+    eventId: row.eventId,
+    endEventId: row.endEventId,
+    accountId: row.accountId,
+    resourceKind: row.resourceKind,
+    resourceId: row.resourceId,
+    phase: row.phase,
+    endpointId: row.endpointId,
+    gpuTypeId: row.gpuTypeId,
+    gpuCount: row.gpuCount,
+    cpuFlavorId: row.cpuFlavorId,
+    dataCenterId: row.dataCenterId,
+    templateId: row.templateId,
+    imageName: row.imageName,
+    diskSpaceGb: row.diskSpaceGb,
+    ratePerHr: money(row.ratePerHr).toFixed(RATE_DECIMALS),
+    storageCostPerMonth: money(row.storageCostPerMonth).toFixed(RATE_DECIMALS),
+    startedAt: row.startedAt,
+    endedAt: row.endedAt,
   };
 }
 
@@ -40,16 +53,23 @@ export class UsageRepository {
 
   /** Serialises work on one resource across transactions and replicas (released at commit or rollback). */
   async lockResource(resource: ResourceRef): Promise<void> {
-    await this.db.$queryRaw`SELECT 1 AS "locked" FROM (SELECT pg_advisory_xact_lock(hashtextextended(${resourceKey(resource)}, 0))) AS "lock"`;
+    await this.db
+      .$queryRaw`SELECT 1 AS "locked" FROM (SELECT pg_advisory_xact_lock(hashtextextended(${resourceKey(resource)}, 0))) AS "lock"`;
   }
 
   /** Stores an event; false when one with its id is already stored (a replay). */
   async insertEvent(accountId: string, resource: ResourceRef, event: UsageEvent): Promise<boolean> {
     const { count } = await this.db.usageEvent.createMany({
-      data: [{
-        eventId: event.eventId, accountId, ...resourceWhere(resource), type: event.type,
-        occurredAt: new Date(event.occurredAt), payload: event as unknown as Prisma.InputJsonObject,
-      }],
+      data: [
+        {
+          eventId: event.eventId,
+          accountId,
+          ...resourceWhere(resource),
+          type: event.type,
+          occurredAt: new Date(event.occurredAt),
+          payload: event as unknown as Prisma.InputJsonObject,
+        },
+      ],
       skipDuplicates: true,
     });
     return count === 1;
@@ -81,21 +101,33 @@ export class UsageRepository {
   /** The resource's intervals that overlap [from, until). */
   async intervalsBetween(resource: ResourceRef, from: Date, until: Date): Promise<DerivedInterval[]> {
     const rows = await this.db.usageInterval.findMany({
-      where: { ...resourceWhere(resource), startedAt: { lt: until }, OR: [{ endedAt: null }, { endedAt: { gt: from } }] },
+      where: {
+        ...resourceWhere(resource),
+        startedAt: { lt: until },
+        OR: [{ endedAt: null }, { endedAt: { gt: from } }],
+      },
     });
     return rows.map(toDerived);
   }
 
   /** Applies an interval diff: removals first, so a re-derived interval can take over an event id. */
-  async writeIntervals(changes: { create: DerivedInterval[]; update: DerivedInterval[]; remove: string[] }): Promise<void> {
-    if (changes.remove.length > 0) await this.db.usageInterval.deleteMany({ where: { eventId: { in: changes.remove } } });
+  async writeIntervals(changes: {
+    create: DerivedInterval[];
+    update: DerivedInterval[];
+    remove: string[];
+  }): Promise<void> {
+    if (changes.remove.length > 0)
+      await this.db.usageInterval.deleteMany({ where: { eventId: { in: changes.remove } } });
     for (const interval of changes.update) {
       // endEventId is unique: clear it first in case another updated interval hands its end event over.
       await this.db.usageInterval.update({ where: { eventId: interval.eventId }, data: { endEventId: null } });
     }
-    for (const interval of changes.update) await this.db.usageInterval.update({ where: { eventId: interval.eventId }, data: interval });
+    for (const interval of changes.update)
+      await this.db.usageInterval.update({ where: { eventId: interval.eventId }, data: interval });
     if (changes.create.length > 0) {
-      await this.db.usageInterval.createMany({ data: changes.create.map((interval) => ({ id: interval.eventId, ...interval })) });
+      await this.db.usageInterval.createMany({
+        data: changes.create.map((interval) => ({ id: interval.eventId, ...interval })),
+      });
     }
   }
 
@@ -121,8 +153,14 @@ export class UsageRepository {
 
   /** Savings plans of a Pod that overlap [from, until). */
   async plansOf(podId: string, from: Date, until: Date): Promise<PlanWindow[]> {
-    const rows = await this.db.savingsPlan.findMany({ where: { podId, startTime: { lt: until }, endTime: { gt: from } } });
-    return rows.map((row) => ({ costPerHr: money(row.costPerHr).toFixed(RATE_DECIMALS), startTime: row.startTime, endTime: row.endTime }));
+    const rows = await this.db.savingsPlan.findMany({
+      where: { podId, startTime: { lt: until }, endTime: { gt: from } },
+    });
+    return rows.map((row) => ({
+      costPerHr: money(row.costPerHr).toFixed(RATE_DECIMALS),
+      startTime: row.startTime,
+      endTime: row.endTime,
+    }));
   }
 
   /** Template and image of a Pod or worker as its row says now (the endpoint's template for a worker without one). */

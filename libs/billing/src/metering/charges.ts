@@ -37,7 +37,17 @@ export interface Charge extends ChargeKey {
 
 /** A text key unique per billing record, to match computed charges with stored records. */
 export function chargeKeyOf(key: ChargeKey): string {
-  return [key.kind, key.time.toISOString(), key.podId, key.endpointId, key.gpuTypeId, key.networkVolumeId, key.templateId, key.imageName, key.dataCenterId].join('\u0000');
+  return [
+    key.kind,
+    key.time.toISOString(),
+    key.podId,
+    key.endpointId,
+    key.gpuTypeId,
+    key.networkVolumeId,
+    key.templateId,
+    key.imageName,
+    key.dataCenterId,
+  ].join('\u0000');
 }
 
 function keyOf(interval: DerivedInterval, hour: number): ChargeKey {
@@ -53,7 +63,13 @@ function keyOf(interval: DerivedInterval, hour: number): ChargeKey {
     case 'POD':
       return { ...dims, kind: 'POD', podId: interval.resourceId, endpointId: '', networkVolumeId: '' };
     case 'WORKER':
-      return { ...dims, kind: 'ENDPOINT', podId: interval.resourceId, endpointId: interval.endpointId ?? '', networkVolumeId: '' };
+      return {
+        ...dims,
+        kind: 'ENDPOINT',
+        podId: interval.resourceId,
+        endpointId: interval.endpointId ?? '',
+        networkVolumeId: '',
+      };
     case 'NETWORK_VOLUME':
       return { ...dims, kind: 'NETWORK_VOLUME', podId: '', endpointId: '', networkVolumeId: interval.resourceId };
   }
@@ -88,7 +104,12 @@ interface Accumulator {
  * (a Pod's savings plans lower it while active), disk at its monthly cost / 730 per hour, both to the
  * millisecond. Each record's exact amount is rounded once, half-up, to 10 decimal places.
  */
-export function computeCharges(intervals: readonly DerivedInterval[], plans: readonly PlanWindow[], from: Date, until: Date): Charge[] {
+export function computeCharges(
+  intervals: readonly DerivedInterval[],
+  plans: readonly PlanWindow[],
+  from: Date,
+  until: Date,
+): Charge[] {
   const buckets = new Map<string, Accumulator>();
   const monthMs = new Money(HOURS_PER_MONTH * MS_PER_HOUR);
   for (const interval of intervals) {

@@ -33,9 +33,14 @@ export interface DerivedInterval {
 
 // Same-instant events apply in lifecycle order, then by id, so any delivery order derives the same intervals.
 const LIFECYCLE_RANK: Record<UsageEvent['type'], number> = {
-  'pod.started': 0, 'pod.stopped': 1, 'pod.terminated': 2,
-  'worker.started': 0, 'worker.stopped': 1,
-  'volume.created': 0, 'volume.resized': 1, 'volume.deleted': 2,
+  'pod.started': 0,
+  'pod.stopped': 1,
+  'pod.terminated': 2,
+  'worker.started': 0,
+  'worker.stopped': 1,
+  'volume.created': 0,
+  'volume.resized': 1,
+  'volume.deleted': 2,
 };
 
 /** Events of one resource in the order they happened. */
@@ -54,20 +59,32 @@ const rate = (value: Money): string => value.toDecimalPlaces(RATE_DECIMALS).toFi
 export function volumeCostPerMonth(sizeGb: number, prices: StoragePrices): Money {
   const base = Math.min(sizeGb, prices.networkVolumeTierGb);
   const over = Math.max(sizeGb - prices.networkVolumeTierGb, 0);
-  return new Money(prices.networkVolumePerGbMonth).mul(base).add(new Money(prices.networkVolumeOverTierPerGbMonth).mul(over));
+  return new Money(prices.networkVolumePerGbMonth)
+    .mul(base)
+    .add(new Money(prices.networkVolumeOverTierPerGbMonth).mul(over));
 }
 
 function opened(event: UsageEvent, phase: UsagePhase, prices: StoragePrices): DerivedInterval {
   const resource = resourceOf(event);
   const base = {
-    eventId: event.eventId, endEventId: null, accountId: event.accountId, resourceKind: resource.kind, resourceId: resource.id, phase,
-    startedAt: new Date(event.occurredAt), endedAt: null,
+    eventId: event.eventId,
+    endEventId: null,
+    accountId: event.accountId,
+    resourceKind: resource.kind,
+    resourceId: resource.id,
+    phase,
+    startedAt: new Date(event.occurredAt),
+    endedAt: null,
   };
   if ('networkVolumeId' in event) return { ...base, ...volumeShape(event, prices) };
   const compute = {
     endpointId: 'endpointId' in event ? event.endpointId : null,
-    gpuTypeId: event.gpuTypeId, gpuCount: event.gpuCount, cpuFlavorId: event.cpuFlavorId, dataCenterId: event.dataCenterId,
-    templateId: event.templateId ?? null, imageName: event.imageName ?? null,
+    gpuTypeId: event.gpuTypeId,
+    gpuCount: event.gpuCount,
+    cpuFlavorId: event.cpuFlavorId,
+    dataCenterId: event.dataCenterId,
+    templateId: event.templateId ?? null,
+    imageName: event.imageName ?? null,
     ratePerHr: rate(phase === 'RUNNING' ? new Money(event.costPerHr) : new Money(0)),
   };
   if (!('podId' in event)) return { ...base, ...compute, diskSpaceGb: 0, storageCostPerMonth: rate(new Money(0)) };
@@ -78,8 +95,16 @@ function opened(event: UsageEvent, phase: UsagePhase, prices: StoragePrices): De
 
 function volumeShape(event: VolumeUsageEvent, prices: StoragePrices) {
   return {
-    endpointId: null, gpuTypeId: null, gpuCount: 0, cpuFlavorId: null, dataCenterId: event.dataCenterId, templateId: null, imageName: null,
-    diskSpaceGb: event.sizeGb, ratePerHr: rate(new Money(0)), storageCostPerMonth: rate(volumeCostPerMonth(event.sizeGb, prices)),
+    endpointId: null,
+    gpuTypeId: null,
+    gpuCount: 0,
+    cpuFlavorId: null,
+    dataCenterId: event.dataCenterId,
+    templateId: null,
+    imageName: null,
+    diskSpaceGb: event.sizeGb,
+    ratePerHr: rate(new Money(0)),
+    storageCostPerMonth: rate(volumeCostPerMonth(event.sizeGb, prices)),
   };
 }
 
@@ -144,8 +169,20 @@ export interface IntervalChanges {
 }
 
 const SAME_UNLESS_END: readonly (keyof DerivedInterval)[] = [
-  'accountId', 'resourceKind', 'resourceId', 'phase', 'endpointId', 'gpuTypeId', 'gpuCount', 'cpuFlavorId', 'dataCenterId',
-  'templateId', 'imageName', 'diskSpaceGb', 'ratePerHr', 'storageCostPerMonth',
+  'accountId',
+  'resourceKind',
+  'resourceId',
+  'phase',
+  'endpointId',
+  'gpuTypeId',
+  'gpuCount',
+  'cpuFlavorId',
+  'dataCenterId',
+  'templateId',
+  'imageName',
+  'diskSpaceGb',
+  'ratePerHr',
+  'storageCostPerMonth',
 ];
 
 const time = (date: Date | null): number => (date === null ? Infinity : date.getTime());
@@ -161,7 +198,10 @@ function firstDifference(before: DerivedInterval, after: DerivedInterval): numbe
 }
 
 /** Compares the stored intervals of a resource with freshly derived ones (both keyed by opening event). */
-export function diffIntervals(stored: readonly DerivedInterval[], derived: readonly DerivedInterval[]): IntervalChanges {
+export function diffIntervals(
+  stored: readonly DerivedInterval[],
+  derived: readonly DerivedInterval[],
+): IntervalChanges {
   const before = new Map(stored.map((interval) => [interval.eventId, interval]));
   const changes: IntervalChanges = { create: [], update: [], remove: [], dirtyFrom: null };
   let dirty = Infinity;

@@ -3,30 +3,70 @@ import { computeCharges } from './charges';
 import { deriveIntervals, diffIntervals, volumeCostPerMonth } from './intervals';
 
 const prices: StoragePrices = {
-  podDiskRunningPerGbMonth: 0.1, podDiskStoppedPerGbMonth: 0.2, networkVolumePerGbMonth: 0.07, networkVolumeOverTierPerGbMonth: 0.05, networkVolumeTierGb: 1000,
+  podDiskRunningPerGbMonth: 0.1,
+  podDiskStoppedPerGbMonth: 0.2,
+  networkVolumePerGbMonth: 0.07,
+  networkVolumeOverTierPerGbMonth: 0.05,
+  networkVolumeTierGb: 1000,
 };
 const at = (time: string) => `2024-01-01T${time}Z`;
 const pod = (type: PodUsageEvent['type'], time: string, eventId = `${type}-${time}`): PodUsageEvent => ({
-  eventId, accountId: 'a', occurredAt: at(time), type, podId: 'p', gpuTypeId: 'NVIDIA L4', gpuCount: 1, cpuFlavorId: null, cloudType: 'SECURE',
-  interruptible: false, dataCenterId: 'EU-RO-1', costPerHr: '0.60', containerDiskInGb: 0, volumeInGb: 0,
+  eventId,
+  accountId: 'a',
+  occurredAt: at(time),
+  type,
+  podId: 'p',
+  gpuTypeId: 'NVIDIA L4',
+  gpuCount: 1,
+  cpuFlavorId: null,
+  cloudType: 'SECURE',
+  interruptible: false,
+  dataCenterId: 'EU-RO-1',
+  costPerHr: '0.60',
+  containerDiskInGb: 0,
+  volumeInGb: 0,
 });
 const volume = (type: VolumeUsageEvent['type'], time: string, sizeGb: number): VolumeUsageEvent => ({
-  eventId: `${type}-${time}`, accountId: 'a', occurredAt: at(time), type, networkVolumeId: 'v', dataCenterId: 'EU-RO-1', sizeGb,
+  eventId: `${type}-${time}`,
+  accountId: 'a',
+  occurredAt: at(time),
+  type,
+  networkVolumeId: 'v',
+  dataCenterId: 'EU-RO-1',
+  sizeGb,
 });
-const spans = (events: UsageEvent[]) => deriveIntervals(events, prices).map((i) => [i.phase, i.startedAt.toISOString().slice(11, 19), i.endedAt?.toISOString().slice(11, 19) ?? null]);
+const spans = (events: UsageEvent[]) =>
+  deriveIntervals(events, prices).map((i) => [
+    i.phase,
+    i.startedAt.toISOString().slice(11, 19),
+    i.endedAt?.toISOString().slice(11, 19) ?? null,
+  ]);
 
 describe('deriveIntervals', () => {
   it('follows the Pod lifecycle in any delivery order', () => {
-    const events = [pod('pod.started', '10:00:00'), pod('pod.stopped', '11:00:00'), pod('pod.started', '12:00:00'), pod('pod.terminated', '13:00:00')];
-    const expected = [['RUNNING', '10:00:00', '11:00:00'], ['STOPPED', '11:00:00', '12:00:00'], ['RUNNING', '12:00:00', '13:00:00']];
+    const events = [
+      pod('pod.started', '10:00:00'),
+      pod('pod.stopped', '11:00:00'),
+      pod('pod.started', '12:00:00'),
+      pod('pod.terminated', '13:00:00'),
+    ];
+    const expected = [
+      ['RUNNING', '10:00:00', '11:00:00'],
+      ['STOPPED', '11:00:00', '12:00:00'],
+      ['RUNNING', '12:00:00', '13:00:00'],
+    ];
     expect(spans(events)).toEqual(expected);
     expect(spans([...events].reverse())).toEqual(expected);
   });
 
   it('opens STOPPED on a stop whose start is not known yet, and ignores a second stop and anything after terminate', () => {
     expect(spans([pod('pod.stopped', '11:00:00')])).toEqual([['STOPPED', '11:00:00', null]]);
-    expect(spans([pod('pod.stopped', '11:00:00'), pod('pod.stopped', '11:30:00')])).toEqual([['STOPPED', '11:00:00', null]]);
-    expect(spans([pod('pod.started', '10:00:00'), pod('pod.terminated', '11:00:00'), pod('pod.started', '12:00:00')])).toEqual([['RUNNING', '10:00:00', '11:00:00']]);
+    expect(spans([pod('pod.stopped', '11:00:00'), pod('pod.stopped', '11:30:00')])).toEqual([
+      ['STOPPED', '11:00:00', null],
+    ]);
+    expect(
+      spans([pod('pod.started', '10:00:00'), pod('pod.terminated', '11:00:00'), pod('pod.started', '12:00:00')]),
+    ).toEqual([['RUNNING', '10:00:00', '11:00:00']]);
   });
 
   it('applies same-instant events in lifecycle order and drops zero-length intervals', () => {
@@ -39,7 +79,12 @@ describe('deriveIntervals', () => {
 
   it('prices disk from the catalog: running and stopped Pod disk, tiered network volumes', () => {
     const withDisk = { ...pod('pod.stopped', '10:00:00'), containerDiskInGb: 50, volumeInGb: 23 };
-    expect(deriveIntervals([withDisk], prices)[0]).toMatchObject({ phase: 'STOPPED', ratePerHr: '0.000000', storageCostPerMonth: '14.600000', diskSpaceGb: 73 });
+    expect(deriveIntervals([withDisk], prices)[0]).toMatchObject({
+      phase: 'STOPPED',
+      ratePerHr: '0.000000',
+      storageCostPerMonth: '14.600000',
+      diskSpaceGb: 73,
+    });
     // 1,000 GB x 0.07 + 500 GB x 0.05 = 70 + 25
     expect(volumeCostPerMonth(1500, prices).toString()).toBe('95');
   });
@@ -72,6 +117,8 @@ describe('computeCharges', () => {
   it('bills open intervals only up to `until`, and nothing before `from`', () => {
     const intervals = deriveIntervals([pod('pod.started', '10:00:00')], prices);
     const charges = computeCharges(intervals, [], new Date(at('11:00:00')), new Date(at('11:30:00')));
-    expect(charges.map((c) => [c.time.toISOString(), c.amount, c.timeBilledMs])).toEqual([['2024-01-01T11:00:00.000Z', '0.3000000000', 1_800_000]]);
+    expect(charges.map((c) => [c.time.toISOString(), c.amount, c.timeBilledMs])).toEqual([
+      ['2024-01-01T11:00:00.000Z', '0.3000000000', 1_800_000],
+    ]);
   });
 });

@@ -36,12 +36,14 @@ const ROWS: readonly Row[] = [
 export const DATA_CENTER_IDS: readonly string[] = ROWS.map(([id]) => id);
 
 /** Built-in data centers. */
-export const DEFAULT_DATA_CENTERS: readonly DataCenterEntry[] = ROWS.map(([id, name, location, countryCode, storage]) => ({
-  id,
-  name,
-  location,
-  countryCode,
-  storageSupport: storage,
-  highPerformanceStorage: false,
-  listed: true,
-}));
+export const DEFAULT_DATA_CENTERS: readonly DataCenterEntry[] = ROWS.map(
+  ([id, name, location, countryCode, storage]) => ({
+    id,
+    name,
+    location,
+    countryCode,
+    storageSupport: storage,
+    highPerformanceStorage: false,
+    listed: true,
+  }),
+);

@@ -1,7 +1,20 @@
 import { z } from 'zod';
 
 /** CUDA versions accepted by allowedCudaVersions / minCudaVersion (RunPod v1). */
-export const CUDA_VERSIONS = ['13.0', '12.9', '12.8', '12.7', '12.6', '12.5', '12.4', '12.3', '12.2', '12.1', '12.0', '11.8'] as const;
+export const CUDA_VERSIONS = [
+  '13.0',
+  '12.9',
+  '12.8',
+  '12.7',
+  '12.6',
+  '12.5',
+  '12.4',
+  '12.3',
+  '12.2',
+  '12.1',
+  '12.0',
+  '11.8',
+] as const;
 /** GPU or CPU compute. */
 export const COMPUTE_TYPES = ['GPU', 'CPU'] as const;
 /** Secure or community cloud. */
@@ -62,9 +75,20 @@ const PORT = /^([1-9][0-9]{0,4})\/(http|tcp|udp)$/;
  * "8888/http,22/tcp", so a comma-separated string is accepted too.
  */
 export const portList = z.preprocess(
-  (value) => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value),
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+      : value,
   z
-    .array(z.string().regex(PORT, 'must look like 8888/http or 22/tcp').refine((p) => Number(p.split('/')[0]) <= 65535, 'port must be <= 65535'))
+    .array(
+      z
+        .string()
+        .regex(PORT, 'must look like 8888/http or 22/tcp')
+        .refine((p) => Number(p.split('/')[0]) <= 65535, 'port must be <= 65535'),
+    )
     .max(64),
 );
 

@@ -40,7 +40,10 @@ export const podCreateInput = z.strictObject({
   vcpuCount: z.number().int().min(1).max(512).default(2),
   dataCenterIds: catalogIds.optional(),
   dataCenterPriority: z.enum(SELECTION_PRIORITIES).default('availability'),
-  countryCodes: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')).max(300).optional(),
+  countryCodes: z
+    .array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'))
+    .max(300)
+    .optional(),
   allowedCudaVersions: z.array(z.enum(CUDA_VERSIONS)).max(CUDA_VERSIONS.length).optional(),
   /** Sent by runpodctl: the oldest acceptable CUDA version (turned into allowedCudaVersions). */
   minCudaVersion: z.enum(CUDA_VERSIONS).optional(),
@@ -138,7 +141,15 @@ export const podMachineDto = z.object({
   id: z.string(),
   costPerHr: money,
   cpuCount: z.number().int(),
-  cpuType: z.object({ id: z.string(), displayName: z.string(), cores: z.number(), threadsPerCore: z.number(), groupId: z.string() }).nullable(),
+  cpuType: z
+    .object({
+      id: z.string(),
+      displayName: z.string(),
+      cores: z.number(),
+      threadsPerCore: z.number(),
+      groupId: z.string(),
+    })
+    .nullable(),
   cpuTypeId: z.string().nullable(),
   currentPricePerGpu: money,
   dataCenterId: z.string().nullable(),

@@ -73,7 +73,12 @@ export const pingQuery = z.object({
     .string()
     .max(100_000)
     .optional()
-    .transform((value) => (value ?? '').split(',').map((id) => id.trim()).filter(Boolean)),
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
   runpod_version: z.string().max(100).optional(),
   /** `unhealthy` with `check` and `reason`: RunPod's worker SDK reports a failed fitness check before it exits. */
   status: z.string().max(100).optional(),

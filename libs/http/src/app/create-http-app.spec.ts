@@ -120,7 +120,12 @@ describe('createHttpApp error shapes (v1 style)', () => {
     const range = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: { name: 'a', size: 11 } });
     expect(range.statusCode).toBe(400);
     expect(range.json().message).toMatch(/^size: /);
-    const unknown = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: { name: 'a', colour: 1 } });
+    const unknown = await ctx.inject({
+      method: 'POST',
+      url: '/things',
+      headers: json,
+      payload: { name: 'a', colour: 1 },
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toMatchObject({ message: 'Unknown field: colour', code: 'VALIDATION_FAILED' });
   });
@@ -128,10 +133,23 @@ describe('createHttpApp error shapes (v1 style)', () => {
   it('answers a body of the wrong kind or media type with a 4xx', async () => {
     const array = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: '[1,2]' });
     expect(array.statusCode).toBe(400);
-    expect(array.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('expected object') });
-    const proto = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: '{"name":"a","__proto__":{"x":1}}' });
+    expect(array.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('expected object'),
+    });
+    const proto = await ctx.inject({
+      method: 'POST',
+      url: '/things',
+      headers: json,
+      payload: '{"name":"a","__proto__":{"x":1}}',
+    });
     expect(proto.statusCode).toBe(400);
-    const text = await ctx.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'text/csv' }, payload: 'a,b' });
+    const text = await ctx.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'text/csv' },
+      payload: 'a,b',
+    });
     expect(text.statusCode).toBe(415);
     expect(text.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type' });
   });
@@ -149,7 +167,12 @@ describe('createHttpApp error shapes (v1 style)', () => {
   });
 
   it('answers an oversized body with 413', async () => {
-    const res = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: { name: 'x'.repeat(2000) } });
+    const res = await ctx.inject({
+      method: 'POST',
+      url: '/things',
+      headers: json,
+      payload: { name: 'x'.repeat(2000) },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ message: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' });
   });

@@ -29,7 +29,13 @@ interface Started {
 
 async function start(style: ErrorStyle, bodyTimeoutMs?: number): Promise<Started> {
   const logger = createLogger({ serviceName: 'test', level: 'silent' });
-  const app = await createHttpApp({ module: ThingsModule, logger, errorStyle: style, bodyLimitBytes: 4 * 1024 * 1024, bodyTimeoutMs });
+  const app = await createHttpApp({
+    module: ThingsModule,
+    logger,
+    errorStyle: style,
+    bodyLimitBytes: 4 * 1024 * 1024,
+    bodyTimeoutMs,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpAdapter().getInstance().server.address();
   return { app, port: typeof address === 'object' && address ? address.port : 0 };
@@ -45,12 +51,18 @@ describe.each<[ErrorStyle, string]>([
   });
   afterAll(() => ctx.app.close());
 
-  const inject = (options: InjectOptions) => (ctx.app.getHttpAdapter().getInstance() as FastifyInstance).inject(options);
+  const inject = (options: InjectOptions) =>
+    (ctx.app.getHttpAdapter().getInstance() as FastifyInstance).inject(options);
   const json = { 'content-type': 'application/json' };
 
   it('refuses a body nested deeper than the limit with 400, and takes one at the limit', async () => {
     for (const depth of [MAX_JSON_DEPTH + 1, 10_000, 1_000_000]) {
-      const res = await inject({ method: 'POST', url: '/things', headers: json, payload: `{"a":${nestedJson(depth - 1)}}` });
+      const res = await inject({
+        method: 'POST',
+        url: '/things',
+        headers: json,
+        payload: `{"a":${nestedJson(depth - 1)}}`,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({
         [field]: `body: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`,
@@ -58,10 +70,20 @@ describe.each<[ErrorStyle, string]>([
         requestId: res.headers['x-request-id'],
       });
     }
-    const atLimit = await inject({ method: 'POST', url: '/things', headers: json, payload: `{"a":${nestedJson(MAX_JSON_DEPTH - 1)}}` });
+    const atLimit = await inject({
+      method: 'POST',
+      url: '/things',
+      headers: json,
+      payload: `{"a":${nestedJson(MAX_JSON_DEPTH - 1)}}`,
+    });
     expect(atLimit.statusCode).toBe(201);
     // Brackets inside strings are text, not nesting.
-    const inString = await inject({ method: 'POST', url: '/things', headers: json, payload: JSON.stringify({ a: `\\"${'['.repeat(10_000)}` }) });
+    const inString = await inject({
+      method: 'POST',
+      url: '/things',
+      headers: json,
+      payload: JSON.stringify({ a: `\\"${'['.repeat(10_000)}` }),
+    });
     expect(inString.statusCode).toBe(201);
   });
 
@@ -69,7 +91,11 @@ describe.each<[ErrorStyle, string]>([
     const res = await inject({ method: 'GET', url: '/things/%E0%A4%A', headers: { 'x-request-id': 'bad-url-1' } });
     expect(res.statusCode).toBe(400);
     expect(res.headers['x-request-id']).toBe('bad-url-1');
-    expect(res.json()).toEqual({ [field]: 'Request URL is not validly percent-encoded', code: 'VALIDATION_FAILED', requestId: 'bad-url-1' });
+    expect(res.json()).toEqual({
+      [field]: 'Request URL is not validly percent-encoded',
+      code: 'VALIDATION_FAILED',
+      requestId: 'bad-url-1',
+    });
   });
 
   it('answers a path id over 100 characters as any unknown id, 404 with a request id', async () => {
@@ -80,15 +106,25 @@ describe.each<[ErrorStyle, string]>([
   });
 
   it('answers a request line over 16 KB with 431 and a request id, then closes the connection', async () => {
-    const answer = await answerOf(sendRaw(ctx.port, `GET /things/${'a'.repeat(17 * 1024)} HTTP/1.1\r\nhost: x\r\n\r\n`));
+    const answer = await answerOf(
+      sendRaw(ctx.port, `GET /things/${'a'.repeat(17 * 1024)} HTTP/1.1\r\nhost: x\r\n\r\n`),
+    );
     expect(answer.status).toBe(431);
-    expect(answer.body).toEqual({ [field]: 'Request line and headers are larger than 16 KB', code: 'HEADERS_TOO_LARGE', requestId: answer.headers['x-request-id'] });
+    expect(answer.body).toEqual({
+      [field]: 'Request line and headers are larger than 16 KB',
+      code: 'HEADERS_TOO_LARGE',
+      requestId: answer.headers['x-request-id'],
+    });
   });
 
   it('answers unparsable HTTP with 400 and a request id', async () => {
     const answer = await answerOf(sendRaw(ctx.port, 'GET /things/1 HTTP/1.1\r\nhost x\r\n\r\n'));
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ [field]: 'Malformed HTTP request', code: 'VALIDATION_FAILED', requestId: expect.any(String) });
+    expect(answer.body).toMatchObject({
+      [field]: 'Malformed HTTP request',
+      code: 'VALIDATION_FAILED',
+      requestId: expect.any(String),
+    });
   });
 });
 
@@ -102,7 +138,11 @@ describe('a body trickled slower than the body timeout', () => {
       expect(sent).toBeLessThan(declared);
       expect(answer.status).toBe(408);
       expect(answer.headers['x-request-id']).toBe('slow-1');
-      expect(answer.body).toEqual({ error: 'Request not received in time', code: 'REQUEST_TIMEOUT', requestId: 'slow-1' });
+      expect(answer.body).toEqual({
+        error: 'Request not received in time',
+        code: 'REQUEST_TIMEOUT',
+        requestId: 'slow-1',
+      });
     } finally {
       await ctx.app.close();
     }

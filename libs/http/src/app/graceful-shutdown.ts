@@ -64,7 +64,12 @@ export function trackDraining(app: NestFastifyApplication): void {
  * in flight are answered (long polls at once), and only then the app's hooks close the engine, Redis and PostgreSQL,
  * so no request in flight meets a closed client. The process then exits 0.
  */
-async function drainAndExit(app: NestFastifyApplication, delayMs: number, logger: Logger, signal: string): Promise<void> {
+async function drainAndExit(
+  app: NestFastifyApplication,
+  delayMs: number,
+  logger: Logger,
+  signal: string,
+): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   stateOf(fastify.server).draining = true;
   logger.info({ signal, delayMs }, 'shutting down: not ready, serving on until the delay ends');
@@ -89,9 +94,12 @@ export function shutdownOnSignals(app: NestFastifyApplication, delayMs: number, 
     void drainAndExit(app, delayMs, logger, signal);
   };
   for (const signal of SHUTDOWN_SIGNALS) process.on(signal, onSignal);
-  app.getHttpAdapter().getInstance().addHook('onClose', (_instance, done) => {
-    // During a shutdown a signal started they stay, so a second signal does not kill the process mid-drain.
-    if (!started) for (const signal of SHUTDOWN_SIGNALS) process.off(signal, onSignal);
-    done();
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onClose', (_instance, done) => {
+      // During a shutdown a signal started they stay, so a second signal does not kill the process mid-drain.
+      if (!started) for (const signal of SHUTDOWN_SIGNALS) process.off(signal, onSignal);
+      done();
+    });
 }

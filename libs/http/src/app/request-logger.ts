@@ -69,7 +69,11 @@ class LazyChildLogger {
 }
 
 /** Fastify `childLoggerFactory`: request loggers made on first use (a route-level log level makes one at once). */
-export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildOptions): FastifyBaseLogger {
+export function lazyRequestLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildOptions,
+): FastifyBaseLogger {
   if (options.level !== undefined) return logger.child(bindings, options);
   return new LazyChildLogger(logger as PinoLike, bindings, options) as unknown as FastifyBaseLogger;
 }

@@ -30,7 +30,9 @@ export class SchemaNotReadyError extends Error {
 async function schemaStatus(databaseUrl: string, shipped: string[] | undefined): Promise<string | undefined> {
   try {
     const missing = await missingMigrations(databaseUrl, shipped);
-    return missing.length === 0 ? undefined : `waiting for migration ${missing.join(', ')} (applied by dist/tools/migrate/main.js)`;
+    return missing.length === 0
+      ? undefined
+      : `waiting for migration ${missing.join(', ')} (applied by dist/tools/migrate/main.js)`;
   } catch (error) {
     // Postgres not answering yet is a reason to keep waiting, not to exit: /readyz says so meanwhile.
     return `waiting for the database: ${error instanceof Error ? error.message : String(error)}`;
@@ -44,12 +46,15 @@ async function schemaStatus(databaseUrl: string, shipped: string[] | undefined):
 async function listenWhileWaiting(options: SchemaWaitOptions, status: () => string): Promise<Server> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
-    const [code, body]: [number, object] = path === '/healthz'
-      ? [200, { status: 'ok' }]
-      : path === '/readyz'
-        ? [503, { status: 'unavailable', checks: { schema: { status: 'error', error: status() } } }]
-        : [503, { message: 'the service is waiting for the database schema' }];
-    response.writeHead(code, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(JSON.stringify(body));
+    const [code, body]: [number, object] =
+      path === '/healthz'
+        ? [200, { status: 'ok' }]
+        : path === '/readyz'
+          ? [503, { status: 'unavailable', checks: { schema: { status: 'error', error: status() } } }]
+          : [503, { message: 'the service is waiting for the database schema' }];
+    response
+      .writeHead(code, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+      .end(JSON.stringify(body));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject).listen(options.port, options.host, () => resolve());

@@ -26,7 +26,16 @@ const schemaWaitEnv = {
 
 /** Environment every Runplane service reads: its HTTP listener, Postgres, Redis, logging and tracing. */
 export function serviceEnvSchema(defaultPort: number) {
-  return z.object({ ...httpEnv(defaultPort), ...bodyTimeoutEnv, ...shutdownEnv, ...schemaWaitEnv, ...databaseEnv, ...redisEnv, ...logEnv, ...otelEnv });
+  return z.object({
+    ...httpEnv(defaultPort),
+    ...bodyTimeoutEnv,
+    ...shutdownEnv,
+    ...schemaWaitEnv,
+    ...databaseEnv,
+    ...redisEnv,
+    ...logEnv,
+    ...otelEnv,
+  });
 }
 /** Parsed service environment. */
 export type ServiceConfig = z.infer<ReturnType<typeof serviceEnvSchema>>;

@@ -65,13 +65,19 @@ class EndpointsController {
   }
 }
 
-@Module({ controllers: [EndpointsController], providers: [{ provide: API_KEY_AUTHENTICATOR, useValue: authenticator }] })
+@Module({
+  controllers: [EndpointsController],
+  providers: [{ provide: API_KEY_AUTHENTICATOR, useValue: authenticator }],
+})
 class EndpointsModule {}
 
 describe('ApiKeyGuard scopes', () => {
   let app: NestFastifyApplication;
   const call = (method: 'GET' | 'POST', url: string, key?: string) =>
-    app.getHttpAdapter().getInstance().inject({ method, url, headers: key ? { authorization: `Bearer ${key}` } : {} });
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .inject({ method, url, headers: key ? { authorization: `Bearer ${key}` } : {} });
 
   beforeAll(async () => {
     app = await createHttpApp({
@@ -93,7 +99,10 @@ describe('ApiKeyGuard scopes', () => {
   it('lets READ_ONLY keys read only, by what a route does rather than its method', async () => {
     expect((await call('GET', '/endpoints/ep2', 'reader')).statusCode).toBe(200);
     expect((await call('POST', '/endpoints/ep2/look', 'reader')).statusCode).toBe(201);
-    for (const [method, url] of [['POST', '/endpoints/ep2/run'], ['GET', '/endpoints/ep2/touch']] as const) {
+    for (const [method, url] of [
+      ['POST', '/endpoints/ep2/run'],
+      ['GET', '/endpoints/ep2/touch'],
+    ] as const) {
       const write = await call(method, url, 'reader');
       expect(write.statusCode).toBe(401);
       expect(write.json()).toMatchObject({ error: 'This API key is read-only', code: 'UNAUTHORIZED' });
@@ -140,7 +149,9 @@ describe('Authenticated', () => {
         }
       }
       return ThingsController;
-    }).toThrow('ThingsController.create: an authenticated route declares its access with @Reads(), @Writes() or @ReadsSecret()');
+    }).toThrow(
+      'ThingsController.create: an authenticated route declares its access with @Reads(), @Writes() or @ReadsSecret()',
+    );
   });
 });
 

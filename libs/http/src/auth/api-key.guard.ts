@@ -47,9 +47,16 @@ export function extractApiKey(header: string | string[] | undefined): string | n
 /** Refuses a principal whose scope does not cover the operation (see RouteAccess) on the route's endpoint. */
 function checkScope(principal: Principal, access: RouteAccess, endpointId: string | undefined): void {
   if (principal.scope === 'READ_ONLY' && access !== 'read') {
-    throw new UnauthorizedError(access === 'secret' ? 'This API key is read-only; secrets need a key that may write' : 'This API key is read-only');
+    throw new UnauthorizedError(
+      access === 'secret'
+        ? 'This API key is read-only; secrets need a key that may write'
+        : 'This API key is read-only',
+    );
   }
-  if (principal.scope === 'RESTRICTED' && (endpointId === undefined || !principal.allowedEndpointIds.includes(endpointId))) {
+  if (
+    principal.scope === 'RESTRICTED' &&
+    (endpointId === undefined || !principal.allowedEndpointIds.includes(endpointId))
+  ) {
     throw new UnauthorizedError('This API key is restricted to other endpoints');
   }
 }
@@ -110,7 +117,9 @@ function assertAccessDeclared(controller: { name: string; prototype: object }): 
     if (name === 'constructor' || typeof handler !== 'function') continue;
     if (reflector.get(PATH_METADATA, handler) === undefined) continue;
     if (reflector.get(ACCESS, handler) === undefined) {
-      throw new Error(`${controller.name}.${name}: an authenticated route declares its access with @Reads(), @Writes() or @ReadsSecret()`);
+      throw new Error(
+        `${controller.name}.${name}: an authenticated route declares its access with @Reads(), @Writes() or @ReadsSecret()`,
+      );
     }
   }
 }

@@ -42,7 +42,9 @@ export class HealthController {
       }),
     );
     const ready = results.every(([, result]) => result.status === 'ok');
-    await reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+    await reply
+      .status(ready ? 200 : 503)
+      .send({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
   }
 
   @Get('metrics')

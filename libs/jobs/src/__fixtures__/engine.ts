@@ -38,9 +38,17 @@ export function startEngine(label: string, options: Partial<RedisJobEngineOption
     prefix,
     keys,
     errors,
-    wakeFromAnotherReplica: (endpointId, jobId) => redis.publish(keys.wakeChannel, `t|${endpointId}|another-replica|${jobId}`),
+    wakeFromAnotherReplica: (endpointId, jobId) =>
+      redis.publish(keys.wakeChannel, `t|${endpointId}|another-replica|${jobId}`),
     replica() {
-      const replica = new RedisJobEngine({ redis, prefix, region: 'u1', clock, onError: (e) => errors.push(e), ...options });
+      const replica = new RedisJobEngine({
+        redis,
+        prefix,
+        region: 'u1',
+        clock,
+        onError: (e) => errors.push(e),
+        ...options,
+      });
       replicas.push(replica);
       return replica;
     },

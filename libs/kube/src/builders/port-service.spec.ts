@@ -1,7 +1,17 @@
 import { buildHttpService, buildPortService } from './port-service';
 
-const input = { name: 'rp-p1-ports', namespace: 'ns', podId: 'p1', accountId: 'a1', ports: ['8888/http', '22/tcp', '53/udp'] };
-const labels = { 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/account-id': 'a1', 'runplane.io/pod-id': 'p1' };
+const input = {
+  name: 'rp-p1-ports',
+  namespace: 'ns',
+  podId: 'p1',
+  accountId: 'a1',
+  ports: ['8888/http', '22/tcp', '53/udp'],
+};
+const labels = {
+  'app.kubernetes.io/managed-by': 'runplane',
+  'runplane.io/account-id': 'a1',
+  'runplane.io/pod-id': 'p1',
+};
 
 describe('buildPortService', () => {
   it('publishes tcp and udp ports through a NodePort selecting the pod, leaving http ports out', () => {

@@ -25,7 +25,8 @@ export function parsePorts(specs: readonly string[] | string | undefined): Expos
     const match = PORT_SPEC.exec(spec);
     const port = Number(match?.[1]);
     const protocol = match?.[2] as ExposedPort['protocol'] | undefined;
-    if (!protocol || port > 65535) throw new RangeError(`Invalid port spec "${spec}" (expected e.g. 8888/http or 22/tcp)`);
+    if (!protocol || port > 65535)
+      throw new RangeError(`Invalid port spec "${spec}" (expected e.g. 8888/http or 22/tcp)`);
     if (seen.has(spec)) continue;
     seen.add(spec);
     ports.push({ port, protocol, transport: protocol === 'udp' ? 'UDP' : 'TCP', name: `${protocol}-${port}` });

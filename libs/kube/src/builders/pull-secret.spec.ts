@@ -37,20 +37,42 @@ describe('buildPullSecret', () => {
       metadata: {
         name: 'rp-auth-r1',
         namespace: 'ns',
-        labels: { 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/account-id': 'a1', 'runplane.io/registry-auth-id': 'r1' },
+        labels: {
+          'app.kubernetes.io/managed-by': 'runplane',
+          'runplane.io/account-id': 'a1',
+          'runplane.io/registry-auth-id': 'r1',
+        },
       },
       data: { '.dockerconfigjson': expect.any(String) },
     });
     expect(decode(secret.data?.['.dockerconfigjson'])).toEqual({
-      auths: { 'ghcr.io': { username: 'bob', password: 's3cr:et', auth: Buffer.from('bob:s3cr:et').toString('base64') } },
+      auths: {
+        'ghcr.io': { username: 'bob', password: 's3cr:et', auth: Buffer.from('bob:s3cr:et').toString('base64') },
+      },
     });
   });
 
   it('uses an explicit registry over the image and needs one of them', () => {
-    const secret = buildPullSecret({ name: 's', namespace: 'ns', accountId: 'a', registryAuthId: 'r', username: 'u', password: 'p', registry: 'quay.io', image: 'busybox' });
+    const secret = buildPullSecret({
+      name: 's',
+      namespace: 'ns',
+      accountId: 'a',
+      registryAuthId: 'r',
+      username: 'u',
+      password: 'p',
+      registry: 'quay.io',
+      image: 'busybox',
+    });
     expect(Object.keys((decode(secret.data?.['.dockerconfigjson']) as { auths: object }).auths)).toEqual(['quay.io']);
-    expect(() => buildPullSecret({ name: 's', namespace: 'ns', accountId: 'a', registryAuthId: 'r', username: 'u', password: 'p' })).toThrow(
-      'registry',
-    );
+    expect(() =>
+      buildPullSecret({
+        name: 's',
+        namespace: 'ns',
+        accountId: 'a',
+        registryAuthId: 'r',
+        username: 'u',
+        password: 'p',
+      }),
+    ).toThrow('registry');
   });
 });

@@ -151,9 +151,9 @@ describe('buildWorkloadPod', () => {
       dockerEntrypoint: [],
       dockerStartCmd: [],
     });
-    expect(pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms).toEqual([
-      { matchExpressions: [{ key: 'topology.kubernetes.io/region', operator: 'In', values: ['EU-RO-1'] }] },
-    ]);
+    expect(pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms).toEqual(
+      [{ matchExpressions: [{ key: 'topology.kubernetes.io/region', operator: 'In', values: ['EU-RO-1'] }] }],
+    );
     expect(pod.spec?.tolerations).toBeUndefined();
     expect(pod.spec?.nodeSelector).toBeUndefined();
     expect(pod.spec?.volumes).toEqual([{ name: 'workspace', emptyDir: { sizeLimit: '20Gi' } }]);

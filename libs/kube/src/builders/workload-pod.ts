@@ -1,4 +1,11 @@
-import type { V1Container, V1EnvVar, V1NodeSelectorRequirement, V1Pod, V1PodSpec, V1Volume } from '@kubernetes/client-node';
+import type {
+  V1Container,
+  V1EnvVar,
+  V1NodeSelectorRequirement,
+  V1Pod,
+  V1PodSpec,
+  V1Volume,
+} from '@kubernetes/client-node';
 import {
   baseLabels,
   GENERATION_ANNOTATION,
@@ -121,10 +128,19 @@ function placement(input: WorkloadPodInput): Pick<V1PodSpec, 'affinity' | 'nodeS
   if (input.dataCenterIds.length > 0) {
     expressions.push({ key: TOPOLOGY_LABELS.region, operator: 'In', values: [...input.dataCenterIds] });
   }
-  const nodeSelector = input.nodeSelector && Object.keys(input.nodeSelector).length > 0 ? { ...input.nodeSelector } : undefined;
+  const nodeSelector =
+    input.nodeSelector && Object.keys(input.nodeSelector).length > 0 ? { ...input.nodeSelector } : undefined;
   return {
     ...(expressions.length > 0
-      ? { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: expressions }] } } } }
+      ? {
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [{ matchExpressions: expressions }],
+              },
+            },
+          },
+        }
       : {}),
     ...(nodeSelector ? { nodeSelector } : {}),
     // GPU nodes carry the device plugin's taint so CPU-only pods stay off them.

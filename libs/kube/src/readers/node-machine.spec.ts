@@ -42,7 +42,17 @@ describe('readNodeMachine', () => {
 
   it('reads a CPU node without GFD labels, taking the GPU count from capacity when the label is missing', () => {
     const cpu = readNodeMachine({ metadata: { name: 'cpu-0' }, status: { capacity: { cpu: '16', memory: '64Gi' } } });
-    expect(cpu).toMatchObject({ gpuProduct: null, gpuCount: 0, gpuMemoryMiB: null, gpuAllocatable: 0, region: null, zone: null, cpuCount: 16, memoryInGb: 64, ready: false });
+    expect(cpu).toMatchObject({
+      gpuProduct: null,
+      gpuCount: 0,
+      gpuMemoryMiB: null,
+      gpuAllocatable: 0,
+      region: null,
+      zone: null,
+      cpuCount: 16,
+      memoryInGb: 64,
+      ready: false,
+    });
     const unlabelled = readNodeMachine({ metadata: { name: 'g' }, status: { capacity: { 'nvidia.com/gpu': '4' } } });
     expect(unlabelled.gpuCount).toBe(4);
   });

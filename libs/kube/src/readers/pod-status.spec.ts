@@ -14,7 +14,15 @@ describe('readPodStatus', () => {
         phase: 'Running',
         startTime: new Date('2026-11-21T07:59:00Z'),
         containerStatuses: [
-          { name: 'workload', image: 'i', imageID: '', ready: true, restartCount: 2, state: { running: { startedAt: new Date(started) } }, lastState: { terminated: { exitCode: 137 } } },
+          {
+            name: 'workload',
+            image: 'i',
+            imageID: '',
+            ready: true,
+            restartCount: 2,
+            state: { running: { startedAt: new Date(started) } },
+            lastState: { terminated: { exitCode: 137 } },
+          },
         ],
       }),
     );
@@ -42,7 +50,12 @@ describe('readPodStatus', () => {
         {
           phase: 'Pending',
           conditions: [
-            { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/4 nodes are available: 4 Insufficient nvidia.com/gpu.' },
+            {
+              type: 'PodScheduled',
+              status: 'False',
+              reason: 'Unschedulable',
+              message: '0/4 nodes are available: 4 Insufficient nvidia.com/gpu.',
+            },
           ],
         },
         { spec: { containers: [] } },
@@ -51,7 +64,10 @@ describe('readPodStatus', () => {
     expect(status.phase).toBe('CREATING');
     expect(status.nodeName).toBeNull();
     expect(status.startedAt).toBeNull();
-    expect(status.unschedulable).toEqual({ reason: 'Unschedulable', message: '0/4 nodes are available: 4 Insufficient nvidia.com/gpu.' });
+    expect(status.unschedulable).toEqual({
+      reason: 'Unschedulable',
+      message: '0/4 nodes are available: 4 Insufficient nvidia.com/gpu.',
+    });
     expect(status.message).toBe('0/4 nodes are available: 4 Insufficient nvidia.com/gpu.');
   });
 
@@ -60,11 +76,23 @@ describe('readPodStatus', () => {
       pod({
         phase: 'Pending',
         containerStatuses: [
-          { name: 'workload', image: 'i', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ErrImagePull', message: 'pull access denied' } } },
+          {
+            name: 'workload',
+            image: 'i',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { waiting: { reason: 'ErrImagePull', message: 'pull access denied' } },
+          },
         ],
       }),
     );
-    expect(status).toMatchObject({ phase: 'CREATING', waitingReason: 'ErrImagePull', message: 'pull access denied', exitCode: null });
+    expect(status).toMatchObject({
+      phase: 'CREATING',
+      waitingReason: 'ErrImagePull',
+      message: 'pull access denied',
+      exitCode: null,
+    });
   });
 
   it('detects preemption by the scheduler from the DisruptionTarget condition', () => {
@@ -72,16 +100,32 @@ describe('readPodStatus', () => {
       pod(
         {
           phase: 'Running',
-          conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: 'Preempted by pod abc on node gpu-node-1' }],
+          conditions: [
+            {
+              type: 'DisruptionTarget',
+              status: 'True',
+              reason: 'PreemptionByScheduler',
+              message: 'Preempted by pod abc on node gpu-node-1',
+            },
+          ],
         },
         { metadata: { name: 'rp-p1', deletionTimestamp: new Date(started) } },
       ),
     );
-    expect(status).toMatchObject({ phase: 'STOPPING', preempted: true, message: 'Preempted by pod abc on node gpu-node-1' });
+    expect(status).toMatchObject({
+      phase: 'STOPPING',
+      preempted: true,
+      message: 'Preempted by pod abc on node gpu-node-1',
+    });
   });
 
   it('does not call other disruptions preemption', () => {
-    const status = readPodStatus(pod({ phase: 'Running', conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' }] }));
+    const status = readPodStatus(
+      pod({
+        phase: 'Running',
+        conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' }],
+      }),
+    );
     expect(status.preempted).toBe(false);
   });
 
@@ -101,7 +145,16 @@ describe('readPodStatus', () => {
         {
           phase: 'Failed',
           message: 'Pod was terminated',
-          containerStatuses: [{ name: 'workload', image: 'i', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } }],
+          containerStatuses: [
+            {
+              name: 'workload',
+              image: 'i',
+              imageID: '',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 1, reason: 'Error' } },
+            },
+          ],
         },
         { metadata: { deletionTimestamp: new Date(started) } },
       ),

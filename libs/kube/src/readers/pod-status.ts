@@ -58,7 +58,9 @@ export function readPodStatus(pod: V1Pod): ObservedPodStatus {
   const disruption = condition(pod, 'DisruptionTarget');
   const container = workloadContainer(pod);
   const unschedulable =
-    scheduled?.status === 'False' ? { reason: scheduled.reason ?? 'Unschedulable', message: scheduled.message ?? '' } : null;
+    scheduled?.status === 'False'
+      ? { reason: scheduled.reason ?? 'Unschedulable', message: scheduled.message ?? '' }
+      : null;
   const waitingReason = container?.state?.waiting?.reason ?? null;
   const terminated = container?.state?.terminated ?? container?.lastState?.terminated;
   const message =

@@ -17,11 +17,21 @@ describe('readPublishedPorts', () => {
       { type: 'InternalIP', address: '10.0.0.5' },
       { type: 'ExternalIP', address: '203.0.113.7' },
     ]);
-    expect(readPublishedPorts(service, ips)).toEqual({ publicIp: '203.0.113.7', portMappings: { '22': 31022, '53': 31053 } });
+    expect(readPublishedPorts(service, ips)).toEqual({
+      publicIp: '203.0.113.7',
+      portMappings: { '22': 31022, '53': 31053 },
+    });
   });
 
   it('falls back to the InternalIP, and to null without a node', () => {
-    expect(nodeAddress(node([{ type: 'InternalIP', address: '10.0.0.5' }, { type: 'Hostname', address: 'n1' }]))).toBe('10.0.0.5');
+    expect(
+      nodeAddress(
+        node([
+          { type: 'InternalIP', address: '10.0.0.5' },
+          { type: 'Hostname', address: 'n1' },
+        ]),
+      ),
+    ).toBe('10.0.0.5');
     expect(nodeAddress(node([{ type: 'Hostname', address: 'n1' }]))).toBeNull();
     expect(readPublishedPorts(service, null)).toEqual({ publicIp: null, portMappings: { '22': 31022, '53': 31053 } });
   });
@@ -29,6 +39,9 @@ describe('readPublishedPorts', () => {
   it('publishes nothing without a Service or before node ports are allocated', () => {
     const ips = node([{ type: 'ExternalIP', address: '203.0.113.7' }]);
     expect(readPublishedPorts(null, ips)).toEqual({ publicIp: null, portMappings: null });
-    expect(readPublishedPorts({ spec: { ports: [{ port: 22 }] } }, ips)).toEqual({ publicIp: null, portMappings: null });
+    expect(readPublishedPorts({ spec: { ports: [{ port: 22 }] } }, ips)).toEqual({
+      publicIp: null,
+      portMappings: null,
+    });
   });
 });

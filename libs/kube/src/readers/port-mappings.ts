@@ -11,12 +11,17 @@ export interface PublishedPorts {
 export function nodeAddress(node: V1Node | null | undefined): string | null {
   const addresses = node?.status?.addresses ?? [];
   return (
-    addresses.find((a) => a.type === 'ExternalIP')?.address ?? addresses.find((a) => a.type === 'InternalIP')?.address ?? null
+    addresses.find((a) => a.type === 'ExternalIP')?.address ??
+    addresses.find((a) => a.type === 'InternalIP')?.address ??
+    null
   );
 }
 
 /** Read the node ports the apiserver allocated on a pod's NodePort Service, with the address of the pod's node. */
-export function readPublishedPorts(service: V1Service | null | undefined, node: V1Node | null | undefined): PublishedPorts {
+export function readPublishedPorts(
+  service: V1Service | null | undefined,
+  node: V1Node | null | undefined,
+): PublishedPorts {
   const mappings: Record<string, number> = {};
   for (const port of service?.spec?.ports ?? []) {
     if (port.nodePort) mappings[String(port.port)] = port.nodePort;

@@ -4,7 +4,11 @@ import { GIVE_UP_AFTER_NO_ANSWERS, isReadinessReport, runFuzz, shapeProblem } fr
 import { getFreePorts } from '../process';
 
 const route: FuzzRoute = { method: 'POST', path: '/v2/:endpointId/run', query: ['wait'], body: ['input', 'webhook'] };
-const context: FuzzContext = { ids: { endpointId: ['ep1'] }, authorizations: ['Bearer k', undefined], fieldPool: ['policy', 'ttl'] };
+const context: FuzzContext = {
+  ids: { endpointId: ['ep1'] },
+  authorizations: ['Bearer k', undefined],
+  fieldPool: ['policy', 'ttl'],
+};
 
 describe('fuzz requests', () => {
   it('builds request i from the seed and i alone, so a seed replays a run', () => {
@@ -25,7 +29,11 @@ describe('fuzz requests', () => {
 });
 
 describe('shapeProblem', () => {
-  const answer = (status: number, body: unknown, requestIdHeader = 'r1') => ({ status, requestIdHeader, body: JSON.stringify(body) });
+  const answer = (status: number, body: unknown, requestIdHeader = 'r1') => ({
+    status,
+    requestIdHeader,
+    body: JSON.stringify(body),
+  });
 
   it('accepts successes and errors in the API shape with the request id of the header', () => {
     expect(shapeProblem(answer(200, [1]), 'error')).toBeUndefined();
@@ -35,10 +43,16 @@ describe('shapeProblem', () => {
 
   it('names a 5xx, another shape, a missing or mismatched request id and a body that is not JSON', () => {
     expect(shapeProblem(answer(500, { error: 'x', requestId: 'r1' }), 'error')).toBe('a 5xx');
-    expect(shapeProblem(answer(400, { message: 'x', requestId: 'r1' }), 'error')).toBe('an error without a string "error"');
+    expect(shapeProblem(answer(400, { message: 'x', requestId: 'r1' }), 'error')).toBe(
+      'an error without a string "error"',
+    );
     expect(shapeProblem(answer(414, { error: 'x' }), 'error')).toBe('an error without a requestId');
-    expect(shapeProblem(answer(400, { error: 'x', requestId: 'r2' }), 'error')).toBe('a requestId other than the x-request-id header');
-    expect(shapeProblem({ status: 431, requestIdHeader: undefined, body: '' }, 'error')).toBe('an error body that is not JSON');
+    expect(shapeProblem(answer(400, { error: 'x', requestId: 'r2' }), 'error')).toBe(
+      'a requestId other than the x-request-id header',
+    );
+    expect(shapeProblem({ status: 431, requestIdHeader: undefined, body: '' }, 'error')).toBe(
+      'an error body that is not JSON',
+    );
   });
 });
 
@@ -53,7 +67,9 @@ describe('isReadinessReport', () => {
   it('takes nothing else: another route, another status or another body', () => {
     expect(isReadinessReport(get('/v1/pods'), { status: 503, requestIdHeader: 'r1', body: report })).toBe(false);
     expect(isReadinessReport(get('/readyz'), { status: 500, requestIdHeader: 'r1', body: report })).toBe(false);
-    expect(isReadinessReport(get('/readyz'), { status: 503, requestIdHeader: 'r1', body: '{"error":"boom"}' })).toBe(false);
+    expect(isReadinessReport(get('/readyz'), { status: 503, requestIdHeader: 'r1', body: '{"error":"boom"}' })).toBe(
+      false,
+    );
     expect(isReadinessReport(get('/readyz'), { status: 503, requestIdHeader: 'r1', body: 'not json' })).toBe(false);
   });
 });

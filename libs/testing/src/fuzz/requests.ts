@@ -27,7 +27,16 @@ export type FuzzRequest =
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const BODILESS = new Set(['GET', 'OPTIONS']);
-const WILDCARD_TAILS = ['', 'models', 'chat/completions', 'completions', 'x/'.repeat(60), '..%2f..%2f', '%00', '%E0%A4%A'];
+const WILDCARD_TAILS = [
+  '',
+  'models',
+  'chat/completions',
+  'completions',
+  'x/'.repeat(60),
+  '..%2f..%2f',
+  '%00',
+  '%E0%A4%A',
+];
 
 function fillPath(route: FuzzRoute, random: Random, context: FuzzContext): string {
   return route.path
@@ -43,8 +52,16 @@ function fillPath(route: FuzzRoute, random: Random, context: FuzzContext): strin
 
 function fuzzQuery(route: FuzzRoute, random: Random, context: FuzzContext): string {
   if (random.chance(0.4)) return '';
-  const names = [...route.query, ...route.query, random.pick(context.fieldPool), random.pick(['', '%00', 'a'.repeat(300), '__proto__'])];
-  const pairs = Array.from({ length: 1 + random.below(3) }, () => `${random.pick(names)}=${random.pick(ODD_QUERY_VALUES)}`);
+  const names = [
+    ...route.query,
+    ...route.query,
+    random.pick(context.fieldPool),
+    random.pick(['', '%00', 'a'.repeat(300), '__proto__']),
+  ];
+  const pairs = Array.from(
+    { length: 1 + random.below(3) },
+    () => `${random.pick(names)}=${random.pick(ODD_QUERY_VALUES)}`,
+  );
   return `?${pairs.join('&')}`;
 }
 
@@ -52,7 +69,8 @@ function fuzzBody(route: FuzzRoute, random: Random, context: FuzzContext): strin
   const roll = random.next();
   const fields = route.body.length > 0 ? route.body : Array.from({ length: 8 }, () => random.pick(context.fieldPool));
   if (roll < 0.12) return random.pick(BROKEN_BODIES);
-  if (roll < 0.17) return `{"${random.pick(fields)}":${nestedJson(random.pick([99, 100, 101, 1_000, 10_000, 100_000]))}}`;
+  if (roll < 0.17)
+    return `{"${random.pick(fields)}":${nestedJson(random.pick([99, 100, 101, 1_000, 10_000, 100_000]))}}`;
   if (roll < 0.2) return '';
   return JSON.stringify(fuzzObject(random, [...fields, random.pick(context.fieldPool)]));
 }

@@ -23,10 +23,17 @@ function resolve(schema: JsonSchema | undefined, document: OpenApiDocument): Jso
 function propertiesOf(schema: JsonSchema | undefined, document: OpenApiDocument): string[] {
   const resolved = resolve(schema, document);
   if (!resolved) return [];
-  return [...Object.keys(resolved.properties ?? {}), ...(resolved.allOf ?? []).flatMap((part) => propertiesOf(part, document))];
+  return [
+    ...Object.keys(resolved.properties ?? {}),
+    ...(resolved.allOf ?? []).flatMap((part) => propertiesOf(part, document)),
+  ];
 }
 
-function operationOf(method: string, path: string, document: OpenApiDocument | undefined): OpenApiOperation | undefined {
+function operationOf(
+  method: string,
+  path: string,
+  document: OpenApiDocument | undefined,
+): OpenApiOperation | undefined {
   const templated = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   const methods = document?.paths[templated] ?? document?.paths[templated.replace(/^\/v1/, '')];
   return methods?.[method.toLowerCase()];
@@ -40,7 +47,9 @@ export function fuzzRoutes(served: readonly string[], document?: OpenApiDocument
   return served.map((entry) => {
     const [method = 'GET', path = '/'] = entry.split(' ');
     const operation = operationOf(method, path, document);
-    const query = (operation?.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+    const query = (operation?.parameters ?? [])
+      .filter((parameter) => parameter.in === 'query')
+      .map((parameter) => parameter.name);
     const body = document ? propertiesOf(operation?.requestBody?.content?.['application/json']?.schema, document) : [];
     return { method, path, query, body };
   });

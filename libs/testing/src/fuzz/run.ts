@@ -67,14 +67,24 @@ export function isReadinessReport(request: FuzzRequest, answer: FuzzAnswer): boo
   }
 }
 
-async function sendOne(transport: FuzzTransport, request: FuzzRequest, field: FuzzErrorField): Promise<{ status: string; problem?: string }> {
+async function sendOne(
+  transport: FuzzTransport,
+  request: FuzzRequest,
+  field: FuzzErrorField,
+): Promise<{ status: string; problem?: string }> {
   try {
     const answer = await transport.send(request);
     const problem = isReadinessReport(request, answer) ? undefined : shapeProblem(answer, field);
-    return { status: String(answer.status), problem: problem && `${problem}: ${answer.status} ${answer.body.slice(0, 200)}` };
+    return {
+      status: String(answer.status),
+      problem: problem && `${problem}: ${answer.status} ${answer.body.slice(0, 200)}`,
+    };
   } catch (error) {
     const { code, message, cause } = error as NodeJS.ErrnoException & { cause?: { message?: string } };
-    return { status: 'no answer', problem: `no answer (${[code, message, cause?.message].filter(Boolean).join(': ')})` };
+    return {
+      status: 'no answer',
+      problem: `no answer (${[code, message, cause?.message].filter(Boolean).join(': ')})`,
+    };
   }
 }
 
@@ -94,7 +104,8 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
       const { status, problem } = await sendOne(transport, request, options.errorField);
       report.sent += 1;
       report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
-      if (problem) report.failures.push(`#${index} ${describe(request)} → ${problem} (replay: ${FUZZ_SEED_ENV}=${options.seed})`);
+      if (problem)
+        report.failures.push(`#${index} ${describe(request)} → ${problem} (replay: ${FUZZ_SEED_ENV}=${options.seed})`);
       noAnswersInARow = status === 'no answer' ? noAnswersInARow + 1 : 0;
       if (noAnswersInARow >= GIVE_UP_AFTER_NO_ANSWERS) next = options.requests;
     }

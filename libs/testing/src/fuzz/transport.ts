@@ -28,9 +28,17 @@ function parseRaw(raw: string): FuzzAnswer {
   const head = split < 0 ? raw : raw.slice(0, split);
   const body = split < 0 ? '' : raw.slice(split + 4);
   const [statusLine = '', ...lines] = head.split('\r\n');
-  const header = (name: string) => lines.find((line) => line.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim();
+  const header = (name: string) =>
+    lines
+      .find((line) => line.toLowerCase().startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trim();
   const chunked = header('transfer-encoding')?.toLowerCase() === 'chunked';
-  return { status: Number(statusLine.split(' ')[1] ?? 0), requestIdHeader: header('x-request-id'), body: chunked ? unchunk(body) : body };
+  return {
+    status: Number(statusLine.split(' ')[1] ?? 0),
+    requestIdHeader: header('x-request-id'),
+    body: chunked ? unchunk(body) : body,
+  };
 }
 
 function sendRaw(origin: URL, bytes: string): Promise<FuzzAnswer> {
@@ -38,7 +46,9 @@ function sendRaw(origin: URL, bytes: string): Promise<FuzzAnswer> {
     const socket = connect(Number(origin.port), origin.hostname);
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' && chunks.length > 0 ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' && chunks.length > 0 ? undefined : reject(error),
+    );
     socket.on('close', () => resolve(parseRaw(Buffer.concat(chunks).toString('latin1'))));
     socket.write(bytes, 'latin1');
   });
@@ -66,7 +76,11 @@ export class FuzzTransport {
       body: fuzz.body,
     });
     const requestIdHeader = answer.headers['x-request-id'];
-    return { status: answer.statusCode, requestIdHeader: typeof requestIdHeader === 'string' ? requestIdHeader : undefined, body: await answer.body.text() };
+    return {
+      status: answer.statusCode,
+      requestIdHeader: typeof requestIdHeader === 'string' ? requestIdHeader : undefined,
+      body: await answer.body.text(),
+    };
   }
 
   close(): Promise<void> {

@@ -85,8 +85,17 @@ export class FakePlatform {
     const url = new URL(req.url ?? '/', this.url);
     const route = url.pathname.split('/')[3] ?? '';
     const body = Buffer.concat(chunks).toString('utf8');
-    this.requests.push({ method: req.method ?? '', route, path: url.pathname, query: url.searchParams, headers: req.headers, body, at: Date.now() });
-    if (route === 'job-take' || route === 'job-take-batch') return this.take(res, route === 'job-take-batch', url.searchParams);
+    this.requests.push({
+      method: req.method ?? '',
+      route,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+      at: Date.now(),
+    });
+    if (route === 'job-take' || route === 'job-take-batch')
+      return this.take(res, route === 'job-take-batch', url.searchParams);
     if (route === 'job-stop') return this.stopPoll(res);
     if (route === 'job-done') return void res.writeHead(this.doneStatuses.shift() ?? 200).end();
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');

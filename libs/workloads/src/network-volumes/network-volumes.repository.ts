@@ -6,7 +6,13 @@ import type { GuardedDelete } from '../registry-auth/registry-auth.repository';
 export class NetworkVolumesRepository {
   constructor(private readonly db: DbClient) {}
 
-  create(data: { id: string; accountId: string; name: string; size: number; dataCenterId: string }): Promise<NetworkVolume> {
+  create(data: {
+    id: string;
+    accountId: string;
+    name: string;
+    size: number;
+    dataCenterId: string;
+  }): Promise<NetworkVolume> {
     return this.db.networkVolume.create({ data });
   }
 
@@ -25,7 +31,10 @@ export class NetworkVolumesRepository {
 
   /** Grows the volume; false when it is gone or already at least `size` (a concurrent grow won). */
   async grow(accountId: string, id: string, size: number): Promise<boolean> {
-    const { count } = await this.db.networkVolume.updateMany({ where: { id, accountId, size: { lt: size } }, data: { size } });
+    const { count } = await this.db.networkVolume.updateMany({
+      where: { id, accountId, size: { lt: size } },
+      data: { size },
+    });
     return count === 1;
   }
 
@@ -36,7 +45,8 @@ export class NetworkVolumesRepository {
   async deleteUnattached(accountId: string, id: string): Promise<GuardedDelete> {
     try {
       return await withTransaction(this.db, async (tx) => {
-        if (!(await tx.networkVolume.findFirst({ where: { id, accountId }, select: { id: true } }))) return { status: 'missing' };
+        if (!(await tx.networkVolume.findFirst({ where: { id, accountId }, select: { id: true } })))
+          return { status: 'missing' };
         const pods = await tx.pod.findMany({
           where: { networkVolumeId: id, desiredStatus: { not: FINISHED_POD_STATUS } },
           select: { id: true },
@@ -48,9 +58,18 @@ export class NetworkVolumesRepository {
           orderBy: { id: 'asc' },
         });
         if (pods.length > 0 || endpoints.length > 0) {
-          return { status: 'in-use', usage: [{ kind: 'pods', ids: pods.map((p) => p.id) }, { kind: 'endpoints', ids: endpoints.map((e) => e.id) }] };
+          return {
+            status: 'in-use',
+            usage: [
+              { kind: 'pods', ids: pods.map((p) => p.id) },
+              { kind: 'endpoints', ids: endpoints.map((e) => e.id) },
+            ],
+          };
         }
-        await tx.pod.updateMany({ where: { networkVolumeId: id, desiredStatus: FINISHED_POD_STATUS }, data: { networkVolumeId: null } });
+        await tx.pod.updateMany({
+          where: { networkVolumeId: id, desiredStatus: FINISHED_POD_STATUS },
+          data: { networkVolumeId: null },
+        });
         await tx.networkVolume.deleteMany({ where: { id, accountId } });
         return { status: 'deleted' };
       });

@@ -12,4 +12,12 @@ export {
   type PodContainerSpec,
 } from './pod-lifecycle';
 export { type PodPlacementClient, type PodPlacementReply, unbookedPlacement } from './pod-placement';
-export { adjustedCostPerHr, chooseGpuType, offeredGpuTypes, gpuHourlyPrice, type PodCatalog, type PodCpuFlavor, type PodGpuType } from './pod-pricing';
+export {
+  adjustedCostPerHr,
+  chooseGpuType,
+  offeredGpuTypes,
+  gpuHourlyPrice,
+  type PodCatalog,
+  type PodCpuFlavor,
+  type PodGpuType,
+} from './pod-pricing';

@@ -1,4 +1,11 @@
-import { CUDA_VERSIONS, DomainError, NotFoundError, type PodCreateInput, type TemplateDto, ValidationError } from '@runplane/contracts';
+import {
+  CUDA_VERSIONS,
+  DomainError,
+  NotFoundError,
+  type PodCreateInput,
+  type TemplateDto,
+  ValidationError,
+} from '@runplane/contracts';
 import type { NetworkVolume, Prisma } from '@runplane/db';
 import { statusNote } from './pod-lifecycle';
 import { offeredGpuTypes, type PodCatalog, type PodCpuFlavor, type PodGpuType, roundMoney } from './pod-pricing';
@@ -27,9 +34,17 @@ export interface PodTemplateSource {
 }
 
 /** RunPod's defaults for Pods created without a template. */
-const DEFAULTS = { containerDiskInGb: 50, volumeInGb: 20, volumeMountPath: '/workspace', ports: ['8888/http', '22/tcp'] };
+const DEFAULTS = {
+  containerDiskInGb: 50,
+  volumeInGb: 20,
+  volumeMountPath: '/workspace',
+  ports: ['8888/http', '22/tcp'],
+};
 
-type Shape = Pick<Prisma.PodUncheckedCreateInput, 'gpuTypeId' | 'gpuCount' | 'cpuFlavorId' | 'vcpuCount' | 'memoryInGb' | 'costPerHr'>;
+type Shape = Pick<
+  Prisma.PodUncheckedCreateInput,
+  'gpuTypeId' | 'gpuCount' | 'cpuFlavorId' | 'vcpuCount' | 'memoryInGb' | 'costPerHr'
+>;
 type Placed = Extract<PodPlacementReply, { placed: true }>;
 /** The placement request's part that comes from the Pod's shape; the planner adds the rest. */
 type Candidates = { gpu: { gpu: PodGpuType; price: number }[]; cpu: PodCpuFlavor[] };
@@ -38,7 +53,8 @@ type Candidates = { gpu: { gpu: PodGpuType; price: number }[]; cpu: PodCpuFlavor
 export function mergeContainer(input: PodCreateInput, template: PodTemplate | null) {
   const image = input.imageName ?? template?.imageName;
   if (image === undefined) throw new ValidationError('imageName: required unless templateId is given');
-  const startCmd = input.dockerStartCmd ?? (input.dockerArgs?.trim() ? input.dockerArgs.trim().split(/\s+/) : undefined);
+  const startCmd =
+    input.dockerStartCmd ?? (input.dockerArgs?.trim() ? input.dockerArgs.trim().split(/\s+/) : undefined);
   return {
     image,
     containerDiskInGb: input.containerDiskInGb ?? template?.containerDiskInGb ?? DEFAULTS.containerDiskInGb,
@@ -93,16 +109,21 @@ export class PodCreationPlanner {
   ) {}
 
   async plan(accountId: string, id: string, input: PodCreateInput, now: Date): Promise<Prisma.PodUncheckedCreateInput> {
-    const template = input.templateId === undefined ? null : await this.templates.findUsable(accountId, input.templateId);
+    const template =
+      input.templateId === undefined ? null : await this.templates.findUsable(accountId, input.templateId);
     const container = mergeContainer(input, template);
     const dataCenterIds = await this.checkDataCenters(input.dataCenterIds ?? []);
     const volume = await this.checkVolume(accountId, input.networkVolumeId, dataCenterIds);
-    if (container.containerRegistryAuthId !== null && !(await this.pods.ownsRegistryAuth(accountId, container.containerRegistryAuthId))) {
+    if (
+      container.containerRegistryAuthId !== null &&
+      !(await this.pods.ownsRegistryAuth(accountId, container.containerRegistryAuthId))
+    ) {
       throw new NotFoundError('Container registry auth');
     }
     const candidates = input.computeType === 'GPU' ? await this.gpuCandidates(input) : await this.cpuCandidates(input);
     const placed = await this.reserve(accountId, id, input, candidates, dataCenterIds, volume?.dataCenterId ?? null);
-    const shape = input.computeType === 'GPU' ? this.gpuShape(input, candidates, placed) : this.cpuShape(input, candidates, placed);
+    const shape =
+      input.computeType === 'GPU' ? this.gpuShape(input, candidates, placed) : this.cpuShape(input, candidates, placed);
     return {
       id,
       accountId,
@@ -124,12 +145,17 @@ export class PodCreationPlanner {
 
   private async checkDataCenters(ids: string[]): Promise<string[]> {
     for (const [index, id] of ids.entries()) {
-      if (!(await this.catalog.findDataCenter(id))) throw new ValidationError(`dataCenterIds.${index}: unknown data center "${id}"`);
+      if (!(await this.catalog.findDataCenter(id)))
+        throw new ValidationError(`dataCenterIds.${index}: unknown data center "${id}"`);
     }
     return [...new Set(ids)];
   }
 
-  private async checkVolume(accountId: string, id: string | undefined, dataCenterIds: string[]): Promise<NetworkVolume | null> {
+  private async checkVolume(
+    accountId: string,
+    id: string | undefined,
+    dataCenterIds: string[],
+  ): Promise<NetworkVolume | null> {
     if (id === undefined) return null;
     const volume = await this.pods.findNetworkVolume(accountId, id);
     if (!volume) throw new NotFoundError('Network volume');
@@ -173,7 +199,10 @@ export class PodCreationPlanner {
 
   private async gpuCandidates(input: PodCreateInput): Promise<Candidates> {
     const ids = input.gpuTypeIds ?? [];
-    const known = ids.length === 0 ? await this.catalog.listGpuTypes() : await Promise.all(ids.map((id, index) => this.gpuType(id, index)));
+    const known =
+      ids.length === 0
+        ? await this.catalog.listGpuTypes()
+        : await Promise.all(ids.map((id, index) => this.gpuType(id, index)));
     const gpu = offeredGpuTypes(known, { ...input, priorityListGiven: ids.length > 0 });
     if (gpu.length === 0) {
       const offer = `${input.gpuCount} GPU${input.gpuCount > 1 ? 's' : ''} in ${input.cloudType} cloud${input.interruptible ? ' as interruptible' : ''}`;
@@ -215,7 +244,10 @@ export class PodCreationPlanner {
       candidates = [...(await this.catalog.listCpuFlavors())].sort((a, b) => a.pricePerVcpuHr - b.pricePerVcpuHr);
     }
     const cpu = candidates.filter((entry) => entry.minVcpu <= input.vcpuCount && input.vcpuCount <= entry.maxVcpu);
-    if (cpu.length === 0) throw new ValidationError(`vcpuCount: ${input.vcpuCount} vCPUs is not offered by ${ids.length > 0 ? ids.join(', ') : 'any CPU flavor'}`);
+    if (cpu.length === 0)
+      throw new ValidationError(
+        `vcpuCount: ${input.vcpuCount} vCPUs is not offered by ${ids.length > 0 ? ids.join(', ') : 'any CPU flavor'}`,
+      );
     return { gpu: [], cpu };
   }
 

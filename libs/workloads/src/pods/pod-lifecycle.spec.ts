@@ -10,7 +10,11 @@ import {
 } from './pod-lifecycle';
 
 const NOW = new Date('2024-07-12T19:14:40.000Z');
-const state = (desiredStatus: DesiredStatus, locked = false): LifecycleState => ({ desiredStatus, locked, generation: 3 });
+const state = (desiredStatus: DesiredStatus, locked = false): LifecycleState => ({
+  desiredStatus,
+  locked,
+  generation: 3,
+});
 
 describe('applyPodAction', () => {
   // [from, action, to, generation after, starts the container, records a status note]
@@ -36,8 +40,12 @@ describe('applyPodAction', () => {
   });
 
   it('writes a RunPod-style note naming the event and the time', () => {
-    expect(applyPodAction(state('RUNNING'), 'stop', NOW).lastStatusChange).toBe('Stopped by User: Fri, 12 Jul 2024 19:14:40 GMT');
-    expect(applyPodAction(state('EXITED'), 'start', NOW).lastStatusChange).toBe('Started by User: Fri, 12 Jul 2024 19:14:40 GMT');
+    expect(applyPodAction(state('RUNNING'), 'stop', NOW).lastStatusChange).toBe(
+      'Stopped by User: Fri, 12 Jul 2024 19:14:40 GMT',
+    );
+    expect(applyPodAction(state('EXITED'), 'start', NOW).lastStatusChange).toBe(
+      'Started by User: Fri, 12 Jul 2024 19:14:40 GMT',
+    );
   });
 
   it.each(['stop', 'reset'] as const)('a locked Pod refuses %s with a message saying it is locked', (action) => {
@@ -83,7 +91,16 @@ describe('resetFields', () => {
         volumeInGb: 30,
         volumeMountPath: '/data',
       }),
-    ).toEqual(['image', 'dockerEntrypoint', 'dockerStartCmd', 'env', 'ports', 'containerDiskInGb', 'volumeInGb', 'volumeMountPath']);
+    ).toEqual([
+      'image',
+      'dockerEntrypoint',
+      'dockerStartCmd',
+      'env',
+      'ports',
+      'containerDiskInGb',
+      'volumeInGb',
+      'volumeMountPath',
+    ]);
   });
 
   it('sees an env key added or removed', () => {

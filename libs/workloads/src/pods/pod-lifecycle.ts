@@ -45,7 +45,9 @@ const unchanged = (state: LifecycleState): LifecycleChange => ({
 
 function refuseLocked(state: LifecycleState, action: PodAction): void {
   if (state.locked && (action === 'stop' || action === 'reset')) {
-    throw new ValidationError(`locked: the Pod is locked and cannot be ${action === 'stop' ? 'stopped' : 'reset'}; unlock it first`);
+    throw new ValidationError(
+      `locked: the Pod is locked and cannot be ${action === 'stop' ? 'stopped' : 'reset'}; unlock it first`,
+    );
   }
 }
 
@@ -119,11 +121,14 @@ export function applyPodUpdate(
   after: PodContainerSpec,
   now: Date,
 ): LifecycleChange {
-  if (state.desiredStatus === 'TERMINATED') throw new ValidationError('desiredStatus: the Pod is terminated and cannot be updated');
+  if (state.desiredStatus === 'TERMINATED')
+    throw new ValidationError('desiredStatus: the Pod is terminated and cannot be updated');
   const changed = resetFields(before, after);
   if (changed.length === 0) return unchanged(state);
   if (state.locked) {
-    throw new ValidationError(`locked: the Pod is locked; changing ${changed.join(', ')} would reset it; unlock it first`);
+    throw new ValidationError(
+      `locked: the Pod is locked; changing ${changed.join(', ')} would reset it; unlock it first`,
+    );
   }
   return {
     desiredStatus: state.desiredStatus,

@@ -2,7 +2,13 @@ import type { PlacementRpcRequest } from '@runplane/contracts';
 
 /** The scheduler's answer: where the Pod goes (machine null when no scheduler books machines), or why it cannot. */
 export type PodPlacementReply =
-  | { placed: true; machineId: string | null; gpuTypeId: string | null; cpuFlavorId: string | null; dataCenterId: string | null }
+  | {
+      placed: true;
+      machineId: string | null;
+      gpuTypeId: string | null;
+      cpuFlavorId: string | null;
+      dataCenterId: string | null;
+    }
   | { placed: false; message: string };
 
 /**
@@ -21,7 +27,8 @@ export const unbookedPlacement: PodPlacementClient = {
   reserve(request) {
     const gpuTypeId = request.computeType === 'GPU' ? (request.gpuTypeIds[0] ?? null) : null;
     const cpuFlavorId = request.computeType === 'CPU' ? (request.cpuFlavorIds[0] ?? null) : null;
-    if (gpuTypeId === null && cpuFlavorId === null) return Promise.resolve({ placed: false, message: 'No candidate GPU type or CPU flavor' });
+    if (gpuTypeId === null && cpuFlavorId === null)
+      return Promise.resolve({ placed: false, message: 'No candidate GPU type or CPU flavor' });
     const dataCenterId = request.volumeDataCenterId ?? request.dataCenterIds[0] ?? null;
     return Promise.resolve({ placed: true, machineId: null, gpuTypeId, cpuFlavorId, dataCenterId });
   },

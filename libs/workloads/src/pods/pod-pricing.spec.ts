@@ -44,7 +44,9 @@ describe('chooseGpuType', () => {
 
   it('takes the cheapest offered type when no list was given', () => {
     expect(chooseGpuType([C, A, B], { ...opts, priorityListGiven: false })).toEqual({ gpu: B, costPerHr: 0.5 });
-    expect(chooseGpuType([C, A, B], { ...opts, priorityListGiven: false, cloudType: 'COMMUNITY', interruptible: true })).toEqual({
+    expect(
+      chooseGpuType([C, A, B], { ...opts, priorityListGiven: false, cloudType: 'COMMUNITY', interruptible: true }),
+    ).toEqual({
       gpu: A,
       costPerHr: 0.4,
     });
@@ -53,7 +55,11 @@ describe('chooseGpuType', () => {
 
 describe('adjustedCostPerHr', () => {
   const now = new Date('2024-06-01T00:00:00Z');
-  const plan = (costPerHr: number, start: string, end: string) => ({ costPerHr, startTime: new Date(start), endTime: new Date(end) });
+  const plan = (costPerHr: number, start: string, end: string) => ({
+    costPerHr,
+    startTime: new Date(start),
+    endTime: new Date(end),
+  });
 
   it('uses the lowest active plan rate, never raising the cost', () => {
     expect(adjustedCostPerHr(1.38, [], now)).toBe(1.38);
@@ -62,7 +68,10 @@ describe('adjustedCostPerHr', () => {
   });
 
   it('ignores plans not yet started or already over', () => {
-    const plans = [plan(0.1, '2024-06-02T00:00:00Z', '2024-07-01T00:00:00Z'), plan(0.2, '2024-04-01T00:00:00Z', '2024-06-01T00:00:00Z')];
+    const plans = [
+      plan(0.1, '2024-06-02T00:00:00Z', '2024-07-01T00:00:00Z'),
+      plan(0.2, '2024-04-01T00:00:00Z', '2024-06-01T00:00:00Z'),
+    ];
     expect(adjustedCostPerHr(1.38, plans, now)).toBe(1.38);
   });
 });

@@ -60,15 +60,24 @@ export interface GpuOfferOptions {
  * requested cloud that allow `gpuCount` GPUs, in the caller's priority order, or cheapest first without a list.
  * The scheduler then picks the first (or most available) one with free capacity.
  */
-export function offeredGpuTypes(candidates: readonly PodGpuType[], options: GpuOfferOptions): { gpu: PodGpuType; price: number }[] {
+export function offeredGpuTypes(
+  candidates: readonly PodGpuType[],
+  options: GpuOfferOptions,
+): { gpu: PodGpuType; price: number }[] {
   const offered = candidates
     .map((gpu) => ({ gpu, price: gpuHourlyPrice(gpu, options.cloudType, options.interruptible) }))
-    .filter((entry): entry is { gpu: PodGpuType; price: number } => entry.price !== null && entry.gpu.maxGpuCount >= options.gpuCount);
+    .filter(
+      (entry): entry is { gpu: PodGpuType; price: number } =>
+        entry.price !== null && entry.gpu.maxGpuCount >= options.gpuCount,
+    );
   return options.priorityListGiven ? offered : [...offered].sort((a, b) => a.price - b.price);
 }
 
 /** The first offered GPU type regardless of capacity, with the Pod's hourly cost. */
-export function chooseGpuType(candidates: readonly PodGpuType[], options: GpuOfferOptions): { gpu: PodGpuType; costPerHr: number } | null {
+export function chooseGpuType(
+  candidates: readonly PodGpuType[],
+  options: GpuOfferOptions,
+): { gpu: PodGpuType; costPerHr: number } | null {
   const chosen = offeredGpuTypes(candidates, options)[0];
   return chosen ? { gpu: chosen.gpu, costPerHr: roundMoney(chosen.price * options.gpuCount) } : null;
 }

@@ -10,12 +10,16 @@ const iso = (value: Date | null): string | null => (value === null ? null : valu
 /** A JSON column holding a string map; anything else reads as empty. */
 export function stringMap(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 function portMappings(value: unknown): Record<string, number> | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, number] => Number.isInteger(entry[1])));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, number] => Number.isInteger(entry[1])),
+  );
 }
 
 /** The wire `gpu` object: the catalog entry with the Pod's GPU count. */
@@ -45,7 +49,13 @@ function toMachineDto(machine: Machine, gpuTypes: ReadonlyMap<string, PodGpuType
     cpuType:
       machine.cpuTypeId === null
         ? null
-        : { id: machine.cpuTypeId, displayName: machine.cpuTypeId, cores: machine.cpuCount, threadsPerCore: 1, groupId: machine.cpuTypeId },
+        : {
+            id: machine.cpuTypeId,
+            displayName: machine.cpuTypeId,
+            cores: machine.cpuCount,
+            threadsPerCore: 1,
+            groupId: machine.cpuTypeId,
+          },
     cpuTypeId: machine.cpuTypeId,
     currentPricePerGpu: num(machine.currentPricePerGpu),
     dataCenterId: machine.dataCenterId,
@@ -92,7 +102,9 @@ function included(row: PodRow, context: PodMapContext): Partial<PodDto> {
   if (context.include.includeMachine) extra.machine = row.machine ? toMachineDto(row.machine, context.gpuTypes) : null;
   if (context.include.includeNetworkVolume) {
     const volume = row.networkVolume;
-    extra.networkVolume = volume ? { id: volume.id, name: volume.name, size: volume.size, dataCenterId: volume.dataCenterId } : null;
+    extra.networkVolume = volume
+      ? { id: volume.id, name: volume.name, size: volume.size, dataCenterId: volume.dataCenterId }
+      : null;
   }
   if (context.include.includeSavingsPlans) extra.savingsPlans = activePlans(row.savingsPlans, context.now);
   return extra;
@@ -101,7 +113,11 @@ function included(row: PodRow, context: PodMapContext): Partial<PodDto> {
 /** Maps a Pod row to its wire form; `adjustedCostPerHr` follows the savings plans active at `now`. */
 export function toPodDto(row: PodRow, context: PodMapContext): PodDto {
   const gpu = row.gpuTypeId === null ? undefined : context.gpuTypes.get(row.gpuTypeId);
-  const plans = row.savingsPlans.map((plan) => ({ costPerHr: num(plan.costPerHr), startTime: plan.startTime, endTime: plan.endTime }));
+  const plans = row.savingsPlans.map((plan) => ({
+    costPerHr: num(plan.costPerHr),
+    startTime: plan.startTime,
+    endTime: plan.endTime,
+  }));
   const costPerHr = num(row.costPerHr);
   return {
     id: row.id,

@@ -1,7 +1,11 @@
 import type { DbClient, Machine, NetworkVolume, Pod, Prisma, SavingsPlan } from '@runplane/db';
 
 /** A Pod row with the relations its wire form can show. */
-export type PodRow = Pod & { savingsPlans: SavingsPlan[]; machine: Machine | null; networkVolume: NetworkVolume | null };
+export type PodRow = Pod & {
+  savingsPlans: SavingsPlan[];
+  machine: Machine | null;
+  networkVolume: NetworkVolume | null;
+};
 
 /** Filters of a Pod listing; array filters match any of their values. */
 export interface PodFilter {
@@ -53,14 +57,23 @@ export class PodRepository {
   }
 
   list(accountId: string, filter: PodFilter): Promise<PodRow[]> {
-    return this.db.pod.findMany({ where: toWhere(accountId, filter), include: withRelations, orderBy: { createdAt: 'asc' } });
+    return this.db.pod.findMany({
+      where: toWhere(accountId, filter),
+      include: withRelations,
+      orderBy: { createdAt: 'asc' },
+    });
   }
 
   /**
    * Writes `data` only if the row is still as it was read (same `updatedAt`), so two concurrent lifecycle calls
    * cannot both act on the same state. Returns false when the row changed or is gone.
    */
-  async updateIfUnchanged(accountId: string, id: string, readAt: Date, data: Prisma.PodUncheckedUpdateManyInput): Promise<boolean> {
+  async updateIfUnchanged(
+    accountId: string,
+    id: string,
+    readAt: Date,
+    data: Prisma.PodUncheckedUpdateManyInput,
+  ): Promise<boolean> {
     const { count } = await this.db.pod.updateMany({ where: { id, accountId, updatedAt: readAt }, data });
     return count === 1;
   }

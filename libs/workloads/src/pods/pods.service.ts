@@ -78,7 +78,8 @@ export class PodsService {
       row = await this.pods.create(data);
     } catch (error) {
       // A referenced volume, template or registry auth deleted between the checks and the insert.
-      if (isForeignKeyViolation(error)) throw new ConflictError('A resource the Pod refers to was deleted meanwhile; retry');
+      if (isForeignKeyViolation(error))
+        throw new ConflictError('A resource the Pod refers to was deleted meanwhile; retry');
       throw error;
     }
     return (await this.toDtos([row], {}))[0] as PodDto;
@@ -111,7 +112,10 @@ export class PodsService {
 
   async update(accountId: string, id: string, input: PodUpdateInput): Promise<PodDto> {
     const row = await this.requireOwnPod(accountId, id);
-    if (input.containerRegistryAuthId && !(await this.pods.ownsRegistryAuth(accountId, input.containerRegistryAuthId))) {
+    if (
+      input.containerRegistryAuthId &&
+      !(await this.pods.ownsRegistryAuth(accountId, input.containerRegistryAuthId))
+    ) {
       throw new NotFoundError('Container registry auth');
     }
     const now = this.clock();
@@ -119,14 +123,21 @@ export class PodsService {
     const after = applyInput(before, input);
     // Unlocking in the same request permits the reset the other changes need.
     const locked = row.locked && input.locked !== false;
-    const change = applyPodUpdate({ desiredStatus: row.desiredStatus, locked, generation: row.generation }, before, after, now);
+    const change = applyPodUpdate(
+      { desiredStatus: row.desiredStatus, locked, generation: row.generation },
+      before,
+      after,
+      now,
+    );
     await this.write(row, {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...after,
       env: after.env,
       ...(input.locked === undefined ? {} : { locked: input.locked }),
       ...(input.globalNetworking === undefined ? {} : { globalNetworking: input.globalNetworking }),
-      ...(input.containerRegistryAuthId === undefined ? {} : { containerRegistryAuthId: input.containerRegistryAuthId }),
+      ...(input.containerRegistryAuthId === undefined
+        ? {}
+        : { containerRegistryAuthId: input.containerRegistryAuthId }),
       ...lifecycleData(change, now),
     });
     return this.get(accountId, id);
@@ -160,7 +171,9 @@ export class PodsService {
     const row = await this.find(accountId, id);
     if (!row) throw new NotFoundError('Pod');
     if (row.endpointId !== null) {
-      throw new ValidationError(`podId: the Pod is a serverless worker of endpoint ${row.endpointId}; manage it through the endpoint`);
+      throw new ValidationError(
+        `podId: the Pod is a serverless worker of endpoint ${row.endpointId}; manage it through the endpoint`,
+      );
     }
     return row;
   }

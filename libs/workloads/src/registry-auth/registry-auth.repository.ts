@@ -38,7 +38,10 @@ export class RegistryAuthRepository {
         }
         const where = { containerRegistryAuthId: id };
         const idsOnly = { select: { id: true }, orderBy: { id: 'asc' } } as const;
-        const pods = await tx.pod.findMany({ where: { ...where, desiredStatus: { not: FINISHED_POD_STATUS } }, ...idsOnly });
+        const pods = await tx.pod.findMany({
+          where: { ...where, desiredStatus: { not: FINISHED_POD_STATUS } },
+          ...idsOnly,
+        });
         const templates = await tx.template.findMany({ where, ...idsOnly });
         if (pods.length > 0 || templates.length > 0) {
           const usage = [
@@ -47,7 +50,10 @@ export class RegistryAuthRepository {
           ];
           return { status: 'in-use', usage };
         }
-        await tx.pod.updateMany({ where: { ...where, desiredStatus: FINISHED_POD_STATUS }, data: { containerRegistryAuthId: null } });
+        await tx.pod.updateMany({
+          where: { ...where, desiredStatus: FINISHED_POD_STATUS },
+          data: { containerRegistryAuthId: null },
+        });
         await tx.containerRegistryAuth.deleteMany({ where: { id, accountId } });
         return { status: 'deleted' };
       });

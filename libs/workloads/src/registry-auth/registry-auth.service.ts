@@ -62,7 +62,8 @@ export class RegistryAuthService {
     if (outcome.status === 'missing') throw new NotFoundError('Container registry auth');
     if (outcome.status === 'in-use') {
       throw new ValidationError(
-        inUseMessage('Container registry auth', outcome.usage) ?? 'Container registry auth is in use; delete or change its users first',
+        inUseMessage('Container registry auth', outcome.usage) ??
+          'Container registry auth is in use; delete or change its users first',
       );
     }
   }

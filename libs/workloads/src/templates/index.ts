@@ -1,2 +1,7 @@
-export { TemplatesRepository, type TemplateChanges, type TemplateRow, type TemplateVisibility } from './templates.repository';
+export {
+  TemplatesRepository,
+  type TemplateChanges,
+  type TemplateRow,
+  type TemplateVisibility,
+} from './templates.repository';
 export { TemplatesService, type RegistryAuthLookup } from './templates.service';

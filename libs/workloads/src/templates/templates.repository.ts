@@ -86,7 +86,8 @@ export class TemplatesRepository {
   async deleteUnused(accountId: string, id: string): Promise<GuardedDelete> {
     try {
       return await withTransaction(this.db, async (tx) => {
-        if (!(await tx.template.findFirst({ where: { id, accountId }, select: { id: true } }))) return { status: 'missing' };
+        if (!(await tx.template.findFirst({ where: { id, accountId }, select: { id: true } })))
+          return { status: 'missing' };
         const live = { templateId: id, desiredStatus: { not: FINISHED_POD_STATUS } };
         const idsOnly = { select: { id: true }, orderBy: { id: 'asc' } } as const;
         const pods = await tx.pod.findMany({ where: { ...live, accountId, endpointId: null }, ...idsOnly });

@@ -18,7 +18,9 @@ export interface RegistryAuthLookup {
 /** A JSON column holding `{ NAME: "value" }`; anything else reads as no variables. */
 function envOf(value: unknown): Record<string, string> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /** Maps a row to the wire; another account's registry auth id is never shown. */
@@ -69,7 +71,12 @@ export class TemplatesService {
     const { containerRegistryAuthId, ...fields } = input;
     await this.checkRegistryAuth(accountId, containerRegistryAuthId);
     const row = await this.uniqueName(input.name, () =>
-      this.templates.create({ ...fields, id: newId(), accountId, containerRegistryAuthId: containerRegistryAuthId ?? null }),
+      this.templates.create({
+        ...fields,
+        id: newId(),
+        accountId,
+        containerRegistryAuthId: containerRegistryAuthId ?? null,
+      }),
     );
     return toDto(row, accountId);
   }
@@ -114,7 +121,9 @@ export class TemplatesService {
     const outcome = await this.templates.deleteUnused(accountId, id);
     if (outcome.status === 'missing') throw new NotFoundError('Template');
     if (outcome.status === 'in-use') {
-      throw new ValidationError(inUseMessage('Template', outcome.usage) ?? 'Template is in use; delete or change its users first');
+      throw new ValidationError(
+        inUseMessage('Template', outcome.usage) ?? 'Template is in use; delete or change its users first',
+      );
     }
   }
 

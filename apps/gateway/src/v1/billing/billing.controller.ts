@@ -22,7 +22,10 @@ export class BillingController {
 
   @Get('pods')
   @Reads()
-  pods(@CurrentPrincipal() principal: Principal, @Query(new ZodPipe(podBillingQuery)) query: PodBillingQuery): Promise<BillingRecordDto[]> {
+  pods(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodPipe(podBillingQuery)) query: PodBillingQuery,
+  ): Promise<BillingRecordDto[]> {
     return this.billing.pods(principal.accountId, query);
   }
 

@@ -31,7 +31,10 @@ export class EndpointsController {
 
   @Get()
   @Reads()
-  list(@CurrentPrincipal() principal: Principal, @Query(new ZodPipe(endpointQuery)) query: EndpointQuery): Promise<EndpointDto[]> {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodPipe(endpointQuery)) query: EndpointQuery,
+  ): Promise<EndpointDto[]> {
     return this.endpoints.list(principal.accountId, query);
   }
 

@@ -78,7 +78,13 @@ function runtimeData(redis: Redis): EndpointRuntimeData {
     {
       provide: ENDPOINTS_SERVICE,
       inject: [DB_CLIENT, REDIS_CLIENT, TEMPLATES_SERVICE, NETWORK_VOLUMES_SERVICE, PODS_SERVICE],
-      useFactory: (db: DbClient, redis: Redis, templates: TemplatesService, volumes: NetworkVolumesService, pods: PodsService) =>
+      useFactory: (
+        db: DbClient,
+        redis: Redis,
+        templates: TemplatesService,
+        volumes: NetworkVolumesService,
+        pods: PodsService,
+      ) =>
         createEndpointsService(db, {
           catalog: new CatalogRepository(db),
           templates: templateSource(templates),

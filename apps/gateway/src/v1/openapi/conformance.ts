@@ -39,7 +39,8 @@ class OperationChecker {
   /** A field Runplane requires must be required by RunPod too, or RunPod clients omitting it get a 400. */
   required(theirs: ContractSchema, ours: ContractSchema): void {
     for (const name of ours.required) {
-      if (!theirs.required.includes(name)) this.problems.push(`request $.${name}: required by Runplane, optional in RunPod`);
+      if (!theirs.required.includes(name))
+        this.problems.push(`request $.${name}: required by Runplane, optional in RunPod`);
     }
   }
 }
@@ -73,7 +74,12 @@ function checkOperation(
   if (theirs.request && !ours.request) checker.problems.push('request body: not accepted');
   checker.properties('request', theirRequest.properties, ourRequest.properties, true);
   checker.required(theirRequest, ourRequest);
-  checker.properties('response', schema(reference, theirs.response).properties, schema(served, ours.response).properties, false);
+  checker.properties(
+    'response',
+    schema(reference, theirs.response).properties,
+    schema(served, ours.response).properties,
+    false,
+  );
   return checker;
 }
 
@@ -84,7 +90,13 @@ export function compareContracts(reference: ApiContract, served: ApiContract): O
     const operation = `${theirs.method} ${theirs.path}`;
     const ours = byKey.get(`${theirs.method} ${pathShape(theirs.path)}`);
     if (!ours) {
-      return { operation, found: false, checked: countProperties(theirs, reference), matched: 0, problems: ['missing operation'] };
+      return {
+        operation,
+        found: false,
+        checked: countProperties(theirs, reference),
+        matched: 0,
+        problems: ['missing operation'],
+      };
     }
     const checker = checkOperation(theirs, ours, reference, served);
     return { operation, found: true, checked: checker.checked, matched: checker.matched, problems: checker.problems };

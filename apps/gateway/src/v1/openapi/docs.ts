@@ -46,7 +46,9 @@ async function fromScalar(request: FastifyRequest, reply: FastifyReply): Promise
  */
 export function registerApiReference(fastify: FastifyInstance): void {
   const page = renderApiReference({ config: { url: DOCUMENT_URL }, cdn: SCRIPT_URL, pageTitle: PAGE_TITLE });
-  fastify.get(DOCS_PATH, { logLevel: 'warn' }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  fastify.get(DOCS_PATH, { logLevel: 'warn' }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(page),
+  );
   fastify.get(`${DOCS_PATH}/`, { logLevel: 'warn' }, fromScalar);
   fastify.get(SCRIPT_URL, { logLevel: 'warn' }, fromScalar);
 }

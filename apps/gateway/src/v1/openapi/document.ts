@@ -101,7 +101,10 @@ function successResponse(route: V1Route): OpenApiObject {
 }
 
 function errorResponses(route: V1Route): Record<string, OpenApiObject> {
-  const error = (description: string) => ({ description, content: { 'application/json': { schema: ref(ERROR_BODY) } } });
+  const error = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: ref(ERROR_BODY) } },
+  });
   const responses: Record<string, OpenApiObject> = {};
   if (route.body || route.query || route.path.includes('{')) responses['400'] = error('Invalid input.');
   if (!route.public) {

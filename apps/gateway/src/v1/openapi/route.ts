@@ -11,10 +11,7 @@ export const named = (name: string, schema: z.ZodType): NamedSchema => ({ name, 
 
 /** What a route answers on success. */
 export type RouteResponse =
-  | { kind: 'json'; schema: NamedSchema; list?: boolean }
-  | { kind: 'html' }
-  | { kind: 'openapi' }
-  | { kind: 'empty' };
+  { kind: 'json'; schema: NamedSchema; list?: boolean } | { kind: 'html' } | { kind: 'openapi' } | { kind: 'empty' };
 
 /** One v1 route as the OpenAPI document describes it; the schemas are the ones that validate the request. */
 export interface V1Route {

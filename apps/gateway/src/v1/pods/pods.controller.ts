@@ -27,13 +27,19 @@ export class PodsController {
   @Post()
   @Writes()
   @HttpCode(201)
-  create(@CurrentPrincipal() principal: Principal, @Body(new ZodPipe(podCreateInput)) input: PodCreateInput): Promise<PodDto> {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodPipe(podCreateInput)) input: PodCreateInput,
+  ): Promise<PodDto> {
     return this.pods.create(principal.accountId, input);
   }
 
   @Get()
   @Reads()
-  list(@CurrentPrincipal() principal: Principal, @Query(new ZodPipe(podListQuery)) query: PodListQuery): Promise<PodDto[]> {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodPipe(podListQuery)) query: PodListQuery,
+  ): Promise<PodDto[]> {
     return this.pods.list(principal.accountId, query);
   }
 

@@ -18,18 +18,27 @@ export class SchedulerPlacementClient implements PodPlacementClient, OnApplicati
   private readonly client: ClientProxy;
   private readonly pattern: string;
 
-  constructor(redisUrl: string, redisPrefix: string, private readonly timeoutMs = 10_000) {
+  constructor(
+    redisUrl: string,
+    redisPrefix: string,
+    private readonly timeoutMs = 10_000,
+  ) {
     this.client = ClientProxyFactory.create({ transport: Transport.REDIS, options: redisTransportOptions(redisUrl) });
     this.pattern = placementPattern(redisPrefix);
   }
 
   async reserve(request: PlacementRpcRequest): Promise<PodPlacementReply> {
     try {
-      const reply = await firstValueFrom(this.client.send<unknown>(this.pattern, request).pipe(timeout(this.timeoutMs)));
+      const reply = await firstValueFrom(
+        this.client.send<unknown>(this.pattern, request).pipe(timeout(this.timeoutMs)),
+      );
       return placementRpcReply.parse(reply);
     } catch (error) {
       if (error instanceof TimeoutError) {
-        throw new DomainError('NO_CAPACITY', 'The scheduler did not answer the placement request in time; retry shortly');
+        throw new DomainError(
+          'NO_CAPACITY',
+          'The scheduler did not answer the placement request in time; retry shortly',
+        );
       }
       throw error instanceof Error ? error : new Error(`placement failed: ${JSON.stringify(error)}`);
     }

@@ -31,7 +31,10 @@ export class TemplatesController {
 
   @Get()
   @Reads()
-  list(@CurrentPrincipal() principal: Principal, @Query(new ZodPipe(templateQuery)) query: TemplateQuery): Promise<TemplateDto[]> {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodPipe(templateQuery)) query: TemplateQuery,
+  ): Promise<TemplateDto[]> {
     return this.templates.list(principal.accountId, query);
   }
 

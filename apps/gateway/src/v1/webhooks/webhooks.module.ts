@@ -1,7 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { DbClient } from '@runplane/db';
 import { DB_CLIENT } from '@runplane/http';
-import { WebhookDeliveriesRepository, WebhookDeliveriesService, WebhookSecretsRepository, WebhookSecretsService } from '@runplane/webhooks';
+import {
+  WebhookDeliveriesRepository,
+  WebhookDeliveriesService,
+  WebhookSecretsRepository,
+  WebhookSecretsService,
+} from '@runplane/webhooks';
 import { SecretBox } from '@runplane/workloads';
 import { WebhookDeliveriesController, WebhookSecretController } from './webhooks.controller';
 import { WEBHOOK_DELIVERIES_SERVICE, WEBHOOK_SECRETS_SERVICE } from './webhooks.tokens';
@@ -18,7 +23,8 @@ export class WebhooksModule {
         {
           provide: WEBHOOK_SECRETS_SERVICE,
           inject: [DB_CLIENT],
-          useFactory: (db: DbClient) => new WebhookSecretsService(new WebhookSecretsRepository(db), new SecretBox(options.encryptionKey)),
+          useFactory: (db: DbClient) =>
+            new WebhookSecretsService(new WebhookSecretsRepository(db), new SecretBox(options.encryptionKey)),
         },
         {
           provide: WEBHOOK_DELIVERIES_SERVICE,

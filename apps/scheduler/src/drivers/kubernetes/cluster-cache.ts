@@ -64,22 +64,48 @@ export class ClusterCache {
       else nodeViews.set(name, view);
       machines();
     };
-    this.nodes = this.watch<V1Node>('/api/v1/nodes', (query) => core.listNode(query), nodeChanged, nodeSelector || undefined);
-    this.pods = this.watch<V1Pod>(inNamespace('pods'), (query) => core.listNamespacedPod({ namespace, ...query }), this.workloadChanged, `${MANAGED_SELECTOR},${LABELS.podId}`);
-    this.services = this.watch<V1Service>(inNamespace('services'), (query) => core.listNamespacedService({ namespace, ...query }), this.workloadChanged, MANAGED_SELECTOR);
+    this.nodes = this.watch<V1Node>(
+      '/api/v1/nodes',
+      (query) => core.listNode(query),
+      nodeChanged,
+      nodeSelector || undefined,
+    );
+    this.pods = this.watch<V1Pod>(
+      inNamespace('pods'),
+      (query) => core.listNamespacedPod({ namespace, ...query }),
+      this.workloadChanged,
+      `${MANAGED_SELECTOR},${LABELS.podId}`,
+    );
+    this.services = this.watch<V1Service>(
+      inNamespace('services'),
+      (query) => core.listNamespacedService({ namespace, ...query }),
+      this.workloadChanged,
+      MANAGED_SELECTOR,
+    );
     this.claims = this.watch<V1PersistentVolumeClaim>(
       inNamespace('persistentvolumeclaims'),
       (query) => core.listNamespacedPersistentVolumeClaim({ namespace, ...query }),
       this.workloadChanged,
       MANAGED_SELECTOR,
     );
-    this.secrets = this.watch<V1Secret>(inNamespace('secrets'), (query) => core.listNamespacedSecret({ namespace, ...query }), () => undefined, MANAGED_SELECTOR);
+    this.secrets = this.watch<V1Secret>(
+      inNamespace('secrets'),
+      (query) => core.listNamespacedSecret({ namespace, ...query }),
+      () => undefined,
+      MANAGED_SELECTOR,
+    );
     const foreignBound = (pod: V1Pod): void => {
       if (!isOwnWorkload(pod, namespace) && gpuRequestOf(pod) > 0) machines();
     };
     // This namespace is left out of the cluster-wide watch: its own workloads (every one of them changes several times
     // while it starts) would reach the driver twice. Pods here that Runplane does not manage are watched on their own.
-    this.boundPods = this.watch<V1Pod>('/api/v1/pods', (query) => core.listPodForAllNamespaces(query), foreignBound, undefined, `spec.nodeName!=,metadata.namespace!=${namespace}`);
+    this.boundPods = this.watch<V1Pod>(
+      '/api/v1/pods',
+      (query) => core.listPodForAllNamespaces(query),
+      foreignBound,
+      undefined,
+      `spec.nodeName!=,metadata.namespace!=${namespace}`,
+    );
     this.boundStrangers = this.watch<V1Pod>(
       inNamespace('pods'),
       (query) => core.listNamespacedPod({ namespace, ...query }),
@@ -96,11 +122,19 @@ export class ClusterCache {
 
   /** Resolves once every informer has delivered its first list. */
   async synced(): Promise<void> {
-    await Promise.all([this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods, this.boundStrangers].map((watch) => watch.synced));
+    await Promise.all(
+      [this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods, this.boundStrangers].map(
+        (watch) => watch.synced,
+      ),
+    );
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods, this.boundStrangers].map((watch) => watch.stop()));
+    await Promise.all(
+      [this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods, this.boundStrangers].map(
+        (watch) => watch.stop(),
+      ),
+    );
   }
 
   private readonly workloadChanged = (object: KubernetesObject): void => {

@@ -3,7 +3,14 @@ import { foreignGpuUse, machineOf, workloadStatusOf } from './cluster-view';
 
 const NS = 'runplane';
 const node = (overrides: Partial<V1Node> = {}): V1Node => ({
-  metadata: { name: 'gpu-0', labels: { 'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3', 'nvidia.com/gpu.count': '8', 'topology.kubernetes.io/region': 'EU-RO-1' } },
+  metadata: {
+    name: 'gpu-0',
+    labels: {
+      'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3',
+      'nvidia.com/gpu.count': '8',
+      'topology.kubernetes.io/region': 'EU-RO-1',
+    },
+  },
   spec: { taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }] },
   status: {
     capacity: { cpu: '224', memory: '2Ti', 'nvidia.com/gpu': '8' },
@@ -13,20 +20,41 @@ const node = (overrides: Partial<V1Node> = {}): V1Node => ({
   },
   ...overrides,
 });
-const gpuPod = (name: string, namespace: string, gpus: string, labels: Record<string, string> = {}, phase = 'Running'): V1Pod => ({
+const gpuPod = (
+  name: string,
+  namespace: string,
+  gpus: string,
+  labels: Record<string, string> = {},
+  phase = 'Running',
+): V1Pod => ({
   metadata: { name, namespace, labels },
   spec: { nodeName: 'gpu-0', containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': gpus } } }] },
   status: { phase },
 });
 const workload = (status: V1Pod['status'], extra: Partial<V1Pod['metadata']> = {}): V1Pod => ({
-  metadata: { name: 'rp-p1', namespace: NS, labels: { 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/pod-id': 'p1' }, annotations: { 'runplane.io/generation': '3' }, ...extra },
+  metadata: {
+    name: 'rp-p1',
+    namespace: NS,
+    labels: { 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/pod-id': 'p1' },
+    annotations: { 'runplane.io/generation': '3' },
+    ...extra,
+  },
   spec: { nodeName: 'gpu-0', nodeSelector: { 'kubernetes.io/hostname': 'gpu-0' }, containers: [{ name: 'workload' }] },
   status,
 });
 const running: V1Pod['status'] = {
   phase: 'Running',
   startTime: new Date('2026-11-21T08:00:00Z'),
-  containerStatuses: [{ name: 'workload', image: 'i', imageID: '', ready: true, restartCount: 0, state: { running: { startedAt: new Date('2026-11-21T08:00:05Z') } } }],
+  containerStatuses: [
+    {
+      name: 'workload',
+      image: 'i',
+      imageID: '',
+      ready: true,
+      restartCount: 0,
+      state: { running: { startedAt: new Date('2026-11-21T08:00:05Z') } },
+    },
+  ],
 };
 
 describe('machineOf', () => {
@@ -60,7 +88,10 @@ describe('foreignGpuUse', () => {
       gpuPod('other', 'team-a', '2'),
       gpuPod('done', 'team-a', '4', {}, 'Succeeded'),
       gpuPod('rp-p1', NS, '1', { 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/pod-id': 'p1' }),
-      gpuPod('rp-p2', 'other-runplane', '1', { 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/pod-id': 'p2' }),
+      gpuPod('rp-p2', 'other-runplane', '1', {
+        'app.kubernetes.io/managed-by': 'runplane',
+        'runplane.io/pod-id': 'p2',
+      }),
     ];
     expect(foreignGpuUse(pods, NS)).toEqual(new Map([['gpu-0', 3]]));
   });
@@ -85,27 +116,84 @@ describe('workloadStatusOf', () => {
   });
 
   it('fails a workload whose node is gone or not ready', () => {
-    expect(workloadStatusOf(workload(running), { node: undefined, portService: undefined })).toMatchObject({ phase: 'FAILED', reason: 'Machine gpu-0 is gone', preempted: false });
-    const notReady = node({ status: { ...node().status, conditions: [{ type: 'Ready', status: 'Unknown', message: 'Kubelet stopped posting node status.' }] } });
-    expect(workloadStatusOf(workload(running), { node: notReady, portService: undefined }).reason).toBe('Machine gpu-0 is not ready: Kubelet stopped posting node status.');
+    expect(workloadStatusOf(workload(running), { node: undefined, portService: undefined })).toMatchObject({
+      phase: 'FAILED',
+      reason: 'Machine gpu-0 is gone',
+      preempted: false,
+    });
+    const notReady = node({
+      status: {
+        ...node().status,
+        conditions: [{ type: 'Ready', status: 'Unknown', message: 'Kubelet stopped posting node status.' }],
+      },
+    });
+    expect(workloadStatusOf(workload(running), { node: notReady, portService: undefined }).reason).toBe(
+      'Machine gpu-0 is not ready: Kubelet stopped posting node status.',
+    );
   });
 
   it('reports preemption, crash loops and deletion', () => {
-    const preempted = { ...running, conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: 'default-scheduler: preempting to accommodate a higher priority pod' }] };
-    expect(workloadStatusOf(workload(preempted), context)).toMatchObject({ phase: 'FAILED', preempted: true, reason: expect.stringMatching(/preempting/), portMappings: {} });
+    const preempted = {
+      ...running,
+      conditions: [
+        {
+          type: 'DisruptionTarget',
+          status: 'True',
+          reason: 'PreemptionByScheduler',
+          message: 'default-scheduler: preempting to accommodate a higher priority pod',
+        },
+      ],
+    };
+    expect(workloadStatusOf(workload(preempted), context)).toMatchObject({
+      phase: 'FAILED',
+      preempted: true,
+      reason: expect.stringMatching(/preempting/),
+      portMappings: {},
+    });
     const crashing = {
       ...running,
-      containerStatuses: [{ name: 'workload', image: 'i', imageID: '', ready: false, restartCount: 4, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 2 } } }],
+      containerStatuses: [
+        {
+          name: 'workload',
+          image: 'i',
+          imageID: '',
+          ready: false,
+          restartCount: 4,
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+          lastState: { terminated: { exitCode: 2 } },
+        },
+      ],
     };
-    expect(workloadStatusOf(workload(crashing), context)).toMatchObject({ phase: 'FAILED', reason: 'CrashLoopBackOff after 4 restarts (exit code 2)' });
+    expect(workloadStatusOf(workload(crashing), context)).toMatchObject({
+      phase: 'FAILED',
+      reason: 'CrashLoopBackOff after 4 restarts (exit code 2)',
+    });
     const deleting = workload(running, { deletionTimestamp: new Date('2026-11-21T09:00:00Z') });
-    expect(workloadStatusOf(deleting, context)).toMatchObject({ phase: 'EXITED', finishedAt: new Date('2026-11-21T09:00:00Z'), publicIp: null });
+    expect(workloadStatusOf(deleting, context)).toMatchObject({
+      phase: 'EXITED',
+      finishedAt: new Date('2026-11-21T09:00:00Z'),
+      publicIp: null,
+    });
   });
 
   it('keeps a pending unschedulable workload CREATING with the scheduler reason', () => {
-    const pending = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient nvidia.com/gpu.' }] };
+    const pending = {
+      phase: 'Pending',
+      conditions: [
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message: '0/3 nodes are available: 3 Insufficient nvidia.com/gpu.',
+        },
+      ],
+    };
     const pod = workload(pending);
     pod.spec = { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: undefined };
-    expect(workloadStatusOf(pod, { node: undefined, portService: undefined })).toMatchObject({ phase: 'CREATING', machineName: 'gpu-0', reason: 'Unschedulable: 0/3 nodes are available: 3 Insufficient nvidia.com/gpu.' });
+    expect(workloadStatusOf(pod, { node: undefined, portService: undefined })).toMatchObject({
+      phase: 'CREATING',
+      machineName: 'gpu-0',
+      reason: 'Unschedulable: 0/3 nodes are available: 3 Insufficient nvidia.com/gpu.',
+    });
   });
 });

@@ -41,7 +41,11 @@ export function isTerminal(pod: V1Pod): boolean {
 
 /** Whether a pod is one of this driver's own workloads (its namespace, Runplane's labels). */
 export function isOwnWorkload(pod: V1Pod, namespace: string): boolean {
-  return pod.metadata?.namespace === namespace && pod.metadata?.labels?.[LABELS.managedBy] === MANAGED_BY && LABELS.podId in (pod.metadata?.labels ?? {});
+  return (
+    pod.metadata?.namespace === namespace &&
+    pod.metadata?.labels?.[LABELS.managedBy] === MANAGED_BY &&
+    LABELS.podId in (pod.metadata?.labels ?? {})
+  );
 }
 
 /**
@@ -85,7 +89,9 @@ function nodeLost(nodeName: string | null, node: V1Node | undefined): string | n
   if (nodeName === null) return null;
   if (node === undefined) return `Machine ${nodeName} is gone`;
   const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
-  return ready?.status === 'True' ? null : `Machine ${nodeName} is not ready${ready?.message ? `: ${ready.message}` : ''}`;
+  return ready?.status === 'True'
+    ? null
+    : `Machine ${nodeName} is not ready${ready?.message ? `: ${ready.message}` : ''}`;
 }
 
 function finishedAt(pod: V1Pod): Date | null {
@@ -136,7 +142,9 @@ export function workloadStatusOf(pod: V1Pod, context: PodContext): WorkloadStatu
     phase = observed.phase;
   }
   const running = phase === 'RUNNING';
-  const published = running ? readPublishedPorts(context.portService, context.node) : { publicIp: null, portMappings: null };
+  const published = running
+    ? readPublishedPorts(context.portService, context.node)
+    : { publicIp: null, portMappings: null };
   return {
     podId: labels[LABELS.podId] ?? '',
     generation,
@@ -152,7 +160,11 @@ export function workloadStatusOf(pod: V1Pod, context: PodContext): WorkloadStatu
 }
 
 /** A status the driver knows before (or without) a pod to read it from: just created, refused, or left over. */
-export function syntheticStatus(spec: Pick<WorkloadSpec, 'podId' | 'generation' | 'machineName'>, phase: WorkloadPhase, reason: string | null): WorkloadStatus {
+export function syntheticStatus(
+  spec: Pick<WorkloadSpec, 'podId' | 'generation' | 'machineName'>,
+  phase: WorkloadPhase,
+  reason: string | null,
+): WorkloadStatus {
   return {
     podId: spec.podId,
     generation: spec.generation,

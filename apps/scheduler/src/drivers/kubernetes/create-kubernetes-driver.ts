@@ -10,7 +10,10 @@ import { WorkloadExtrasRepository } from './workload-extras.repository';
 const logger = new Logger('KubernetesDriver');
 
 /** The kubernetes driver from the scheduler's configuration. */
-export function createKubernetesDriver(config: KubeDriverConfig & { SCHEDULER_STOP_GRACE_MS: number }, db: DbClient): KubernetesDriver {
+export function createKubernetesDriver(
+  config: KubeDriverConfig & { SCHEDULER_STOP_GRACE_MS: number },
+  db: DbClient,
+): KubernetesDriver {
   const clients = createKubeClients({
     ...(config.KUBECONFIG ? { kubeconfigPath: config.KUBECONFIG } : { inCluster: true as const }),
     qps: config.KUBE_QPS,

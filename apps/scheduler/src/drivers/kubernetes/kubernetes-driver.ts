@@ -1,10 +1,24 @@
-import { applyObject, buildPriorityClasses, type KubeClients, kubeErrorMessage, kubeStatusOf, LABELS, type V1Pod } from '@runplane/kube';
+import {
+  applyObject,
+  buildPriorityClasses,
+  type KubeClients,
+  kubeErrorMessage,
+  kubeStatusOf,
+  LABELS,
+  type V1Pod,
+} from '@runplane/kube';
 import type { LeaderElection } from '../../leader/leader-election';
 import type { ChangeListener, ComputeDriver, DriverMachine, WorkloadSpec, WorkloadStatus } from '../compute-driver';
 import { type ClusterChange, ClusterCache } from './cluster-cache';
 import { foreignGpuUse, isTerminal, machineOf, syntheticStatus, workloadStatusOf } from './cluster-view';
 import { LeaseLeaderElection } from './lease-leader-election';
-import { buildWorkloadObjects, type ObjectSettings, ownNames, type WorkloadExtras, type WorkloadObjects } from './workload-objects';
+import {
+  buildWorkloadObjects,
+  type ObjectSettings,
+  ownNames,
+  type WorkloadExtras,
+  type WorkloadObjects,
+} from './workload-objects';
 import { FIELD_MANAGER, WorkloadWriter } from './workload-writer';
 import { Slots } from '../../batching/slots';
 import { TokenSecrets, tokenSecretsOf } from './token-secrets';
@@ -80,7 +94,8 @@ export class KubernetesDriver implements ComputeDriver {
     const existing = cache.pods.get(ownNames.pod(spec.podId), this.namespace);
     if (existing) return this.replaceIfStale(existing, spec);
     const node = cache.nodes.get(spec.machineName);
-    if (!node || !machineOf(node, 0).ready) return syntheticStatus(spec, 'FAILED', `Machine ${spec.machineName} is not available`);
+    if (!node || !machineOf(node, 0).ready)
+      return syntheticStatus(spec, 'FAILED', `Machine ${spec.machineName} is not available`);
     const pending = this.pending.get(spec.podId);
     if (pending?.generation === spec.generation) return pending;
     let objects: WorkloadObjects;
@@ -99,7 +114,8 @@ export class KubernetesDriver implements ComputeDriver {
     const cache = await this.ready();
     this.tombstones.delete(podId);
     const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
-    if (pod && !pod.metadata?.deletionTimestamp) await this.writer.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
+    if (pod && !pod.metadata?.deletionTimestamp)
+      await this.writer.deletePod(podId, this.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
     await this.writer.deleteServices(cache, podId);
     // The reconciler reads the status right after stop: wait until the informer has seen the deletion.
     await this.waitForCache(() => {
@@ -121,7 +137,8 @@ export class KubernetesDriver implements ComputeDriver {
     await this.writer.deleteServices(cache, podId);
     await this.writer.deleteOwned(cache, podId);
     await this.writer.deleteUnusedPullSecrets(cache, pod, podId);
-    for (const name of this.tokens.unused(pod ? tokenSecretsOf(pod) : [], this.podOf(cache), cache.secrets)) await this.writer.deleteSecret(name);
+    for (const name of this.tokens.unused(pod ? tokenSecretsOf(pod) : [], this.podOf(cache), cache.secrets))
+      await this.writer.deleteSecret(name);
     if (!pod) this.tokens.gone(podId);
   }
 
@@ -133,7 +150,9 @@ export class KubernetesDriver implements ComputeDriver {
     if (pending) return pending;
     const tombstone = this.tombstones.get(podId);
     if (tombstone) return tombstone;
-    const leftover = [cache.services, cache.claims, cache.secrets].some((watch) => watch.list(this.namespace).some((o) => o.metadata?.labels?.[LABELS.podId] === podId));
+    const leftover = [cache.services, cache.claims, cache.secrets].some((watch) =>
+      watch.list(this.namespace).some((o) => o.metadata?.labels?.[LABELS.podId] === podId),
+    );
     // Objects without a pod (a stopped Pod's volume, or a crash between creates): generation 0, so a run recreates.
     return leftover ? syntheticStatus({ podId, generation: 0, machineName: '' }, 'EXITED', null) : null;
   }
@@ -176,7 +195,11 @@ export class KubernetesDriver implements ComputeDriver {
     this.listeners.length = 0;
     const starting = this.starting;
     this.starting = null;
-    if (starting) await starting.then((cache) => cache.stop(), () => undefined);
+    if (starting)
+      await starting.then(
+        (cache) => cache.stop(),
+        () => undefined,
+      );
     this.options.clients.close();
   }
 
@@ -190,7 +213,8 @@ export class KubernetesDriver implements ComputeDriver {
 
   private async start(): Promise<ClusterCache> {
     const apply = this.options.applyPriorityClasses ?? true;
-    for (const priorityClass of apply ? buildPriorityClasses() : []) await applyObject(this.options.clients.objects, priorityClass, FIELD_MANAGER);
+    for (const priorityClass of apply ? buildPriorityClasses() : [])
+      await applyObject(this.options.clients.objects, priorityClass, FIELD_MANAGER);
     const cache = new ClusterCache({
       clients: this.options.clients,
       namespace: this.namespace,
@@ -213,7 +237,8 @@ export class KubernetesDriver implements ComputeDriver {
     if (change.kind === 'workload') {
       const pod = this.cache?.pods.get(ownNames.pod(change.podId), this.namespace);
       if (!pod) this.tokens.gone(change.podId);
-      if (pod && this.pending.get(change.podId)?.generation === this.statusOf(pod).generation) this.pending.delete(change.podId);
+      if (pod && this.pending.get(change.podId)?.generation === this.statusOf(pod).generation)
+        this.pending.delete(change.podId);
       const status = pod ? this.statusOf(pod) : undefined;
       // A preempted pod is deleted by kube-scheduler; remember why, so the Pod shows it after the pod is gone.
       if (status?.preempted) this.tombstones.set(change.podId, status);
@@ -243,7 +268,12 @@ export class KubernetesDriver implements ComputeDriver {
   /** A bound pod whose node is gone or not ready. */
   private lost(pod: V1Pod): boolean {
     const status = this.statusOf(pod);
-    return status.phase === 'FAILED' && !status.preempted && Boolean(pod.spec?.nodeName) && /^Machine /.test(status.reason ?? '');
+    return (
+      status.phase === 'FAILED' &&
+      !status.preempted &&
+      Boolean(pod.spec?.nodeName) &&
+      /^Machine /.test(status.reason ?? '')
+    );
   }
 
   /** Keeps a current pod; deletes one of an older generation, finished, preempted or on a lost machine. */
@@ -253,7 +283,8 @@ export class KubernetesDriver implements ComputeDriver {
     const deleting = Boolean(pod.metadata?.deletionTimestamp);
     const stale = current.generation !== spec.generation || isTerminal(pod) || current.preempted || lost;
     if (!deleting && !stale) return current;
-    if (lost || !deleting) await this.writer.deletePod(spec.podId, lost ? 0 : this.settings.terminationGracePeriodSeconds);
+    if (lost || !deleting)
+      await this.writer.deletePod(spec.podId, lost ? 0 : this.settings.terminationGracePeriodSeconds);
     if (lost) return current;
     // The new pod takes the same name: it is created on a later pass, once the old one is gone.
     return syntheticStatus(spec, 'CREATING', 'Replacing the previous container');
@@ -279,7 +310,11 @@ export class KubernetesDriver implements ComputeDriver {
         },
         (error: unknown) => {
           settle();
-          if (isRefused(error)) this.tombstones.set(spec.podId, syntheticStatus(spec, 'FAILED', `The cluster refused the workload: ${kubeErrorMessage(error)}`));
+          if (isRefused(error))
+            this.tombstones.set(
+              spec.podId,
+              syntheticStatus(spec, 'FAILED', `The cluster refused the workload: ${kubeErrorMessage(error)}`),
+            );
           else this.options.log(`creating the workload of Pod ${spec.podId} failed; retrying on the next pass`, error);
         },
       )

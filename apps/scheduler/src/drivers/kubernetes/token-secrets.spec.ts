@@ -5,8 +5,25 @@ const NS = 'runplane';
 
 function pod(podId: string, secretName: string, deleting = false): V1Pod {
   return {
-    metadata: { name: `rp-${podId}`, namespace: NS, labels: { 'runplane.io/pod-id': podId }, ...(deleting ? { deletionTimestamp: new Date() } : {}) },
-    spec: { containers: [{ name: 'workload', env: [{ name: 'RUNPOD_AI_API_KEY', valueFrom: { secretKeyRef: { name: secretName, key: `${podId}.runpod-ai-api-key` } } }] }] },
+    metadata: {
+      name: `rp-${podId}`,
+      namespace: NS,
+      labels: { 'runplane.io/pod-id': podId },
+      ...(deleting ? { deletionTimestamp: new Date() } : {}),
+    },
+    spec: {
+      containers: [
+        {
+          name: 'workload',
+          env: [
+            {
+              name: 'RUNPOD_AI_API_KEY',
+              valueFrom: { secretKeyRef: { name: secretName, key: `${podId}.runpod-ai-api-key` } },
+            },
+          ],
+        },
+      ],
+    },
   };
 }
 
@@ -43,20 +60,30 @@ describe('TokenSecrets', () => {
     expect(tokens.gather('acc1')).toBe(a);
     const b = tokens.gather('acc2');
     expect(b).not.toBe(a);
-    const ready = [tokens.ready('p1', a, { 'p1.k': 'MQ==' }), tokens.ready('p2', a, { 'p2.k': 'Mg==' }), tokens.ready('p3', b, { 'p3.k': 'Mw==' })];
+    const ready = [
+      tokens.ready('p1', a, { 'p1.k': 'MQ==' }),
+      tokens.ready('p2', a, { 'p2.k': 'Mg==' }),
+      tokens.ready('p3', b, { 'p3.k': 'Mw==' }),
+    ];
     await Promise.all(ready);
     expect(created.map((secret) => [secret.metadata?.name, Object.keys(secret.data ?? {})])).toEqual([
       [a, ['p1.k', 'p2.k']],
       [b, ['p3.k']],
     ]);
-    expect(created[0]?.metadata?.labels).toMatchObject({ 'runplane.io/account-id': 'acc1', 'runplane.io/token-secret': 'true' });
+    expect(created[0]?.metadata?.labels).toMatchObject({
+      'runplane.io/account-id': 'acc1',
+      'runplane.io/token-secret': 'true',
+    });
     expect(tokens.gather('acc1')).not.toBe(a);
   });
 
   it('a failed create fails every workload of that Secret', async () => {
     const failing = new TokenSecrets(NS, () => Promise.reject(new Error('apiserver down')));
     const name = failing.gather('acc1');
-    const outcomes = await Promise.allSettled([failing.ready('p1', name, { 'p1.k': 'MQ==' }), failing.ready('p2', name, { 'p2.k': 'Mg==' })]);
+    const outcomes = await Promise.allSettled([
+      failing.ready('p1', name, { 'p1.k': 'MQ==' }),
+      failing.ready('p2', name, { 'p2.k': 'Mg==' }),
+    ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
   });
 
@@ -79,7 +106,10 @@ describe('TokenSecrets', () => {
 
   it('looks up only the pods a Secret holds keys for, however many pods the namespace has', async () => {
     const name = tokens.gather('acc1');
-    await Promise.all([tokens.ready('p1', name, { 'p1.runpod-ai-api-key': 'MQ==' }), tokens.ready('p2', name, { 'p2.runpod-ai-api-key': 'Mg==' })]);
+    await Promise.all([
+      tokens.ready('p1', name, { 'p1.runpod-ai-api-key': 'MQ==' }),
+      tokens.ready('p2', name, { 'p2.runpod-ai-api-key': 'Mg==' }),
+    ]);
     const others = Array.from({ length: 1000 }, (_, i) => pod(`other${i}`, 'rp-tokens-other'));
     const pods = [pod('p1', name), pod('p2', name), ...others];
     const lookups: string[] = [];
@@ -90,4 +120,3 @@ describe('TokenSecrets', () => {
     expect(new Set(lookups)).toEqual(new Set(['p1', 'p2']));
   });
 });
-

@@ -84,12 +84,18 @@ export class TokenSecrets {
    * workload on its way. Only the pods a Secret holds keys for can read it, so a check looks up those alone: deleting
    * n workers costs n Secrets' keys, not n scans of every pod.
    */
-  unused(names: Iterable<string>, podOf: (podId: string) => V1Pod | undefined, secrets: ResourceWatch<V1Secret>): string[] {
+  unused(
+    names: Iterable<string>,
+    podOf: (podId: string) => V1Pod | undefined,
+    secrets: ResourceWatch<V1Secret>,
+  ): string[] {
     return [...new Set(names)].filter((name) => {
       if (this.open.has(name)) return false;
       const secret = secrets.get(name, this.namespace);
       if (secret?.metadata?.labels?.[TOKEN_SECRET_LABEL] !== 'true') return false;
-      return !tokenSecretPodIds(secret).some((podId) => this.created.get(podId) === name || this.readBy(podOf(podId), podId, name));
+      return !tokenSecretPodIds(secret).some(
+        (podId) => this.created.get(podId) === name || this.readBy(podOf(podId), podId, name),
+      );
     });
   }
 

@@ -28,7 +28,9 @@ export class WorkloadExtrasRepository {
     private readonly db: DbClient,
     encryptionKey: Buffer | undefined,
   ) {
-    this.auths = encryptionKey ? new RegistryAuthService(new RegistryAuthRepository(db), new SecretBox(encryptionKey)) : null;
+    this.auths = encryptionKey
+      ? new RegistryAuthService(new RegistryAuthRepository(db), new SecretBox(encryptionKey))
+      : null;
   }
 
   /** Extras asked for in the same turn of the event loop (a pass starting many workloads) are read in one query. */
@@ -48,12 +50,15 @@ export class WorkloadExtrasRepository {
       volumeMountPath: row.volumeMountPath,
       dataCenterId: row.dataCenterId,
       networkVolume: row.networkVolume ? { id: row.networkVolume.id, sizeGb: row.networkVolume.size } : null,
-      registryAuth: row.containerRegistryAuthId ? await this.credentials(row.accountId, row.containerRegistryAuthId) : null,
+      registryAuth: row.containerRegistryAuthId
+        ? await this.credentials(row.accountId, row.containerRegistryAuthId)
+        : null,
     };
   }
 
   private async credentials(accountId: string, id: string): Promise<WorkloadExtras['registryAuth']> {
-    if (!this.auths) throw new Error('The Pod uses a container registry auth but the scheduler has no RUNPLANE_ENCRYPTION_KEY');
+    if (!this.auths)
+      throw new Error('The Pod uses a container registry auth but the scheduler has no RUNPLANE_ENCRYPTION_KEY');
     return { id, ...(await this.auths.credentials(accountId, id)) };
   }
 }

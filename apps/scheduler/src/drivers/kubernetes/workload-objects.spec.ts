@@ -38,10 +38,22 @@ describe('buildWorkloadObjects', () => {
   it('pins a Pod to its machine and node pool, with GPU product, region, priority and its own volume', () => {
     const objects = buildWorkloadObjects(spec, extras, settings, 'rp-tokens-t1');
     const pod = objects.pod;
-    expect(pod.metadata).toMatchObject({ name: 'rp-p1', namespace: 'runplane', annotations: { 'runplane.io/generation': '2' } });
-    expect(pod.metadata?.labels).toEqual({ 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/account-id': 'a1', 'runplane.io/pod-id': 'p1', 'runplane.io/kind': 'pod' });
+    expect(pod.metadata).toMatchObject({
+      name: 'rp-p1',
+      namespace: 'runplane',
+      annotations: { 'runplane.io/generation': '2' },
+    });
+    expect(pod.metadata?.labels).toEqual({
+      'app.kubernetes.io/managed-by': 'runplane',
+      'runplane.io/account-id': 'a1',
+      'runplane.io/pod-id': 'p1',
+      'runplane.io/kind': 'pod',
+    });
     expect(pod.spec?.nodeSelector).toEqual({ 'runplane.io/node-pool': 'gpu-a', 'kubernetes.io/hostname': 'gpu-0' });
-    expect(pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[0]?.matchExpressions).toEqual([
+    expect(
+      pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[0]
+        ?.matchExpressions,
+    ).toEqual([
       { key: 'nvidia.com/gpu.product', operator: 'In', values: ['NVIDIA-H100-80GB-HBM3'] },
       { key: 'topology.kubernetes.io/region', operator: 'In', values: ['EU-RO-1'] },
     ]);
@@ -49,9 +61,17 @@ describe('buildWorkloadObjects', () => {
     expect(pod.spec?.terminationGracePeriodSeconds).toBe(10);
     const container = pod.spec?.containers[0];
     expect(container?.command).toEqual(['python', 'serve.py']);
-    expect(container?.resources?.limits).toEqual({ cpu: '16', memory: '64Gi', 'ephemeral-storage': '20Gi', 'nvidia.com/gpu': '2' });
+    expect(container?.resources?.limits).toEqual({
+      cpu: '16',
+      memory: '64Gi',
+      'ephemeral-storage': '20Gi',
+      'nvidia.com/gpu': '2',
+    });
     expect(pod.spec?.volumes).toEqual([{ name: 'workspace', persistentVolumeClaim: { claimName: 'rp-p1-volume' } }]);
-    expect(objects.claim?.spec).toMatchObject({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '50Gi' } } });
+    expect(objects.claim?.spec).toMatchObject({
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: '50Gi' } },
+    });
     expect(objects.claim?.metadata?.labels).toMatchObject({ 'runplane.io/pod-id': 'p1' });
     expect(objects.portService?.spec?.ports?.map((p) => p.port)).toEqual([22]);
     expect(objects.httpService?.spec?.ports?.map((p) => p.port)).toEqual([8888]);
@@ -62,34 +82,58 @@ describe('buildWorkloadObjects', () => {
   it('mounts a network volume claim (ReadWriteMany) and pulls with the registry auth', () => {
     const objects = buildWorkloadObjects(
       spec,
-      { ...extras, networkVolume: { id: 'v1', sizeGb: 100 }, registryAuth: { id: 'r1', username: 'bob', password: 'pw' } },
+      {
+        ...extras,
+        networkVolume: { id: 'v1', sizeGb: 100 },
+        registryAuth: { id: 'r1', username: 'bob', password: 'pw' },
+      },
       { ...settings, storageClassName: 'rwx', requestContainerDisk: false },
       'rp-tokens-t1',
     );
     expect(objects.claim?.metadata?.name).toBe('rp-vol-v1');
-    expect(objects.claim?.spec).toMatchObject({ accessModes: ['ReadWriteMany'], storageClassName: 'rwx', resources: { requests: { storage: '100Gi' } } });
-    expect(objects.pod.spec?.volumes).toEqual([{ name: 'workspace', persistentVolumeClaim: { claimName: 'rp-vol-v1' } }]);
+    expect(objects.claim?.spec).toMatchObject({
+      accessModes: ['ReadWriteMany'],
+      storageClassName: 'rwx',
+      resources: { requests: { storage: '100Gi' } },
+    });
+    expect(objects.pod.spec?.volumes).toEqual([
+      { name: 'workspace', persistentVolumeClaim: { claimName: 'rp-vol-v1' } },
+    ]);
     expect(objects.pod.spec?.imagePullSecrets).toEqual([{ name: 'rp-auth-r1' }]);
     expect(objects.pullSecret?.metadata?.labels).toMatchObject({ 'runplane.io/registry-auth-id': 'r1' });
     expect(objects.pod.spec?.containers[0]?.resources?.limits?.['ephemeral-storage']).toBeUndefined();
   });
 
   it('keeps a worker token out of the pod spec: it lives under its own key of the token Secret the container reads', () => {
-    const worker = { ...spec, endpointId: 'e1', ports: [], env: { RUNPOD_AI_API_KEY: 'rpw_secret', RUNPOD_ENDPOINT_ID: 'e1' } };
+    const worker = {
+      ...spec,
+      endpointId: 'e1',
+      ports: [],
+      env: { RUNPOD_AI_API_KEY: 'rpw_secret', RUNPOD_ENDPOINT_ID: 'e1' },
+    };
     const objects = buildWorkloadObjects(worker, extras, settings, 'rp-tokens-t1');
-    expect(objects.pod.metadata?.labels).toMatchObject({ 'runplane.io/kind': 'worker', 'runplane.io/endpoint-id': 'e1' });
+    expect(objects.pod.metadata?.labels).toMatchObject({
+      'runplane.io/kind': 'worker',
+      'runplane.io/endpoint-id': 'e1',
+    });
     expect(objects.pod.spec?.containers[0]?.env).toEqual([
       { name: 'RUNPOD_ENDPOINT_ID', value: 'e1' },
       { name: 'RUNPOD_AI_API_KEY', valueFrom: { secretKeyRef: { name: 'rp-tokens-t1', key: 'p1.runpod-ai-api-key' } } },
     ]);
     expect(objects.tokenSecret?.name).toBe('rp-tokens-t1');
     expect(Object.keys(objects.tokenSecret?.data ?? {})).toEqual(['p1.runpod-ai-api-key']);
-    expect(Buffer.from(objects.tokenSecret?.data['p1.runpod-ai-api-key'] ?? '', 'base64').toString()).toBe('rpw_secret');
+    expect(Buffer.from(objects.tokenSecret?.data['p1.runpod-ai-api-key'] ?? '', 'base64').toString()).toBe(
+      'rpw_secret',
+    );
     expect(JSON.stringify(objects.pod)).not.toContain('rpw_secret');
     // Workers keep nothing between runs: no claim for their volume.
     expect(objects.claim).toBeNull();
     const secret = buildTokenSecret('rp-tokens-t1', 'runplane', 'a1', objects.tokenSecret?.data ?? {});
-    expect(secret.metadata?.labels).toEqual({ 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/account-id': 'a1', 'runplane.io/token-secret': 'true' });
+    expect(secret.metadata?.labels).toEqual({
+      'app.kubernetes.io/managed-by': 'runplane',
+      'runplane.io/account-id': 'a1',
+      'runplane.io/token-secret': 'true',
+    });
   });
 });
 
@@ -98,7 +142,13 @@ describe('kubernetes driver settings', () => {
 
   it('parses the node selector and defaults', () => {
     const config = schedulerEnvSchema.parse({ ...base, KUBE_NODE_SELECTOR: 'runplane.io/node-pool=gpu-a, tier=prod' });
-    expect(config).toMatchObject({ KUBE_NAMESPACE: 'runplane', KUBE_NODE_SELECTOR: { 'runplane.io/node-pool': 'gpu-a', tier: 'prod' }, KUBE_QPS: 50, KUBE_BURST: 100, KUBE_REQUEST_CONTAINER_DISK: true });
+    expect(config).toMatchObject({
+      KUBE_NAMESPACE: 'runplane',
+      KUBE_NODE_SELECTOR: { 'runplane.io/node-pool': 'gpu-a', tier: 'prod' },
+      KUBE_QPS: 50,
+      KUBE_BURST: 100,
+      KUBE_REQUEST_CONTAINER_DISK: true,
+    });
   });
 
   it('refuses a malformed selector or namespace', () => {

@@ -74,8 +74,19 @@ export const ownNames = {
 export const TOKEN_SECRET_LABEL = 'runplane.io/token-secret';
 
 /** A token Secret of an account: the hidden variables of several workloads, each under keys of its own. */
-export function buildTokenSecret(name: string, namespace: string, accountId: string, data: Record<string, string>): V1Secret {
-  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, namespace, labels: { ...baseLabels(accountId), [TOKEN_SECRET_LABEL]: 'true' } }, data };
+export function buildTokenSecret(
+  name: string,
+  namespace: string,
+  accountId: string,
+  data: Record<string, string>,
+): V1Secret {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'Opaque',
+    metadata: { name, namespace, labels: { ...baseLabels(accountId), [TOKEN_SECRET_LABEL]: 'true' } },
+    data,
+  };
 }
 
 /** The Pod ids whose variables a token Secret holds (its keys are `<podId>.<variable>`): the only pods that read it. */
@@ -83,26 +94,51 @@ export function tokenSecretPodIds(secret: V1Secret): string[] {
   return [...new Set(Object.keys(secret.data ?? {}).map((key) => key.slice(0, key.indexOf('.'))))];
 }
 
-function hiddenEnv(spec: WorkloadSpec, secretName: string): { tokenSecret: WorkloadObjects['tokenSecret']; refs: SecretEnvVar[] } {
+function hiddenEnv(
+  spec: WorkloadSpec,
+  secretName: string,
+): { tokenSecret: WorkloadObjects['tokenSecret']; refs: SecretEnvVar[] } {
   const hidden = Object.entries(spec.env).filter(([name]) => SECRET_ENV.has(name));
   if (hidden.length === 0) return { tokenSecret: null, refs: [] };
   // Keys carry the Pod id: the Secret is shared, and each container reads only its own.
   const key = (name: string): string => `${spec.podId}.${ENV_SECRET_KEY(name)}`;
   const data = Object.fromEntries(hidden.map(([name, value]) => [key(name), Buffer.from(value).toString('base64')]));
-  return { tokenSecret: { name: secretName, data }, refs: hidden.map(([name]) => ({ name, secretName, key: key(name) })) };
+  return {
+    tokenSecret: { name: secretName, data },
+    refs: hidden.map(([name]) => ({ name, secretName, key: key(name) })),
+  };
 }
 
-function claimOf(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSettings): { claim: V1PersistentVolumeClaim | null; volume: WorkloadVolume | null } {
-  const common = { namespace: settings.namespace, accountId: spec.accountId, storageClassName: settings.storageClassName };
+function claimOf(
+  spec: WorkloadSpec,
+  extras: WorkloadExtras,
+  settings: ObjectSettings,
+): { claim: V1PersistentVolumeClaim | null; volume: WorkloadVolume | null } {
+  const common = {
+    namespace: settings.namespace,
+    accountId: spec.accountId,
+    storageClassName: settings.storageClassName,
+  };
   if (extras.networkVolume) {
     const name = kubeNames.volumeClaim(extras.networkVolume.id);
-    const claim = buildVolumeClaim({ ...common, name, volumeId: extras.networkVolume.id, sizeGb: extras.networkVolume.sizeGb });
+    const claim = buildVolumeClaim({
+      ...common,
+      name,
+      volumeId: extras.networkVolume.id,
+      sizeGb: extras.networkVolume.sizeGb,
+    });
     return { claim, volume: { mountPath: extras.volumeMountPath, claimName: name } };
   }
   // Workers keep nothing between runs; a Pod's own volume survives stop and start like RunPod's volume disk.
   if (extras.volumeInGb <= 0 || spec.endpointId !== null) return { claim: null, volume: null };
   const name = ownNames.podVolume(spec.podId);
-  const claim = buildVolumeClaim({ ...common, name, volumeId: spec.podId, sizeGb: extras.volumeInGb, accessMode: 'ReadWriteOnce' });
+  const claim = buildVolumeClaim({
+    ...common,
+    name,
+    volumeId: spec.podId,
+    sizeGb: extras.volumeInGb,
+    accessMode: 'ReadWriteOnce',
+  });
   claim.metadata = { ...claim.metadata, labels: { ...claim.metadata?.labels, [LABELS.podId]: spec.podId } };
   return { claim, volume: { mountPath: extras.volumeMountPath, claimName: name } };
 }
@@ -112,7 +148,12 @@ function claimOf(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSet
  * (hostname label, plus the GPU product, region and operator node selector), its Services for exposed ports, its
  * volume claim, its pull secret, and its worker token as keys of the token Secret named by the caller.
  */
-export function buildWorkloadObjects(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSettings, tokenSecretName: string): WorkloadObjects {
+export function buildWorkloadObjects(
+  spec: WorkloadSpec,
+  extras: WorkloadExtras,
+  settings: ObjectSettings,
+  tokenSecretName: string,
+): WorkloadObjects {
   const { tokenSecret, refs } = hiddenEnv(spec, tokenSecretName);
   const { claim, volume } = claimOf(spec, extras, settings);
   const pullSecret = extras.registryAuth

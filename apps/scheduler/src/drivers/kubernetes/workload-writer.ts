@@ -1,4 +1,12 @@
-import { applyObject, isConflict, isNotFound, type KubeClients, LABELS, type V1Pod, type V1Secret } from '@runplane/kube';
+import {
+  applyObject,
+  isConflict,
+  isNotFound,
+  type KubeClients,
+  LABELS,
+  type V1Pod,
+  type V1Secret,
+} from '@runplane/kube';
 import type { ClusterCache } from './cluster-cache';
 import { ownNames, type WorkloadObjects } from './workload-objects';
 
@@ -40,7 +48,13 @@ export class WorkloadWriter {
   }
 
   async deletePod(podId: string, gracePeriodSeconds: number): Promise<void> {
-    await this.ignoreMissing(() => this.clients.core.deleteNamespacedPod({ name: ownNames.pod(podId), namespace: this.namespace, gracePeriodSeconds }));
+    await this.ignoreMissing(() =>
+      this.clients.core.deleteNamespacedPod({
+        name: ownNames.pod(podId),
+        namespace: this.namespace,
+        gracePeriodSeconds,
+      }),
+    );
   }
 
   async deleteServices(cache: ClusterCache, podId: string): Promise<void> {
@@ -52,8 +66,12 @@ export class WorkloadWriter {
   /** The token Secret and the Pod's own volume claim (a network volume's claim belongs to the volume). */
   async deleteOwned(cache: ClusterCache, podId: string): Promise<void> {
     const core = this.clients.core;
-    await this.deleteIfCached(cache.secrets, ownNames.envSecret(podId), (name) => core.deleteNamespacedSecret({ name, namespace: this.namespace }));
-    await this.deleteIfCached(cache.claims, ownNames.podVolume(podId), (name) => core.deleteNamespacedPersistentVolumeClaim({ name, namespace: this.namespace }));
+    await this.deleteIfCached(cache.secrets, ownNames.envSecret(podId), (name) =>
+      core.deleteNamespacedSecret({ name, namespace: this.namespace }),
+    );
+    await this.deleteIfCached(cache.claims, ownNames.podVolume(podId), (name) =>
+      core.deleteNamespacedPersistentVolumeClaim({ name, namespace: this.namespace }),
+    );
   }
 
   /** Pull secrets are shared by the Pods of one registry auth: the last user's delete removes it. */
@@ -62,12 +80,23 @@ export class WorkloadWriter {
       if (!name) continue;
       const used = cache.pods
         .list(this.namespace)
-        .some((other) => other.metadata?.labels?.[LABELS.podId] !== podId && other.spec?.imagePullSecrets?.some((ref) => ref.name === name));
-      if (!used) await this.deleteIfCached(cache.secrets, name, (secret) => this.clients.core.deleteNamespacedSecret({ name: secret, namespace: this.namespace }));
+        .some(
+          (other) =>
+            other.metadata?.labels?.[LABELS.podId] !== podId &&
+            other.spec?.imagePullSecrets?.some((ref) => ref.name === name),
+        );
+      if (!used)
+        await this.deleteIfCached(cache.secrets, name, (secret) =>
+          this.clients.core.deleteNamespacedSecret({ name: secret, namespace: this.namespace }),
+        );
     }
   }
 
-  private async deleteIfCached(watch: { get(name: string, namespace?: string): unknown }, name: string, remove: (name: string) => Promise<unknown>): Promise<void> {
+  private async deleteIfCached(
+    watch: { get(name: string, namespace?: string): unknown },
+    name: string,
+    remove: (name: string) => Promise<unknown>,
+  ): Promise<void> {
     if (watch.get(name, this.namespace) === undefined) return;
     await this.ignoreMissing(() => remove(name));
   }

@@ -23,7 +23,12 @@ const IDLE_COMMAND = ['node', '-e', 'setInterval(() => {}, 1 << 30)'];
 
 function portMappings(ports: readonly string[]): Record<string, number> {
   // Processes share the host network: every declared port is reachable as itself.
-  return Object.fromEntries(ports.map((port) => Number.parseInt(port, 10)).filter(Number.isInteger).map((port) => [String(port), port]));
+  return Object.fromEntries(
+    ports
+      .map((port) => Number.parseInt(port, 10))
+      .filter(Number.isInteger)
+      .map((port) => [String(port), port]),
+  );
 }
 
 function toStatus(record: ProcessRecord): WorkloadStatus {
@@ -123,7 +128,12 @@ export class LocalDriver implements ComputeDriver {
     // Our own child: its exit event (with the exit code) is the authority, and comes once Node has reaped it.
     if (child?.pid === record.pid && child.exitCode === null && child.signalCode === null) return record;
     if (isWorkloadAlive(record.pid, podId)) return record;
-    const gone: ProcessRecord = { ...record, phase: 'FAILED', finishedAt: new Date().toISOString(), reason: record.reason ?? 'Process exited' };
+    const gone: ProcessRecord = {
+      ...record,
+      phase: 'FAILED',
+      finishedAt: new Date().toISOString(),
+      reason: record.reason ?? 'Process exited',
+    };
     this.records.write(gone);
     return gone;
   }
@@ -150,7 +160,9 @@ export class LocalDriver implements ComputeDriver {
       reason: null,
     };
     child.once('error', (error) => this.exited(spec.podId, record.pid, `Could not start: ${error.message}`));
-    child.once('exit', (code, signal) => this.exited(spec.podId, record.pid, signal ? `Killed by ${signal}` : `Exit code ${code}`));
+    child.once('exit', (code, signal) =>
+      this.exited(spec.podId, record.pid, signal ? `Killed by ${signal}` : `Exit code ${code}`),
+    );
     child.unref();
     if (child.pid !== undefined) this.children.set(spec.podId, child);
     this.records.write(record);

@@ -21,7 +21,14 @@ export const localMachinesSchema = z.array(machineSchema).min(1);
  * "no capacity" and billing behave as on a cluster.
  */
 export function defaultLocalMachines(dataCenterId: string): DriverMachine[] {
-  const base = { cpuCount: 128, memoryInGb: 1024, dataCenterId, secureCloud: true, cpuFlavorIds: [] as string[], ready: true };
+  const base = {
+    cpuCount: 128,
+    memoryInGb: 1024,
+    dataCenterId,
+    secureCloud: true,
+    cpuFlavorIds: [] as string[],
+    ready: true,
+  };
   return [
     { ...base, name: 'local-rtx4090-0', gpuProduct: 'NVIDIA-GeForce-RTX-4090', gpuCount: 8, labels: {} },
     { ...base, name: 'local-rtx4090-1', gpuProduct: 'NVIDIA-GeForce-RTX-4090', gpuCount: 8, labels: {} },

@@ -12,11 +12,18 @@ export const STOPPED_WITH_PLATFORM = 'Stopped with the platform';
  */
 export async function stopRecordedWorkloads(stateDir: string, graceMs: number): Promise<string[]> {
   const records = new ProcessRecords(stateDir);
-  const running = records.all().filter((record) => record.phase === 'RUNNING' && isWorkloadAlive(record.pid, record.podId));
+  const running = records
+    .all()
+    .filter((record) => record.phase === 'RUNNING' && isWorkloadAlive(record.pid, record.podId));
   await Promise.all(
     running.map(async (record) => {
       await terminateWorkload(record.pid, record.podId, graceMs);
-      records.write({ ...record, phase: 'EXITED', finishedAt: new Date().toISOString(), reason: STOPPED_WITH_PLATFORM });
+      records.write({
+        ...record,
+        phase: 'EXITED',
+        finishedAt: new Date().toISOString(),
+        reason: STOPPED_WITH_PLATFORM,
+      });
     }),
   );
   return running.map((record) => record.podId);
