@@ -13,6 +13,7 @@ import type { Redis } from '@runplane/queue';
 import type { SchedulerConfig } from './config';
 import type { ComputeDriver } from './drivers/compute-driver';
 import { createDriver } from './drivers/create-driver';
+import { logStreamProvider } from './drivers/logs/log-stream.provider';
 import { PLACEMENT_SERVICE, placementController } from './placement/placement.controller';
 import { SchedulerRuntime } from './scheduler-runtime';
 
@@ -54,6 +55,7 @@ export class SchedulerModule {
           useFactory: (runtime: SchedulerRuntime) => runtime.placement,
         },
         RuntimeLifecycle,
+        logStreamProvider(config, SCHEDULER_RUNTIME),
       ],
       exports: [SCHEDULER_RUNTIME],
     };

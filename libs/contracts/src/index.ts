@@ -15,3 +15,4 @@ export * from './usage';
 export * from './placement';
 export * from './redis-url';
 export * from './storage-prices';
+export * from './log-stream';

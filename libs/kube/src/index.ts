@@ -51,3 +51,6 @@ export type {
   V1Secret,
   V1Service,
 } from '@kubernetes/client-node';
+export { eventTime, followContainerLog, watchPodEvents } from './pod-logs';
+export type { ContainerLogOptions, KubeStreamHandle, PodEventsOptions } from './pod-logs';
+export type { CoreV1Event } from '@kubernetes/client-node';

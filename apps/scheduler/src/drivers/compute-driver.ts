@@ -4,6 +4,7 @@
  * every call is idempotent and the scheduler can rebuild its view after a restart with {@link ComputeDriver.list}.
  */
 
+import type { LogCursor, LogLine, LogSource } from '@runplane/contracts';
 import type { LeaderElection } from '../leader/leader-election';
 
 /** A machine (node) the driver offers, as reported by the driver: GPUs by their GFD product label. */
@@ -68,6 +69,24 @@ export interface WorkloadStatus {
 /** Calls back when a workload or the machine list changed, so the reconciler does not wait for its next tick. */
 export type ChangeListener = (change: { kind: 'workload'; podId: string } | { kind: 'machines' }) => void;
 
+/** What a log stream asks a driver for: backfill (`tail`, `since`, or everything after `after`), then follow. */
+export interface LogFollowRequest {
+  podId: string;
+  tail: number;
+  since: Date | null;
+  after: LogCursor | null;
+  sources: readonly LogSource[];
+  /** Each batch of lines, in order. */
+  onLines: (lines: LogLine[]) => void;
+  /** The upstream failed; the stream ends. */
+  onError: (error: Error) => void;
+}
+
+/** An open log stream; `close` releases its upstream (file watch, apiserver request) at once. */
+export interface LogFollower {
+  close(): void;
+}
+
 /** A compute backend. */
 export interface ComputeDriver {
   readonly name: 'local' | 'kubernetes';
@@ -84,6 +103,8 @@ export interface ComputeDriver {
   /** Every workload this driver manages (after a restart: from labels or pid files), for orphan clean-up. */
   list(): Promise<WorkloadStatus[]>;
   onChange(listener: ChangeListener): void;
+  /** Streams a workload's container output and platform events until closed (see apps/scheduler/src/drivers/logs). */
+  followLogs(request: LogFollowRequest): LogFollower;
   /** The driver's own leader election (kubernetes: a Lease); without it the scheduler elects through Redis. */
   leaderElection?(ttlMs: number): LeaderElection;
   close(): Promise<void>;

@@ -6,9 +6,19 @@ import {
   kubeStatusOf,
   LABELS,
   type V1Pod,
+  WORKLOAD_CONTAINER,
 } from '@runplane/kube';
 import type { LeaderElection } from '../../leader/leader-election';
-import type { ChangeListener, ComputeDriver, DriverMachine, WorkloadSpec, WorkloadStatus } from '../compute-driver';
+import type {
+  ChangeListener,
+  ComputeDriver,
+  DriverMachine,
+  LogFollower,
+  LogFollowRequest,
+  WorkloadSpec,
+  WorkloadStatus,
+} from '../compute-driver';
+import { KubeLogFollower } from './kube-logs';
 import { type ClusterChange, ClusterCache } from './cluster-cache';
 import { foreignGpuUse, isTerminal, machineOf, syntheticStatus, workloadStatusOf } from './cluster-view';
 import { LeaseLeaderElection } from './lease-leader-election';
@@ -174,6 +184,13 @@ export class KubernetesDriver implements ComputeDriver {
 
   onChange(listener: ChangeListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Straight from the apiserver (no informer), so any replica, leader or not, serves a stream. */
+  followLogs(request: LogFollowRequest): LogFollower {
+    const { clients } = this.options;
+    const pod = ownNames.pod(request.podId);
+    return new KubeLogFollower({ clients, namespace: this.namespace, pod, container: WORKLOAD_CONTAINER, request });
   }
 
   /** The Lease election of the scheduler replicas; a new leader runs a pass at once. */

@@ -1,7 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ChangeListener, ComputeDriver, DriverMachine, WorkloadSpec, WorkloadStatus } from '../compute-driver';
+import type {
+  ChangeListener,
+  ComputeDriver,
+  DriverMachine,
+  LogFollower,
+  LogFollowRequest,
+  WorkloadSpec,
+  WorkloadStatus,
+} from '../compute-driver';
+import { LocalLogFollower } from './local-logs';
 import { isWorkloadAlive, terminateWorkload, WORKLOAD_MARKER } from './process-group';
 import { type ProcessRecord, ProcessRecords } from './process-records';
 
@@ -111,6 +119,11 @@ export class LocalDriver implements ComputeDriver {
     this.listeners.push(listener);
   }
 
+  followLogs(request: LogFollowRequest): LogFollower {
+    const file = this.records.logFile(request.podId);
+    return new LocalLogFollower({ file, record: () => this.records.read(request.podId), request });
+  }
+
   /**
    * Processes keep running when the scheduler stops: a restarted scheduler adopts them. Under `npm start` the
    * platform runner stops them once the scheduler is down (stopRecordedWorkloads).
@@ -140,7 +153,7 @@ export class LocalDriver implements ComputeDriver {
 
   private spawn(spec: WorkloadSpec): ProcessRecord {
     const [command, ...args] = spec.command.length > 0 ? spec.command : IDLE_COMMAND;
-    const log = openSync(join(this.records.logDir, `${spec.podId}.log`), 'a');
+    const log = openSync(this.records.logFile(spec.podId), 'a');
     const child = spawn(command === 'node' ? process.execPath : (command as string), args, {
       cwd: this.options.workDir,
       env: { ...this.options.inheritedEnv, ...spec.env, [WORKLOAD_MARKER]: spec.podId },

@@ -31,6 +31,12 @@ export class ProcessRecords {
     return this.dir;
   }
 
+  /** The workload's output (stdout and stderr of every generation, appended). */
+  logFile(podId: string): string {
+    this.file(podId);
+    return join(this.dir, `${podId}.log`);
+  }
+
   read(podId: string): ProcessRecord | null {
     try {
       return JSON.parse(readFileSync(this.file(podId), 'utf8')) as ProcessRecord;
