@@ -143,20 +143,22 @@ function isCurrentStageManifest(file: string): boolean {
   }
 }
 
-/** Runs `go build` for one binary, passing go's own output (module downloads, errors) through. */
 /** Progress of one `k8s:build`: where lines go, and how many modules go reported downloading. */
 interface BuildProgress {
   log: (line: string) => void;
   downloads: number;
 }
 
-async function goBuild(
-  component: KubeComponent,
-  binary: string,
-  output: string,
-  mode: 'readonly' | 'mod',
-  progress: BuildProgress,
-): Promise<void> {
+/** One binary to build: of which component, into which file, with which go module mode. */
+interface GoBuildTarget {
+  component: KubeComponent;
+  binary: string;
+  output: string;
+  mode: 'readonly' | 'mod';
+}
+
+/** Runs `go build` for one binary, passing go's own output (module downloads, errors) through. */
+async function goBuild({ component, binary, output, mode }: GoBuildTarget, progress: BuildProgress): Promise<void> {
   const args = ['build', '-trimpath', `-ldflags=${await ldflags(component)}`, '-o', output, PACKAGES[binary]!];
   return new Promise((resolve, reject) => {
     const child = spawn(goBinary(), args, {
@@ -218,7 +220,7 @@ async function buildComponent(
       continue;
     }
     progress.log(`building ${binary} (${REQUIRED_MODULES[component]} ${KUBE_TEST_VERSIONS[component]})`);
-    await goBuild(component, binary, path.join(staging, binary), mode, progress);
+    await goBuild({ component, binary, output: path.join(staging, binary), mode }, progress);
     const reported = await versionOutput(path.join(staging, binary));
     if (!reported.includes(expectedVersionText(component))) {
       throw new Error(`${binary} --version printed "${reported.trim()}", expected "${expectedVersionText(component)}"`);
@@ -227,6 +229,32 @@ async function buildComponent(
   rmSync(path.join(dir, 'bin'), { recursive: true, force: true });
   renameSync(staging, path.join(dir, 'bin'));
   if (component === 'kwok') await writeKwokStageManifest(cacheRoot);
+}
+
+/** Rebuilds one component, logging a line every 30 s while go works (a cold build takes minutes). */
+async function buildWithHeartbeat(
+  component: KubeComponent,
+  { cacheRoot, updateModules, progress }: { cacheRoot: string; updateModules: boolean; progress: BuildProgress },
+): Promise<void> {
+  const { log } = progress;
+  if (updateModules) {
+    log(
+      `regenerating ${path.relative(process.cwd(), moduleDir(component))}/go.mod for ${KUBE_TEST_VERSIONS[component]}`,
+    );
+    await regenerateModule(component);
+  }
+  assertModulePinned(component);
+  const started = Date.now();
+  const heartbeat = setInterval(() => {
+    const fetched = progress.downloads > 0 ? `, ${progress.downloads} Go modules downloaded so far` : '';
+    log(`  … still building ${component} (${Math.round((Date.now() - started) / 1000)} s${fetched})`);
+  }, 30_000);
+  try {
+    await buildComponent(component, cacheRoot, updateModules ? 'mod' : 'readonly', progress);
+  } finally {
+    clearInterval(heartbeat);
+  }
+  log(`built ${component} ${KUBE_TEST_VERSIONS[component]} in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** Options for {@link ensureKubeBinaries}. */
@@ -258,24 +286,7 @@ export async function ensureKubeBinaries(options: EnsureKubeBinariesOptions = {}
     const built: KubeComponent[] = [];
     const progress: BuildProgress = { log, downloads: 0 };
     for (const component of stale) {
-      if (updateModules) {
-        log(
-          `regenerating ${path.relative(process.cwd(), moduleDir(component))}/go.mod for ${KUBE_TEST_VERSIONS[component]}`,
-        );
-        await regenerateModule(component);
-      }
-      assertModulePinned(component);
-      const started = Date.now();
-      const heartbeat = setInterval(() => {
-        const fetched = progress.downloads > 0 ? `, ${progress.downloads} Go modules downloaded so far` : '';
-        log(`  … still building ${component} (${Math.round((Date.now() - started) / 1000)} s${fetched})`);
-      }, 30_000);
-      try {
-        await buildComponent(component, cacheRoot, updateModules ? 'mod' : 'readonly', progress);
-      } finally {
-        clearInterval(heartbeat);
-      }
-      log(`built ${component} ${KUBE_TEST_VERSIONS[component]} in ${Math.round((Date.now() - started) / 1000)} s`);
+      await buildWithHeartbeat(component, { cacheRoot, updateModules, progress });
       built.push(component);
     }
     return built;

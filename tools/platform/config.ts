@@ -40,7 +40,14 @@ function optional(env: Env, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** An integer variable's default and inclusive range. */
+interface IntegerRule {
+  fallback: number;
+  min: number;
+  max: number;
+}
+
+function integer(env: Env, name: string, { fallback, min, max }: IntegerRule): number {
   const raw = optional(env, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -51,7 +58,7 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 }
 
 function port(env: Env, name: string, fallback: number): number {
-  return integer(env, name, fallback, 1, 65535);
+  return integer(env, name, { fallback, min: 1, max: 65535 });
 }
 
 function encryptionKey(env: Env): string | undefined {
@@ -95,12 +102,12 @@ export function readRunnerConfig(env: Env, repoRoot: string): RunnerConfig {
     otelEndpoint: optional(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
     encryptionKey: encryptionKey(env),
     catalogFile: optional(env, 'RUNPLANE_CATALOG_FILE'),
-    readyTimeoutMs: integer(env, 'RUNPLANE_READY_TIMEOUT_MS', 180_000, 1_000, 3_600_000),
-    shutdownGraceMs: integer(env, 'RUNPLANE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    readyTimeoutMs: integer(env, 'RUNPLANE_READY_TIMEOUT_MS', { fallback: 180_000, min: 1_000, max: 3_600_000 }),
+    shutdownGraceMs: integer(env, 'RUNPLANE_SHUTDOWN_GRACE_MS', { fallback: 10_000, min: 0, max: 600_000 }),
     restart: {
-      backoffMs: integer(env, 'RUNPLANE_RESTART_BACKOFF_MS', 1_000, 0, 300_000),
-      crashLimit: integer(env, 'RUNPLANE_CRASH_LIMIT', 5, 1, 1_000),
-      windowMs: integer(env, 'RUNPLANE_CRASH_WINDOW_MS', 300_000, 1, 86_400_000),
+      backoffMs: integer(env, 'RUNPLANE_RESTART_BACKOFF_MS', { fallback: 1_000, min: 0, max: 300_000 }),
+      crashLimit: integer(env, 'RUNPLANE_CRASH_LIMIT', { fallback: 5, min: 1, max: 1_000 }),
+      windowMs: integer(env, 'RUNPLANE_CRASH_WINDOW_MS', { fallback: 300_000, min: 1, max: 86_400_000 }),
     },
     inheritedEnv: definedOnly(env),
   };

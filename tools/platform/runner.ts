@@ -66,6 +66,21 @@ export class PlatformRunner {
       graceMs: config.shutdownGraceMs,
       log: (m) => this.log(m),
     });
+    const { postgres, redis } = await this.startDataStores();
+    const adminKey = await this.bootstrapDatabase(postgres.url);
+    const encryptionKey = config.encryptionKey ?? loadOrCreateEncryptionKey(config.stateDir);
+    this.startApps(postgres.url, redis.url, encryptionKey);
+    await waitForReady(
+      APP_NAMES.map((name) => ({ name, url: `http://${this.probeHost()}:${config.ports[name]}/readyz` })),
+      config.readyTimeoutMs,
+      this.abort.signal,
+    );
+    this.printBanner(adminKey);
+  }
+
+  /** Postgres and Redis: the configured ones, or local ones the runner starts and later stops. */
+  private async startDataStores() {
+    const { config } = this;
     const postgres = await this.adopt(
       resolvePostgres({
         databaseUrl: config.databaseUrl,
@@ -88,15 +103,7 @@ export class PlatformRunner {
       }),
       'redis',
     );
-    const adminKey = await this.bootstrapDatabase(postgres.url);
-    const encryptionKey = config.encryptionKey ?? loadOrCreateEncryptionKey(config.stateDir);
-    this.startApps(postgres.url, redis.url, encryptionKey);
-    await waitForReady(
-      APP_NAMES.map((name) => ({ name, url: `http://${this.probeHost()}:${config.ports[name]}/readyz` })),
-      config.readyTimeoutMs,
-      this.abort.signal,
-    );
-    this.printBanner(adminKey);
+    return { postgres, redis };
   }
 
   /** True once a shutdown has begun (start-up errors after that are its consequence, not its cause). */
