@@ -157,13 +157,15 @@ class SyncSignal {
   }
 }
 
-/** Start a supervised list+watch of one collection (see WatchResourceOptions for the handler contract). */
-export function watchResource<T extends KubernetesObject>(options: WatchResourceOptions<T>): ResourceWatch<T> {
+/** A ListWatch of the collection whose first list settles `sync`, with the handlers attached and their errors kept in. */
+function listWatchOf<T extends KubernetesObject>(
+  options: WatchResourceOptions<T>,
+  sync: SyncSignal,
+): { informer: ListWatch<T>; onUpdate: (object: T) => void } {
   const query: ListQuery = {
     ...(options.labelSelector !== undefined ? { labelSelector: options.labelSelector } : {}),
     ...(options.fieldSelector !== undefined ? { fieldSelector: options.fieldSelector } : {}),
   };
-  const sync = new SyncSignal();
   const list = async (): Promise<KubernetesListObject<T>> => {
     const result = await options.list(query);
     sync.listed();
@@ -181,19 +183,39 @@ export function watchResource<T extends KubernetesObject>(options: WatchResource
   informer.on('add', guarded(options.onAdd, options.onHandlerError));
   informer.on('update', onUpdate);
   informer.on('delete', guarded(options.onDelete, options.onHandlerError));
-  const supervisor = new InformerSupervisor(informer, options.onError, options.backoff);
-  supervisor.start();
+  return { informer, onUpdate };
+}
+
+/** Once synced, hands every cached object to `onUpdate` each `everyMs`; returns the function that stops it. */
+function periodicResync<T extends KubernetesObject>(
+  informer: ListWatch<T>,
+  onUpdate: (object: T) => void,
+  everyMs: number | undefined,
+  sync: SyncSignal,
+): () => void {
   let stopped = false;
-  let resync: NodeJS.Timeout | undefined;
-  const every = options.resyncMs;
-  if (every !== undefined) {
+  let timer: NodeJS.Timeout | undefined;
+  if (everyMs !== undefined) {
     sync.promise.then(
       () => {
-        if (!stopped) resync = setInterval(() => informer.list().forEach(onUpdate), every);
+        if (!stopped) timer = setInterval(() => informer.list().forEach(onUpdate), everyMs);
       },
       () => undefined,
     );
   }
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+/** Start a supervised list+watch of one collection (see WatchResourceOptions for the handler contract). */
+export function watchResource<T extends KubernetesObject>(options: WatchResourceOptions<T>): ResourceWatch<T> {
+  const sync = new SyncSignal();
+  const { informer, onUpdate } = listWatchOf(options, sync);
+  const supervisor = new InformerSupervisor(informer, options.onError, options.backoff);
+  supervisor.start();
+  const stopResync = periodicResync(informer, onUpdate, options.resyncMs, sync);
   return {
     synced: sync.promise,
     hasSynced: () => sync.done,
@@ -203,8 +225,7 @@ export function watchResource<T extends KubernetesObject>(options: WatchResource
       return supervisor.restarts;
     },
     stop: async () => {
-      stopped = true;
-      clearInterval(resync);
+      stopResync();
       await supervisor.stop();
       sync.abort(options.path);
     },

@@ -49,11 +49,16 @@ class Clock {
   }
 }
 
+/** What the electors of one test share: the Lease store, the clock, and the log of leadership changes. */
+interface Election {
+  leases: FakeLeases;
+  clock: Clock;
+  events: string[];
+}
+
 function elector(
-  leases: FakeLeases,
-  clock: Clock,
+  { leases, clock, events }: Election,
   identity: string,
-  events: string[],
   extra: Partial<LeaderElectorOptions> = {},
 ): LeaderElector {
   return new LeaderElector({
@@ -83,8 +88,8 @@ describe('LeaderElector', () => {
     leases = new FakeLeases();
     clock = new Clock();
     events = [];
-    a = elector(leases, clock, 'a', events);
-    b = elector(leases, clock, 'b', events);
+    a = elector({ leases, clock, events }, 'a');
+    b = elector({ leases, clock, events }, 'b');
   });
 
   it('creates the lease, leads, and writes holder, duration, times and transitions', async () => {
@@ -128,7 +133,7 @@ describe('LeaderElector', () => {
 
   it('lets only one of two racing candidates win (optimistic concurrency)', async () => {
     await a.tick();
-    const c = elector(leases, clock, 'c', events);
+    const c = elector({ leases, clock, events }, 'c');
     await b.tick();
     await c.tick();
     clock.time += 15_000;
@@ -164,7 +169,7 @@ describe('LeaderElector', () => {
 
   it('reports API errors and keeps trying', async () => {
     const errors: unknown[] = [];
-    const c = elector(leases, clock, 'c', events, { onError: (error) => errors.push(error) });
+    const c = elector({ leases, clock, events }, 'c', { onError: (error) => errors.push(error) });
     leases.failNext = new Error('connection refused');
     expect(await c.tick()).toBe(false);
     expect(errors).toHaveLength(1);
@@ -173,7 +178,7 @@ describe('LeaderElector', () => {
 
   it('survives a throwing leadership callback and reports it', async () => {
     const errors: unknown[] = [];
-    const c = elector(leases, clock, 'c', events, {
+    const c = elector({ leases, clock, events }, 'c', {
       onStartedLeading: () => {
         throw new Error('callback bug');
       },
