@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createAccountsServices } from '@runplane/accounts';
-import {
-  applyMigrations,
-  createPrismaClient,
-  ensureDatabaseExists,
-  withDatabaseAdmin,
-  withDatabaseName,
-} from '@runplane/db';
+import { createPrismaClient } from '@runplane/db';
 import { buildService } from '@runplane/http';
 import { gatewayEnvSchema } from '../../apps/gateway/src/config';
 import { GatewayModule } from '../../apps/gateway/src/gateway.module';
+import { createBenchDatabase } from './bench-database';
 import { load, type LoadResult, printRatios } from './http-load';
 
 /** Bench settings, read from the environment by the runner. */
@@ -24,10 +19,8 @@ export interface BenchOptions {
  * scoped query) against the unauthenticated `/healthz` baseline, both served by the same gateway in this run.
  */
 export async function benchApiKeys(options: BenchOptions): Promise<LoadResult[]> {
-  const databaseName = `runplane_bench_${process.pid}`;
-  const databaseUrl = withDatabaseName(options.adminDatabaseUrl, databaseName);
-  await ensureDatabaseExists(databaseUrl);
-  await applyMigrations(databaseUrl);
+  const database = await createBenchDatabase(options.adminDatabaseUrl, `runplane_bench_${process.pid}`);
+  const databaseUrl = database.url;
   const config = gatewayEnvSchema.parse({
     DATABASE_URL: databaseUrl,
     REDIS_PREFIX: `runplane-bench-${process.pid}`,
@@ -62,7 +55,7 @@ export async function benchApiKeys(options: BenchOptions): Promise<LoadResult[]>
   } finally {
     await app.close();
     await db.$disconnect();
-    await withDatabaseAdmin(options.adminDatabaseUrl, (admin) => admin.drop(databaseName));
+    await database.drop();
   }
 }
 

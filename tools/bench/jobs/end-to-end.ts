@@ -1,0 +1,74 @@
+// End to end: jobs submitted until all are completed by 50 workers, Runplane's protocol workers against BullMQ's.
+import { createQueue, createWorker, type Redis } from '@runplane/queue';
+import { cpuCeiling, measureCpu, perOperation } from '../cpu-meter';
+import { ms, type Row } from '../results';
+import { call, catalog, INPUT, type Router, startWorkers } from './router';
+
+const E2E_WORKERS = 50;
+
+/** Submits `total` jobs from `concurrency` loops. */
+async function submitAll(total: number, concurrency: number, submit: () => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next += 1;
+        await submit();
+      }
+    }),
+  );
+}
+
+async function rawEndToEnd(redis: Redis, rawPrefix: string, total: number): Promise<number> {
+  const queue = createQueue(catalog, 'bench-jobs', { redis, prefix: `${rawPrefix}e2e:` });
+  let completed = 0;
+  let allDone!: () => void;
+  const finished = new Promise<void>((resolve) => (allDone = resolve));
+  const worker = createWorker(
+    catalog,
+    'bench-jobs',
+    { 'bench.job': async () => INPUT },
+    { redis, prefix: `${rawPrefix}e2e:`, concurrency: E2E_WORKERS },
+  );
+  worker.worker.on('completed', () => (completed += 1) === total && allDone());
+  const start = process.hrtime.bigint();
+  await submitAll(total, E2E_WORKERS, () => queue.add('bench.job', { input: INPUT }));
+  await finished;
+  const perSecond = (total * 1000) / ms(start);
+  await worker.close();
+  await queue.close();
+  return perSecond;
+}
+
+async function runplaneEndToEnd(router: Router, total: number): Promise<number> {
+  const endpointId = await router.endpoint();
+  const stop = new AbortController();
+  const workers = await startWorkers(router, endpointId, E2E_WORKERS, stop.signal);
+  const headers = { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' };
+  const body = JSON.stringify({ input: INPUT });
+  const start = process.hrtime.bigint();
+  await submitAll(total, E2E_WORKERS, async () => {
+    const response = await call(`${router.base}/v2/${endpointId}/run`, { method: 'POST', headers, body });
+    if (response.status !== 200) throw new Error(`/run answered ${response.status}: ${response.text}`);
+  });
+  while ((await router.engine.counts(endpointId)).completed < total)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  const perSecond = (total * 1000) / ms(start);
+  stop.abort();
+  await Promise.all(workers);
+  return perSecond;
+}
+
+/** Jobs per second from the first submission to the last completion, `total` jobs each side. */
+export async function benchEndToEnd(router: Router, redis: Redis, rawPrefix: string, total: number): Promise<Row[]> {
+  const raw = await measureCpu(redis, undefined, () => rawEndToEnd(redis, rawPrefix, total));
+  const runplane = await measureCpu(redis, router.pid, () => runplaneEndToEnd(router, total));
+  const metric = `end to end, ${total} jobs, ${E2E_WORKERS} workers`;
+  const cpu = {
+    baseline: perOperation(raw.cpu, total),
+    runplane: perOperation(runplane.cpu, total),
+    ceiling: cpuCeiling(runplane.cpu, total),
+  };
+  const pass = runplane.result / raw.result >= 0.3;
+  return [{ metric, runplane: runplane.result, baseline: raw.result, unit: 'jobs/s', target: 'ratio>=0.3', pass, cpu }];
+}

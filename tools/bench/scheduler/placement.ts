@@ -1,0 +1,175 @@
+// What the scheduler bench times: pods bound by kube-scheduler alone, worker pods placed end to end by Runplane,
+// and the autoscaler's reaction to a queued job.
+import type { createPrismaClient } from '@runplane/db';
+import type { RedisJobEngine } from '@runplane/jobs';
+import {
+  GPU_RESOURCE,
+  type KubeClients,
+  LABELS,
+  PRIORITY_CLASS_NAMES,
+  type V1Pod,
+  watchResource,
+} from '@runplane/kube';
+import {
+  createTestNamespace,
+  GPU_PRODUCT_LABEL,
+  type KubeControlPlane,
+  NODE_POOL_LABEL,
+  pollUntil,
+} from '@runplane/testing';
+import type { SchedulerRuntime } from '../../../apps/scheduler/src/scheduler-runtime';
+import { type CpuByParty, cpuSnapshot, perPod } from './cpu';
+
+/** The kwok GPU node pool of the bench. */
+export const POOL = 'bench-scheduler';
+const seconds = (start: number): number => (performance.now() - start) / 1000;
+
+/** Seconds until every pod was bound, and the CPU each party spent in exactly that time (per pod). */
+interface Bound {
+  seconds: number;
+  cpuMsPerPod: CpuByParty;
+}
+
+/** Which pods to wait for: `count` of them in `namespace`. */
+interface BindWatch {
+  plane: KubeControlPlane;
+  kube: KubeClients;
+  namespace: string;
+  count: number;
+}
+
+/** Watches a namespace's pods and resolves when `count` of them are bound to a node. */
+async function timeToBind({ plane, kube, namespace, count }: BindWatch, start: () => Promise<void>): Promise<Bound> {
+  const bound = new Set<string>();
+  let done: () => void = () => undefined;
+  const all = new Promise<void>((resolve) => (done = resolve));
+  const note = (pod: V1Pod): void => {
+    if (pod.spec?.nodeName && pod.metadata?.name) bound.add(pod.metadata.name);
+    if (bound.size >= count) done();
+  };
+  const watch = watchResource<V1Pod>({
+    watch: kube.watch,
+    path: `/api/v1/namespaces/${namespace}/pods`,
+    list: (query) => kube.core.listNamespacedPod({ namespace, ...query }),
+    onAdd: note,
+    onUpdate: note,
+  });
+  await watch.synced;
+  const cpu = cpuSnapshot(plane);
+  const began = performance.now();
+  await start();
+  await all;
+  const elapsed = seconds(began);
+  const cpuMsPerPod = perPod(cpu, cpuSnapshot(plane), count);
+  await watch.stop();
+  return { seconds: elapsed, cpuMsPerPod };
+}
+
+/** kube-scheduler alone: the same GPU pods created directly, 50 requests in flight. */
+export async function baselineBindRate(
+  plane: KubeControlPlane,
+  kube: KubeClients,
+  count: number,
+): Promise<{ rate: number; cpuMsPerPod: CpuByParty }> {
+  const ns = await createTestNamespace('bench-direct', plane.kubeconfigPath);
+  const body = (index: number): V1Pod => ({
+    metadata: { name: `direct-${index}` },
+    spec: {
+      priorityClassName: PRIORITY_CLASS_NAMES.onDemand,
+      nodeSelector: { [NODE_POOL_LABEL]: POOL, [GPU_PRODUCT_LABEL]: 'NVIDIA-GeForce-RTX-4090' },
+      tolerations: [{ key: GPU_RESOURCE, operator: 'Exists', effect: 'NoSchedule' }],
+      containers: [
+        { name: 'workload', image: 'runplane/echo-worker:dev', resources: { limits: { [GPU_RESOURCE]: '1' } } },
+      ],
+    },
+  });
+  try {
+    const bound = await timeToBind({ plane, kube, namespace: ns.name, count }, async () => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          while (next < count) await kube.core.createNamespacedPod({ namespace: ns.name, body: body(next++) });
+        }),
+      );
+    });
+    return { rate: count / bound.seconds, cpuMsPerPod: bound.cpuMsPerPod };
+  } finally {
+    await ns.delete();
+  }
+}
+
+/**
+ * Runplane: the autoscaler places workersMin workers (Pod rows), the reconciler creates their pods, kube-scheduler
+ * binds them. Returns the end-to-end rate and, as a diagnostic, the rate at which the rows were written.
+ */
+export async function runplanePlacement(
+  context: BenchContext,
+  count: number,
+): Promise<{ bound: number; placed: number; cpuMsPerPod: CpuByParty }> {
+  const { db, runtime, kube, namespace, endpointId, plane } = context;
+  let rowsAt = 0;
+  const began = performance.now();
+  const bound = await timeToBind({ plane, kube, namespace, count }, async () => {
+    await db.endpoint.update({ where: { id: endpointId }, data: { workersMin: count, workersMax: count } });
+    runtime.loop.trigger();
+    void pollUntil(async () => (await db.pod.count({ where: { endpointId } })) >= count || undefined, {
+      timeoutMs: 600_000,
+      intervalMs: 20,
+    }).then(
+      () => (rowsAt = seconds(began)),
+      () => undefined,
+    );
+  });
+  await db.endpoint.update({ where: { id: endpointId }, data: { workersMin: 0, workersMax: 1 } });
+  await db.pod.deleteMany({ where: { endpointId } });
+  await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
+    timeoutMs: 300_000,
+    intervalMs: 500,
+    description: 'the bench workers to be removed',
+  });
+  return { bound: count / bound.seconds, placed: rowsAt > 0 ? count / rowsAt : 0, cpuMsPerPod: bound.cpuMsPerPod };
+}
+
+/** Milliseconds from a job entering an idle endpoint's queue to its worker pod existing in the cluster. */
+export async function autoscalerReaction(context: BenchContext, samples: number): Promise<number[]> {
+  const { db, kube, namespace, endpointId, engine, accountId } = context;
+  const latencies: number[] = [];
+  for (let sample = 0; sample < samples; sample += 1) {
+    const began = performance.now();
+    const job = await engine.submit({
+      endpointId,
+      accountId,
+      input: { sample },
+      extra: {},
+      policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false },
+      sync: false,
+    });
+    await pollUntil(
+      async () =>
+        (await kube.core.listNamespacedPod({ namespace, labelSelector: `${LABELS.endpointId}=${endpointId}` })).items
+          .length > 0 || undefined,
+      { timeoutMs: 30_000, intervalMs: 10, description: 'the worker pod' },
+    );
+    latencies.push(performance.now() - began);
+    await engine.cancel(endpointId, job.id).catch(() => undefined);
+    await db.pod.deleteMany({ where: { endpointId } });
+    await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
+      timeoutMs: 60_000,
+      intervalMs: 50,
+      description: 'the worker to go',
+    });
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+/** The running scheduler and the endpoint whose workers it places. */
+export interface BenchContext {
+  plane: KubeControlPlane;
+  db: ReturnType<typeof createPrismaClient>;
+  runtime: SchedulerRuntime;
+  kube: KubeClients;
+  namespace: string;
+  endpointId: string;
+  accountId: string;
+  engine: RedisJobEngine;
+}
