@@ -19,6 +19,13 @@ export const TECHNOLOGY_OWNERS = [
     what: '@kubernetes/client-node',
   },
   {
+    owner: 'libs/http',
+    group: ['fastify', 'fastify/*', '@fastify/*', '@nestjs/platform-fastify', '@nestjs/platform-fastify/*'],
+    what: "Fastify and Nest's Fastify platform",
+  },
+  { owner: 'libs/http', group: ['@nestjs/microservices', '@nestjs/microservices/*'], what: '@nestjs/microservices' },
+  { owner: 'libs/http', group: ['rate-limiter-flexible', 'rate-limiter-flexible/*'], what: 'rate-limiter-flexible' },
+  {
     owner: 'libs/observability',
     group: ['@opentelemetry/*', 'prom-client', 'prom-client/*'],
     what: 'OpenTelemetry and prom-client',

@@ -79,6 +79,30 @@ describe('module boundaries (ESLint)', () => {
       'only be imported in libs/observability',
     ],
     [
+      'fastify in an app',
+      'apps/job-router/src/x.ts',
+      "import type { FastifyReply } from 'fastify';",
+      'only be imported in libs/http',
+    ],
+    [
+      "Nest's fastify platform in a test",
+      'apps/gateway/test/x.ts',
+      "import type { NestFastifyApplication } from '@nestjs/platform-fastify';",
+      'only be imported in libs/http',
+    ],
+    [
+      'microservices outside http',
+      'apps/scheduler/src/x.ts',
+      "export { Transport } from '@nestjs/microservices';",
+      'only be imported in libs/http',
+    ],
+    [
+      'rate-limiter-flexible outside http',
+      'libs/queue/src/x.ts',
+      "export { RateLimiterRedis } from 'rate-limiter-flexible';",
+      'only be imported in libs/http',
+    ],
+    [
       'domain importing domain',
       'libs/accounts/src/x.ts',
       "export { } from '@runplane/catalog';",
@@ -159,6 +183,11 @@ describe('module boundaries (ESLint)', () => {
       'bullmq and ioredis inside queue',
       'libs/queue/src/q.ts',
       "export { Queue } from 'bullmq';\nexport { Redis } from 'ioredis';",
+    ],
+    [
+      'fastify, microservices and rate-limiter-flexible inside http',
+      'libs/http/src/x.ts',
+      "export { Transport } from '@nestjs/microservices';\nexport type { FastifyReply } from 'fastify';\nexport { RateLimiterRedis } from 'rate-limiter-flexible';",
     ],
     ['k8s inside kube', 'libs/kube/src/client.ts', "export { KubeConfig } from '@kubernetes/client-node';"],
     [

@@ -1,9 +1,8 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { USAGE_QUEUE, usageCatalog } from '@runplane/billing';
 import { DEFAULT_STORAGE_PRICES } from '@runplane/catalog';
 import type { PodUsageEvent, UsageEvent, WorkerUsageEvent } from '@runplane/contracts';
 import { createPrismaClient, type DatabaseClient, newId } from '@runplane/db';
-import { buildService } from '@runplane/http';
+import { buildService, type NestFastifyApplication } from '@runplane/http';
 import { createQueue, createRedis, defineJobCatalog, type Redis } from '@runplane/queue';
 import {
   cleanupRedisPrefix,

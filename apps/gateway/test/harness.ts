@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAccountsServices } from '@runplane/accounts';
 import type { ApiKeyScope } from '@runplane/contracts';
 import { createPrismaClient } from '@runplane/db';
-import { buildService } from '@runplane/http';
+import {
+  buildService,
+  type InjectOptions,
+  type LightMyRequestResponse,
+  type NestFastifyApplication,
+} from '@runplane/http';
 import { createTestDatabase, testRedisPrefix } from '@runplane/testing';
 import { type PodPlacementClient, unbookedPlacement } from '@runplane/workloads';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { gatewayEnvSchema } from '../src/config';
 import { GatewayModule } from '../src/gateway.module';
 

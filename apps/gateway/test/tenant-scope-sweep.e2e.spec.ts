@@ -1,7 +1,7 @@
 import { seedCatalog } from '@runplane/catalog';
 import { newId } from '@runplane/db';
 import { servedRoutes } from '@runplane/testing';
-import type { LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from '@runplane/http';
 import { dbState } from './db-state';
 import { bearer, type GatewayHarness, startGateway } from './harness';
 import { madeUpIds, type SweepAccount, sweepAccount, type SweepIds } from './sweep-fixture';

@@ -1,12 +1,15 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAccountsServices } from '@runplane/accounts';
 import type { ApiKeyScope } from '@runplane/contracts';
 import { createPrismaClient, newId } from '@runplane/db';
-import { buildService } from '@runplane/http';
+import {
+  buildService,
+  type InjectOptions,
+  type LightMyRequestResponse,
+  type NestFastifyApplication,
+} from '@runplane/http';
 import type { RedisJobEngine } from '@runplane/jobs';
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, createTestDatabase, FakeClock, testRedisPrefix } from '@runplane/testing';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { jobRouterEnvSchema, type JobRouterConfig } from '../src/config';
 import { JobRouterModule } from '../src/job-router.module';
 import { createJobRouterEngine } from '../src/engine';

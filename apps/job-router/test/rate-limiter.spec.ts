@@ -1,6 +1,6 @@
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, pollUntil, testRedisPrefix } from '@runplane/testing';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from '@runplane/http';
 import { JobRateLimiter, RateLimitedError } from '../src/limits/job-rate-limiter';
 import { DEFAULT_LIMITS, type LimitedOperation, parseLimitOverrides } from '../src/limits/limit-table';
 

@@ -1,7 +1,7 @@
 import { createAccountsServices } from '@runplane/accounts';
 import { newId } from '@runplane/db';
 import { servedRoutes } from '@runplane/testing';
-import type { LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from '@runplane/http';
 import { bearer, type JobRouterHarness, raw, startJobRouter } from './harness';
 import { jobState, keysUnder } from './redis-state';
 import { SweepJobs } from './sweep-jobs';

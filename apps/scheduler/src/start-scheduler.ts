@@ -1,6 +1,5 @@
-import { Transport } from '@nestjs/microservices';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { redisTransportOptions } from '@runplane/contracts';
+import { type NestFastifyApplication, Transport } from '@runplane/http';
 import type { SchedulerConfig } from './config';
 
 /**

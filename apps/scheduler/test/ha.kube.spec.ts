@@ -1,7 +1,6 @@
 // Restart and high availability on a real control plane: a restarted scheduler rebuilds its view from the cluster's
 // labels (no duplicate, no orphan), and of two scheduler replicas only the Lease holder acts; the other takes over.
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { buildService } from '@runplane/http';
+import { buildService, type NestFastifyApplication } from '@runplane/http';
 import { LABELS, MANAGED_BY } from '@runplane/kube';
 import { pollUntil } from '@runplane/testing';
 import { schedulerEnvSchema } from '../src/config';

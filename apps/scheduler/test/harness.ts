@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAccountsServices } from '@runplane/accounts';
 import { seedCatalog } from '@runplane/catalog';
 import { createPrismaClient } from '@runplane/db';
-import { buildService } from '@runplane/http';
+import { buildService, type NestFastifyApplication } from '@runplane/http';
 import { bullPrefix, createRedis, type Redis } from '@runplane/queue';
 import {
   cleanupRedisPrefix,

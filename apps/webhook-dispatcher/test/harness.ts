@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAccountsServices } from '@runplane/accounts';
 import type { WebhookDeliverPayload } from '@runplane/contracts';
 import { createPrismaClient, newId, type WebhookAttempt, type WebhookDelivery } from '@runplane/db';
-import { buildService } from '@runplane/http';
+import { buildService, type NestFastifyApplication } from '@runplane/http';
 import { jobEventsCatalog, WEBHOOKS_QUEUE } from '@runplane/jobs';
 import { bullPrefix, createQueue, createRedis, type Redis, type TypedQueue } from '@runplane/queue';
 import {

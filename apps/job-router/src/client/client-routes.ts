@@ -1,33 +1,30 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import { type Principal, runJobInput, statusQuery, syncWaitQuery, ValidationError } from '@runplane/contracts';
 import {
-  API_KEY_AUTHENTICATOR,
-  type ApiKeyAuthenticator,
-  authorizeApiKey,
-  parseInput,
-  type RouteAccess,
-} from '@runplane/http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { JobRouteParams } from '../http/plain-route';
-import { EndpointLimits } from '../limits/endpoint-limits';
-import type { LimitedOperation } from '../limits/limit-table';
-import { JobApiService } from './job-api.service';
+  type Principal,
+  requestsQuery,
+  runJobInput,
+  statusQuery,
+  streamWaitQuery,
+  syncWaitQuery,
+  ValidationError,
+} from '@runplane/contracts';
+import { type FastifyRequest, type PlainRoute, routeDeclarer } from '@runplane/http';
+import type { ClientPolicy } from '../http/job-api-guards';
+import type { JobApiService } from './job-api.service';
 
-type ClientHandler = (principal: Principal, endpointId: string, request: FastifyRequest) => Promise<unknown>;
+/** A client route of the job API, declared for the job API's client guards. */
+export const clientRoute = routeDeclarer<ClientPolicy, Principal>();
 
-/** One plain client route: what it does (the key scopes it admits) and which limits it counts against. */
-interface ClientRoute {
-  method: 'GET' | 'POST';
-  path: string;
-  operation: LimitedOperation;
-  access: RouteAccess | ((request: FastifyRequest) => RouteAccess);
-  handle: ClientHandler;
-}
+type ClientRoute = PlainRoute<ClientPolicy, Principal>;
+
+const BOTH = ['GET', 'POST'] as const;
+
+// Fixed objects: a policy is read on every request, not built for it.
+const STATUS_READ: ClientPolicy = { access: 'read', limit: 'status' };
+const STATUS_WRITE: ClientPolicy = { access: 'write', limit: 'status' };
 
 /** /status with `?ttl=` moves the job's deletion time, a write; without it, it only reads. */
-function statusAccess(request: FastifyRequest): RouteAccess {
-  return (request.query as Record<string, unknown> | undefined)?.ttl === undefined ? 'read' : 'write';
+function statusPolicy(request: FastifyRequest): ClientPolicy {
+  return (request.query as Record<string, unknown> | undefined)?.ttl === undefined ? STATUS_READ : STATUS_WRITE;
 }
 
 function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
@@ -37,67 +34,112 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
   return value;
 }
 
-function jobIdOf(request: FastifyRequest): string {
-  return (request.params as JobRouteParams).jobId ?? '';
+/** /run, /runsync and /status (GET and POST): submitting jobs and reading them, the busiest client routes. */
+function submissionRoutes(jobs: JobApiService): ClientRoute[] {
+  return [
+    clientRoute({
+      method: 'POST',
+      url: '/v2/:endpointId/run',
+      policy: { access: 'write', limit: 'run' },
+      body: runJobInput,
+      handle: ({ caller, params, body, request }) =>
+        jobs.run(caller, params.endpointId ?? '', body, idempotencyKeyOf(request.headers['idempotency-key'])),
+    }),
+    clientRoute({
+      method: 'POST',
+      url: '/v2/:endpointId/runsync',
+      policy: { access: 'write', limit: 'runsync' },
+      query: syncWaitQuery,
+      body: runJobInput,
+      handle: ({ caller, params, query, body }) => jobs.runSync(caller, params.endpointId ?? '', body, query.wait),
+    }),
+    ...BOTH.map((method) =>
+      clientRoute({
+        method,
+        url: '/v2/:endpointId/status/:jobId',
+        policy: statusPolicy,
+        query: statusQuery,
+        handle: ({ caller, params, query }) =>
+          jobs.status(caller, params.endpointId ?? '', params.jobId ?? '', query.ttl),
+      }),
+    ),
+  ];
 }
 
 /**
- * The busiest client routes of the job API (/run, /runsync, /status on GET and POST) as plain Fastify routes (see
- * plain-route.ts); the others are JobsController's. Every success is exactly 200.
+ * /status-sync and /stream (GET and POST, as RunPod's clients use both), /cancel and /retry. A /stream read is a
+ * write: it hands each chunk out once, so a reader takes it from the job's client.
  */
-@Injectable()
-export class ClientRoutes implements OnModuleInit {
-  constructor(
-    private readonly adapterHost: HttpAdapterHost,
-    @Inject(JobApiService) private readonly jobs: JobApiService,
-    @Inject(EndpointLimits) private readonly limits: EndpointLimits,
-    @Inject(API_KEY_AUTHENTICATOR) private readonly apiKeys: ApiKeyAuthenticator,
-  ) {}
+function jobRoutes(jobs: JobApiService, streamWaitMs: number): ClientRoute[] {
+  return [
+    ...BOTH.flatMap((method) => [
+      clientRoute({
+        method,
+        url: '/v2/:endpointId/status-sync/:jobId',
+        policy: { access: 'read', limit: 'status' },
+        query: syncWaitQuery,
+        handle: ({ caller, params, query }) =>
+          jobs.statusSync(caller, params.endpointId ?? '', params.jobId ?? '', query.wait),
+      }),
+      clientRoute({
+        method,
+        url: '/v2/:endpointId/stream/:jobId',
+        policy: { access: 'write', limit: 'stream' },
+        query: streamWaitQuery,
+        handle: ({ caller, params, query }) =>
+          jobs.stream(caller, params.endpointId ?? '', params.jobId ?? '', query.wait ?? streamWaitMs),
+      }),
+    ]),
+    clientRoute({
+      method: 'POST',
+      url: '/v2/:endpointId/cancel/:jobId',
+      policy: { access: 'write', limit: 'cancel' },
+      handle: ({ caller, params }) => jobs.cancel(caller, params.endpointId ?? '', params.jobId ?? ''),
+    }),
+    clientRoute({
+      method: 'POST',
+      url: '/v2/:endpointId/retry/:jobId',
+      policy: { access: 'write', limit: 'run' },
+      handle: ({ caller, params }) => jobs.retry(caller, params.endpointId ?? '', params.jobId ?? ''),
+    }),
+  ];
+}
 
-  onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const { jobs } = this;
-    const run: ClientHandler = (principal, endpointId, request) => {
-      const body = parseInput(runJobInput, request.body ?? {});
-      return jobs.run(principal, endpointId, body, idempotencyKeyOf(request.headers['idempotency-key']));
-    };
-    const runSync: ClientHandler = (principal, endpointId, request) => {
-      const body = parseInput(runJobInput, request.body ?? {});
-      const query = parseInput(syncWaitQuery, request.query ?? {});
-      return jobs.runSync(principal, endpointId, body, query.wait);
-    };
-    const status: ClientHandler = (principal, endpointId, request) => {
-      const query = parseInput(statusQuery, request.query ?? {});
-      return jobs.status(principal, endpointId, jobIdOf(request), query.ttl);
-    };
-    this.route(fastify, { method: 'POST', path: 'run', operation: 'run', access: 'write', handle: run });
-    this.route(fastify, { method: 'POST', path: 'runsync', operation: 'runsync', access: 'write', handle: runSync });
-    for (const method of ['GET', 'POST'] as const) {
-      this.route(fastify, { method, path: 'status/:jobId', operation: 'status', access: statusAccess, handle: status });
-    }
-  }
+/** /purge-queue, /health, /metrics and /requests: the endpoint as a whole. */
+function endpointRoutes(jobs: JobApiService): ClientRoute[] {
+  return [
+    clientRoute({
+      method: 'POST',
+      url: '/v2/:endpointId/purge-queue',
+      policy: { access: 'write', limit: 'purge-queue' },
+      handle: ({ caller, params }) => jobs.purgeQueue(caller, params.endpointId ?? ''),
+    }),
+    clientRoute({
+      method: 'GET',
+      url: '/v2/:endpointId/health',
+      policy: { access: 'read' },
+      handle: ({ caller, params }) => jobs.health(caller, params.endpointId ?? ''),
+    }),
+    clientRoute({
+      method: 'GET',
+      url: '/v2/:endpointId/metrics',
+      policy: { access: 'read' },
+      handle: ({ caller, params }) => jobs.metrics(caller, params.endpointId ?? ''),
+    }),
+    clientRoute({
+      method: 'GET',
+      url: '/v2/:endpointId/requests',
+      policy: { access: 'read', limit: 'requests' },
+      query: requestsQuery,
+      handle: ({ caller, params, query }) => jobs.requests(caller, params.endpointId ?? '', query.limit),
+    }),
+  ];
+}
 
-  /**
-   * A client route of one limited operation: API key and its scope for what the route does first, then the limits of
-   * the key's own endpoint (a concurrency slot held until the answer is ready), then `handle`. Same order as the Nest
-   * routes: guard, interceptor, pipes, handler.
-   */
-  private route(fastify: FastifyInstance, { method, path, operation, access, handle }: ClientRoute): void {
-    fastify.route({
-      method,
-      url: `/v2/:endpointId/${path}`,
-      handler: async (request) => {
-        const { endpointId } = request.params as JobRouteParams;
-        const does = typeof access === 'function' ? access(request) : access;
-        const principal = await authorizeApiKey(this.apiKeys, request.headers.authorization, does, endpointId);
-        const release = await this.limits.acquire(principal, endpointId, operation);
-        try {
-          return await handle(principal, endpointId, request);
-        } finally {
-          // Sent before the answer on the connection the next acquire uses, so a caller's next request finds it freed.
-          void release().catch(() => undefined);
-        }
-      },
-    });
-  }
+/**
+ * The client job API (RunPod's /v2/{endpointId}/...), each route declared with what it does (the key scopes it
+ * admits), the limit it counts against and its schemas. Every success is exactly 200.
+ */
+export function clientRoutes(jobs: JobApiService, options: { streamWaitMs: number }): ClientRoute[] {
+  return [...submissionRoutes(jobs), ...jobRoutes(jobs, options.streamWaitMs), ...endpointRoutes(jobs)];
 }

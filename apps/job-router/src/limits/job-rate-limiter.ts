@@ -1,6 +1,6 @@
 import { DomainError } from '@runplane/contracts';
 import type { Redis } from '@runplane/queue';
-import { RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis, type RateLimiterRes } from '@runplane/http';
 import { DEFAULT_LIMITS, type LimitedOperation, type OperationLimit } from './limit-table';
 
 /** A request over an endpoint's rate or concurrency limit (429); `retryAfterSeconds` goes into `Retry-After`. */

@@ -1,1 +1,1 @@
-export { OpenAiController } from './openai.controller';
+export { openAiRoutes } from './openai-routes';

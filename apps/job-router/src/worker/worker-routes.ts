@@ -1,5 +1,3 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import {
   jobDoneInput,
   jobDoneQuery,
@@ -8,99 +6,116 @@ import {
   jobTakeQuery,
   pingQuery,
 } from '@runplane/contracts';
-import { parseInput } from '@runplane/http';
+import { longPollSignal, noContent, type PlainRoute, routeDeclarer } from '@runplane/http';
 import type { JobEngine } from '@runplane/jobs';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { disconnectSignal, type JobRouteParams, noContent } from '../http/plain-route';
-import { JOB_ENGINE } from '../tokens';
+import type { WorkerPolicy } from '../http/job-api-guards';
 import type { WorkerIdentity } from '../worker-tokens';
-import { WorkerAuthenticator } from './worker-auth';
 
-/** How long job-take and job-stop hold an empty answer (config JOB_TAKE_WAIT_MS). */
-export const WORKER_POLL_WAIT = Symbol('WORKER_POLL_WAIT');
+/** A route of the worker protocol, declared for the worker guard. */
+const workerRoute = routeDeclarer<WorkerPolicy, WorkerIdentity>();
 
-type WorkerHandler = (worker: WorkerIdentity, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+type WorkerRoute = PlainRoute<WorkerPolicy, WorkerIdentity>;
 
-/**
- * The worker protocol (RunPod's worker SDK): job-take, job-take-batch, job-done, job-stream, ping, job-stop, as plain
- * Fastify routes (see plain-route.ts). Every success is 200 with JSON, an empty long-poll 204 with no body.
- */
-@Injectable()
-export class WorkerRoutes implements OnModuleInit {
-  constructor(
-    private readonly adapterHost: HttpAdapterHost,
-    @Inject(JOB_ENGINE) private readonly engine: JobEngine,
-    @Inject(WorkerAuthenticator) private readonly auth: WorkerAuthenticator,
-    @Inject(WORKER_POLL_WAIT) private readonly waitMs: number,
-  ) {}
-
-  onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const { engine, waitMs } = this;
-    this.route(fastify, 'GET', 'job-take/:workerId', async (worker, request, reply) => {
-      parseInput(jobTakeQuery, request.query ?? {});
-      const jobs = await engine.take(worker.endpointId, worker.workerId, 1, waitMs, disconnectSignal(reply));
-      return jobs.length > 0 ? jobs[0] : noContent(reply);
-    });
-    this.route(fastify, 'GET', 'job-take-batch/:workerId', async (worker, request, reply) => {
-      const query = parseInput(jobTakeBatchQuery, request.query ?? {});
-      const jobs = await engine.take(
-        worker.endpointId,
-        worker.workerId,
-        query.batch_size,
-        waitMs,
-        disconnectSignal(reply),
-      );
-      return jobs.length > 0 ? jobs : noContent(reply);
-    });
-    this.route(fastify, 'POST', 'job-done/:workerId/:jobId', async (worker, request) => {
-      parseInput(jobDoneQuery, request.query ?? {});
-      const body = parseInput(jobDoneInput, request.body ?? {});
-      await engine.complete(worker.endpointId, worker.workerId, jobIdOf(request), body);
-      return {};
-    });
-    this.route(fastify, 'POST', 'job-stream/:workerId/:jobId', async (worker, request) => {
-      const body = parseInput(jobStreamInput, request.body ?? {});
-      await engine.appendStream(worker.endpointId, worker.workerId, jobIdOf(request), body.output);
-      return {};
-    });
-    this.route(fastify, 'GET', 'ping/:workerId', async (worker, request) => {
-      const query = parseInput(pingQuery, request.query ?? {});
-      if (query.status === 'unhealthy') {
-        // A failed fitness check, reported once before the worker exits: not a sign of life. The scheduler marks the
-        // worker unhealthy with this reason and replaces it.
-        request.log.warn(
-          { ...worker, check: query.check, reason: query.reason },
-          'worker reported a failed fitness check',
-        );
-        await engine.unhealthy(worker.endpointId, worker.workerId, fitnessFailure(query.check, query.reason));
-        return {};
-      }
-      await engine.heartbeat(worker.endpointId, worker.workerId, reportedJobs(query.job_id, query.runpod_version));
-      return {};
-    });
-    this.route(fastify, 'GET', 'job-stop/:workerId', async (worker, _request, reply) => {
-      const ids = await engine.stopRequests(worker.endpointId, worker.workerId, waitMs, disconnectSignal(reply));
-      return ids.length > 0 ? { jobsToStop: ids } : noContent(reply);
-    });
-  }
-
-  /** A worker route: the worker is authenticated for the path's endpoint and worker id before `handle` runs. */
-  private route(fastify: FastifyInstance, method: 'GET' | 'POST', path: string, handle: WorkerHandler): void {
-    fastify.route({
-      method,
-      url: `/v2/:endpointId/${path}`,
-      handler: async (request, reply) => {
-        const { endpointId, workerId = '' } = request.params as JobRouteParams;
-        const worker = await this.auth.authenticate(request.headers.authorization, endpointId, workerId);
-        return handle(worker, request, reply);
-      },
-    });
-  }
+/** How the worker protocol holds its long-polls. */
+export interface WorkerRouteOptions {
+  /** How long job-take and job-stop hold an empty answer (config JOB_TAKE_WAIT_MS). */
+  waitMs: number;
 }
 
-function jobIdOf(request: FastifyRequest): string {
-  return (request.params as JobRouteParams).jobId ?? '';
+/** job-take and job-take-batch: a 200 with the job(s), or 204 when none came within the wait. */
+function takeRoutes(engine: JobEngine, { waitMs }: WorkerRouteOptions): WorkerRoute[] {
+  return [
+    workerRoute({
+      method: 'GET',
+      url: '/v2/:endpointId/job-take/:workerId',
+      policy: 'worker',
+      query: jobTakeQuery,
+      handle: async ({ caller, reply }) => {
+        const jobs = await engine.take(caller.endpointId, caller.workerId, 1, waitMs, longPollSignal(reply));
+        return jobs.length > 0 ? jobs[0] : noContent(reply);
+      },
+    }),
+    workerRoute({
+      method: 'GET',
+      url: '/v2/:endpointId/job-take-batch/:workerId',
+      policy: 'worker',
+      query: jobTakeBatchQuery,
+      handle: async ({ caller, query, reply }) => {
+        const { endpointId, workerId } = caller;
+        const jobs = await engine.take(endpointId, workerId, query.batch_size, waitMs, longPollSignal(reply));
+        return jobs.length > 0 ? jobs : noContent(reply);
+      },
+    }),
+  ];
+}
+
+/** job-done and job-stream: a job's result and its streamed output. */
+function resultRoutes(engine: JobEngine): WorkerRoute[] {
+  return [
+    workerRoute({
+      method: 'POST',
+      url: '/v2/:endpointId/job-done/:workerId/:jobId',
+      policy: 'worker',
+      query: jobDoneQuery,
+      body: jobDoneInput,
+      handle: async ({ caller, params, body }) => {
+        await engine.complete(caller.endpointId, caller.workerId, params.jobId ?? '', body);
+        return {};
+      },
+    }),
+    workerRoute({
+      method: 'POST',
+      url: '/v2/:endpointId/job-stream/:workerId/:jobId',
+      policy: 'worker',
+      body: jobStreamInput,
+      handle: async ({ caller, params, body }) => {
+        await engine.appendStream(caller.endpointId, caller.workerId, params.jobId ?? '', body.output);
+        return {};
+      },
+    }),
+  ];
+}
+
+/** ping (a sign of life, or a failed fitness check) and job-stop (the jobs the worker should stop). */
+function presenceRoutes(engine: JobEngine, { waitMs }: WorkerRouteOptions): WorkerRoute[] {
+  return [
+    workerRoute({
+      method: 'GET',
+      url: '/v2/:endpointId/ping/:workerId',
+      policy: 'worker',
+      query: pingQuery,
+      handle: async ({ caller, query, request }) => {
+        if (query.status === 'unhealthy') {
+          // A failed fitness check, reported once before the worker exits: not a sign of life. The scheduler marks the
+          // worker unhealthy with this reason and replaces it.
+          const report = { ...caller, check: query.check, reason: query.reason };
+          request.log.warn(report, 'worker reported a failed fitness check');
+          await engine.unhealthy(caller.endpointId, caller.workerId, fitnessFailure(query.check, query.reason));
+          return {};
+        }
+        await engine.heartbeat(caller.endpointId, caller.workerId, reportedJobs(query.job_id, query.runpod_version));
+        return {};
+      },
+    }),
+    workerRoute({
+      method: 'GET',
+      url: '/v2/:endpointId/job-stop/:workerId',
+      policy: 'worker',
+      handle: async ({ caller, reply }) => {
+        const ids = await engine.stopRequests(caller.endpointId, caller.workerId, waitMs, longPollSignal(reply));
+        return ids.length > 0 ? { jobsToStop: ids } : noContent(reply);
+      },
+    }),
+  ];
+}
+
+/**
+ * The worker protocol (RunPod's worker SDK): job-take, job-take-batch, job-done, job-stream, ping, job-stop, each
+ * through the worker guard (a worker token of the path's worker, or an ALL-scope key of the endpoint's owner). Every
+ * success is 200 with JSON, an empty long-poll 204 with no body.
+ */
+export function workerRoutes(engine: JobEngine, options: WorkerRouteOptions): WorkerRoute[] {
+  return [...takeRoutes(engine, options), ...resultRoutes(engine), ...presenceRoutes(engine, options)];
 }
 
 /**

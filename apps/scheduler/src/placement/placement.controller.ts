@@ -1,6 +1,6 @@
 import { Controller, Inject, type Type } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { placementRpcRequest, type PlacementRpcReply } from '@runplane/contracts';
+import { MessagePattern, Payload } from '@runplane/http';
 import type { PlacementService } from './placement.service';
 
 /** Injection token for the scheduler's PlacementService. */

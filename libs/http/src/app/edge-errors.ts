@@ -59,14 +59,14 @@ export class EdgeErrors {
   private readonly reading = new WeakMap<Socket, string>();
 
   constructor(
-    private readonly style: ErrorStyle,
-    private readonly logger: Logger,
+    readonly style: ErrorStyle,
+    readonly logger: Logger,
   ) {}
 
   /** Fastify's router errors (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH): no hook ran, so the id header is set here. */
   readonly frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     void reply.header(REQUEST_ID_HEADER, request.id);
-    sendError(this.style, this.logger, error, request, reply);
+    sendError(this, error, { request, reply });
   };
 
   /** Node's `clientError`: answers on the socket itself and closes it, as the rest of the request cannot be read. */

@@ -12,18 +12,23 @@ function retryAfterOf(error: unknown): number | undefined {
   return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : undefined;
 }
 
+/** Which API's error shape to write, and where to log what it hides. */
+export interface ErrorAnswerer {
+  style: ErrorStyle;
+  logger: Logger;
+}
+
 /**
  * The one place an API turns a thrown value into a response. Expected errors keep their status and message (and a
  * `Retry-After` when they carry `retryAfterSeconds`); anything else is logged with an error id and answered as a 500
  * that reveals nothing but that id.
  */
 export function sendError(
-  style: ErrorStyle,
-  logger: Logger,
+  api: ErrorAnswerer,
   error: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  { request, reply }: { request: FastifyRequest; reply: FastifyReply },
 ): void {
+  const { style, logger } = api;
   const view = toHttpError(error);
   if (view) {
     if (view.status >= 500) logger.error({ err: error, requestId: request.id }, view.message);
@@ -40,14 +45,14 @@ export function sendError(
 
 /** Nest exception filter that writes every error in one API's shape. */
 @Catch()
-export class ApiExceptionFilter implements ExceptionFilter {
+export class ApiExceptionFilter implements ExceptionFilter, ErrorAnswerer {
   constructor(
-    private readonly style: ErrorStyle,
-    private readonly logger: Logger,
+    readonly style: ErrorStyle,
+    readonly logger: Logger,
   ) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendError(this.style, this.logger, error, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+    sendError(this, error, { request: http.getRequest<FastifyRequest>(), reply: http.getResponse<FastifyReply>() });
   }
 }

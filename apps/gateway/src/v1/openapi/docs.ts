@@ -1,5 +1,5 @@
 import { renderApiReference } from '@scalar/client-side-rendering';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createFastify, type FastifyInstance, type FastifyReply, type FastifyRequest } from '@runplane/http';
 
 /** Where the interactive reference is served. */
 export const DOCS_PATH = '/v1/docs';
@@ -18,7 +18,7 @@ let reference: Promise<FastifyInstance> | undefined;
 function scalarReference(): Promise<FastifyInstance> {
   reference ??= (async () => {
     const { default: fastifyApiReference } = await import('@scalar/fastify-api-reference');
-    const instance = Fastify({ logger: false });
+    const instance = createFastify({ logger: false });
     await instance.register(fastifyApiReference, {
       routePrefix: DOCS_PATH,
       configuration: { url: DOCUMENT_URL, cdn: SCRIPT_URL, pageTitle: PAGE_TITLE },

@@ -1,6 +1,6 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance } from '@runplane/http';
 import { registerApiReference } from './docs';
 import { OpenApiController } from './openapi.controller';
 import { v1OpenApiDocument } from './routes';

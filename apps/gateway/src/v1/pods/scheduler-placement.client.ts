@@ -1,5 +1,4 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { type ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
 import {
   DomainError,
   placementPattern,
@@ -7,6 +6,7 @@ import {
   type PlacementRpcRequest,
   redisTransportOptions,
 } from '@runplane/contracts';
+import { type ClientProxy, ClientProxyFactory, Transport } from '@runplane/http';
 import type { PodPlacementClient, PodPlacementReply } from '@runplane/workloads';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 

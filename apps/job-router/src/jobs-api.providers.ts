@@ -1,0 +1,155 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { createAccountsServices } from '@runplane/accounts';
+import type { DbClient } from '@runplane/db';
+import { EndpointsRepository, WorkerStateStore } from '@runplane/endpoints';
+import {
+  API_KEY_AUTHENTICATOR,
+  type ApiKeyAuthenticator,
+  closingSignal,
+  DB_CLIENT,
+  PlainRoutes,
+  REDIS_CLIENT,
+} from '@runplane/http';
+import { closeRedis, createRedis, normalizePrefix, type Redis } from '@runplane/queue';
+import { EndpointDirectory } from './client/endpoint-directory';
+import { JobApiService, type JobRouterEngine, type SchedulerWorkerStates } from './client/job-api.service';
+import type { JobRouterConfig } from './config';
+import { JOB_API_ROUTES, jobApiRouteTable, JobApiRoutes } from './http/job-api-routes';
+import { EndpointLimits } from './limits/endpoint-limits';
+import { JobRateLimiter, type RunningWorkerCount } from './limits/job-rate-limiter';
+import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
+import { COMMANDS_REDIS, ENGINE_REDIS, JOB_ENGINE } from './tokens';
+import { WorkerAuthenticator } from './worker/worker-auth';
+import { createWorkerTokensService, WorkerTokensService } from './worker-tokens';
+
+/** What the job API is built from beyond the shared infrastructure. */
+export interface JobsApiOptions {
+  config: JobRouterConfig;
+  /**
+   * Builds the job engine on a Redis client without key prefix (BullMQ needs its own prefixing), which the module
+   * owns and closes after the engine; tests pass an engine on a fake clock.
+   */
+  engine: (deps: { redis: Redis; commands: Redis; config: JobRouterConfig }) => JobRouterEngine;
+  onSweepError?: (error: unknown) => void;
+}
+
+/** Closes the second Redis connection when the app stops (after the engine, which closes before shutdown). */
+@Injectable()
+class CommandsRedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(COMMANDS_REDIS) private readonly redis: Redis) {}
+
+  onApplicationShutdown(): Promise<void> {
+    return closeRedis(this.redis);
+  }
+}
+
+/** The engine on its two Redis connections, and the engine's sweep. */
+export function engineProviders(options: JobsApiOptions): Provider[] {
+  const { config } = options;
+  return [
+    // Auto-pipelined: the commands of all requests in flight go out as one write per event-loop turn.
+    { provide: ENGINE_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
+    { provide: COMMANDS_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
+    CommandsRedisCloser,
+    {
+      provide: JOB_ENGINE,
+      inject: [ENGINE_REDIS, COMMANDS_REDIS],
+      useFactory: (redis: Redis, commands: Redis) => options.engine({ redis, commands, config }),
+    },
+    EngineSweeper,
+    { provide: SWEEP_INTERVAL_MS, useValue: config.JOB_SWEEP_INTERVAL_MS },
+    { provide: SWEEP_ERROR_SINK, useValue: options.onSweepError ?? logSweepError },
+  ];
+}
+
+function logSweepError(error: unknown): void {
+  new Logger('JobSweeper').error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+}
+
+/** Who may call: API keys, endpoints by owner, worker tokens. */
+export const accessProviders: Provider[] = [
+  {
+    provide: API_KEY_AUTHENTICATOR,
+    inject: [DB_CLIENT],
+    useFactory: (db: DbClient) => createAccountsServices(db).apiKeys,
+  },
+  {
+    provide: EndpointDirectory,
+    inject: [DB_CLIENT],
+    useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db)),
+  },
+  { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },
+  {
+    provide: WorkerAuthenticator,
+    inject: [WorkerTokensService, API_KEY_AUTHENTICATOR, EndpointDirectory],
+    useFactory: (tokens: WorkerTokensService, apiKeys: ApiKeyAuthenticator, endpoints: EndpointDirectory) =>
+      new WorkerAuthenticator(tokens, apiKeys, endpoints),
+  },
+];
+
+/** The scheduler's counts of an endpoint's workers that do not run jobs yet (or no longer), from its Redis state. */
+function schedulerStates(redis: Redis): SchedulerWorkerStates {
+  const states = new WorkerStateStore(redis);
+  return {
+    async counts(endpointId: string) {
+      const { counts } = await states.read(endpointId);
+      return { initializing: counts.initializing, throttled: counts.throttled, unhealthy: counts.unhealthy };
+    },
+  };
+}
+
+/** The job API's service, which answers until the server starts closing. */
+export const jobApiServiceProvider: Provider = {
+  provide: JobApiService,
+  inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT, HttpAdapterHost],
+  useFactory: (engine: JobRouterEngine, endpoints: EndpointDirectory, redis: Redis, host: HttpAdapterHost) =>
+    new JobApiService(engine, endpoints, schedulerStates(redis), closingSignal(host.httpAdapter.getHttpServer())),
+};
+
+/** The endpoints' rate and concurrency limits, on the commands connection. */
+export function limitProviders(config: JobRouterConfig): Provider[] {
+  return [
+    {
+      provide: JobRateLimiter,
+      inject: [COMMANDS_REDIS, JOB_ENGINE],
+      useFactory: (redis: Redis, engine: JobRouterEngine) => {
+        const workers: RunningWorkerCount = {
+          runningWorkers: async (id: string) => (await engine.workers(id)).running.length,
+        };
+        const limits = {
+          windowMs: config.JOB_RATE_WINDOW_MS,
+          perWorker: config.JOB_RATE_PER_WORKER,
+          overrides: config.JOB_RATE_LIMITS,
+          maxHoldMs: 310_000,
+          keyPrefix: normalizePrefix(config.REDIS_PREFIX),
+        };
+        return new JobRateLimiter(redis, limits, workers);
+      },
+    },
+    {
+      provide: EndpointLimits,
+      inject: [EndpointDirectory, JobRateLimiter],
+      useFactory: (endpoints: EndpointDirectory, limiter: JobRateLimiter) => new EndpointLimits(endpoints, limiter),
+    },
+  ];
+}
+
+/** The job API's routes, served through libs/http's plain-route pipeline. */
+export function routeProviders(config: JobRouterConfig): Provider[] {
+  return [
+    PlainRoutes,
+    {
+      provide: JOB_API_ROUTES,
+      inject: [JobApiService, JOB_ENGINE, API_KEY_AUTHENTICATOR, EndpointLimits, WorkerAuthenticator],
+      useFactory: (
+        jobs: JobApiService,
+        engine: JobRouterEngine,
+        apiKeys: ApiKeyAuthenticator,
+        limits: EndpointLimits,
+        workerAuth: WorkerAuthenticator,
+      ) => jobApiRouteTable({ jobs, engine, apiKeys, limits, workerAuth }, config),
+    },
+    JobApiRoutes,
+  ];
+}
