@@ -20,6 +20,7 @@ const EXPECTED_TABLES = [
   'container_registry_auths',
   'cpu_flavors',
   'data_centers',
+  'endpoint_releases',
   'endpoints',
   'gpu_types',
   'machines',
