@@ -1,8 +1,15 @@
-import { encryptionEnv, loadConfigOrExit } from '@runplane/config';
+import { encryptionEnv, envInt, loadConfigOrExit } from '@runplane/config';
 import { serviceEnvSchema } from '@runplane/http';
 
-/** Gateway environment: the common service settings plus the key that seals secrets at rest. */
-export const gatewayEnvSchema = serviceEnvSchema(8080).extend(encryptionEnv);
+/** Per-account quotas of the management API v2 (requests per window; 0 = no limit in that window). */
+const v2RateLimitEnv = {
+  V2_RATE_LIMIT_PER_MINUTE: envInt({ min: 0, default: 600 }),
+  V2_RATE_LIMIT_PER_HOUR: envInt({ min: 0, default: 30_000 }),
+  V2_RATE_LIMIT_PER_DAY: envInt({ min: 0, default: 500_000 }),
+};
+
+/** Gateway environment: the common service settings, the key that seals secrets at rest and the v2 quotas. */
+export const gatewayEnvSchema = serviceEnvSchema(8080).extend(encryptionEnv).extend(v2RateLimitEnv);
 /** Parsed gateway configuration. */
 export type GatewayConfig = ReturnType<typeof gatewayEnvSchema.parse>;
 

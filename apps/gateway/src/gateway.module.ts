@@ -4,8 +4,10 @@ import type { PodPlacementClient } from '@runplane/workloads';
 import type { GatewayConfig } from './config';
 import { SchedulerPlacementClient } from './v1/pods/scheduler-placement.client';
 import { V1Module } from './v1/v1.module';
+import { rateLimitWindows } from './v2/http/rate-limit';
+import { V2Module } from './v2/v2.module';
 
-/** Root module of the gateway: health routes and the v1 API. */
+/** Root module of the gateway: health routes and the management APIs v1 and v2. */
 @Module({})
 export class GatewayModule {
   /** `placement` defaults to the scheduler's placement RPC on the deployment's Redis. */
@@ -20,6 +22,13 @@ export class GatewayModule {
       imports: [
         infrastructure,
         V1Module.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY, placement: placementClient }),
+        V2Module.forRoot({
+          rateLimits: rateLimitWindows(
+            config.V2_RATE_LIMIT_PER_MINUTE,
+            config.V2_RATE_LIMIT_PER_HOUR,
+            config.V2_RATE_LIMIT_PER_DAY,
+          ),
+        }),
       ],
       controllers: [HealthController],
     };

@@ -1,0 +1,42 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { V2FallbackController } from './fallback.controller';
+import { type RateLimitWindow, V2_RATE_LIMIT_WINDOWS, V2RateLimiter, V2RateLimitInterceptor } from './http/rate-limit';
+import { V2OpenApiController } from './openapi/openapi.controller';
+
+/** Settings of the v2 API beyond the shared infrastructure. */
+export interface V2Options {
+  /** Per-account quotas (see rateLimitWindows); empty: no limits and no RateLimit headers. */
+  rateLimits: RateLimitWindow[];
+}
+
+/** What every v2 resource family's controllers need: the quota counters their V2Controller decorator applies. */
+@Global()
+@Module({})
+class V2HttpModule {
+  static forRoot(options: V2Options): DynamicModule {
+    return {
+      module: V2HttpModule,
+      providers: [
+        { provide: V2_RATE_LIMIT_WINDOWS, useValue: options.rateLimits },
+        V2RateLimiter,
+        V2RateLimitInterceptor,
+      ],
+      exports: [V2RateLimiter, V2RateLimitInterceptor],
+    };
+  }
+}
+
+/**
+ * The management REST API v2 (RunPod-compatible), beside v1 over the same rows. Each resource family is one module
+ * in `imports`; the fallback (404, 405, 501 for what Runplane does not offer) answers every other `/v2/...` path.
+ */
+@Module({})
+export class V2Module {
+  static forRoot(options: V2Options): DynamicModule {
+    return {
+      module: V2Module,
+      imports: [V2HttpModule.forRoot(options)],
+      controllers: [V2OpenApiController, V2FallbackController],
+    };
+  }
+}
