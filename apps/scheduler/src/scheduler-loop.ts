@@ -1,13 +1,12 @@
-import type { NetworkVolume } from '@runplane/db';
+import type { MachinesRepository } from '@runplane/placement';
 import type { AutoscalerService } from './autoscaler/autoscaler.service';
 import type { JobEvent } from './autoscaler/job-events';
 import type { ComputeDriver } from './drivers/compute-driver';
 import type { InventoryService } from './inventory/inventory.service';
-import type { MachinesRepository } from './inventory/machines.repository';
 import type { LeaderElection } from './leader/leader-election';
 import type { PlacementService } from './placement/placement.service';
 import type { PodReconciler } from './reconciler/pod-reconciler';
-import type { UsageRecorder } from './usage/usage-recorder';
+import type { UsageRecorder, VolumeShape } from './usage/usage-recorder';
 
 /** Shutdown never waits longer than this on one step (a pass or a release against a store that is gone). */
 export const SHUTDOWN_STEP_MS = 5_000;
@@ -38,7 +37,7 @@ export interface LoopParts {
   autoscaler: AutoscalerService;
   reconciler: PodReconciler;
   usage: UsageRecorder;
-  volumes: () => Promise<NetworkVolume[]>;
+  volumes: () => Promise<VolumeShape[]>;
   clock: () => Date;
   log: (message: string, error?: unknown) => void;
 }

@@ -1,30 +1,95 @@
 import { Logger } from '@nestjs/common';
-import { createWorkerTokensService } from '@runplane/accounts';
-import { USAGE_QUEUE, usageCatalog, usageJobId } from '@runplane/billing';
+import { createWorkerTokensService, type WorkerTokensService } from '@runplane/accounts';
+import { USAGE_QUEUE, usageCatalog, usageJobId, UsageLedgerRepository } from '@runplane/billing';
+import type { UsageEvent } from '@runplane/contracts';
 import type { DbClient } from '@runplane/db';
-import { WorkerStateStore } from '@runplane/endpoints';
+import { ScalingRepository, WorkerStateStore } from '@runplane/endpoints';
 import { JobScalingReader, WorkerRetirement } from '@runplane/jobs';
+import { CapacityRepository, MachinesRepository } from '@runplane/placement';
 import { createQueue, createRedis, type Redis } from '@runplane/queue';
+import { PodsStateRepository, VolumeSizesRepository } from '@runplane/workloads';
 import { AutoscalerService } from './autoscaler/autoscaler.service';
 import { JobEventsFollower } from './autoscaler/job-events';
-import { ScalingRepository } from './autoscaler/scaling.repository';
+import { WorkerFleet } from './autoscaler/worker-fleet';
+import { WorkerRemoval } from './autoscaler/worker-removal';
 import type { SchedulerConfig } from './config';
 import type { ComputeDriver } from './drivers/compute-driver';
 import { InventoryService } from './inventory/inventory.service';
-import { MachinesRepository } from './inventory/machines.repository';
 import { RedisLeaderElection } from './leader/leader-election';
-import { CapacityRepository } from './placement/capacity.repository';
 import { PlacementService } from './placement/placement.service';
 import { PodReconciler } from './reconciler/pod-reconciler';
-import { PodsStateRepository } from './reconciler/pods-state.repository';
+import { PodRows } from './reconciler/pod-rows';
 import { WorkloadSpecs } from './reconciler/workload-specs';
-import { bounded, SchedulerLoop } from './scheduler-loop';
-import { UsageLedgerRepository } from './usage/usage-ledger.repository';
+import { bounded, type LoopParts, SchedulerLoop } from './scheduler-loop';
+import { batchedSaves } from './usage/batched-ledger';
 import { UsageRecorder } from './usage/usage-recorder';
 
 const logger = new Logger('Scheduler');
 const log = (message: string, error?: unknown): void =>
   logger.error(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+const clock = (): Date => new Date();
+
+/** What the loop's parts are built from: the app's clients and the scheduler's own. */
+interface Wiring {
+  config: SchedulerConfig;
+  db: DbClient;
+  /** The app's client with the deployment key prefix. */
+  redis: Redis;
+  /** A client without key prefix, for the job engine's keys (which carry the prefix themselves). */
+  queueRedis: Redis;
+  driver: ComputeDriver;
+  placement: PlacementService;
+  jobs: JobScalingReader;
+  tokens: WorkerTokensService;
+  usage: UsageRecorder;
+}
+
+function createAutoscaler(wiring: Wiring): AutoscalerService {
+  const { db, redis, queueRedis, config, usage } = wiring;
+  const fleet = new WorkerFleet(new ScalingRepository(db), wiring.placement);
+  // A removed worker's usage ends at its removal, not when its process is seen gone.
+  const removed = (workerId: string, at: Date) => usage.workerRemoved(workerId, at);
+  const retirement = new WorkerRetirement(queueRedis, config.REDIS_PREFIX);
+  const removal = new WorkerRemoval(fleet, retirement, wiring.tokens, removed);
+  return new AutoscalerService(fleet, wiring.jobs, removal, new WorkerStateStore(redis));
+}
+
+function createReconciler(wiring: Wiring, inventory: InventoryService, autoscaler: AutoscalerService): PodReconciler {
+  const { config, db } = wiring;
+  const specs = new WorkloadSpecs(wiring.tokens, {
+    jobApiUrl: config.SCHEDULER_JOB_API_URL,
+    workerPingMs: config.SCHEDULER_WORKER_PING_MS,
+    gpuProductOf: (machineName) => inventory.gpuProductOf(machineName),
+  });
+  const rows = new PodRows(new PodsStateRepository(db), clock);
+  return new PodReconciler(wiring.driver, rows, specs, wiring.usage, {
+    workerFailed: (row, reason) => autoscaler.workerFailed(row, reason),
+    clock,
+  });
+}
+
+function loopParts(wiring: Wiring): LoopParts {
+  const { config, db, driver } = wiring;
+  const machines = new MachinesRepository(db);
+  const inventory = new InventoryService(driver, machines);
+  const autoscaler = createAutoscaler(wiring);
+  const volumes = new VolumeSizesRepository(db);
+  return {
+    leader:
+      driver.leaderElection?.(config.SCHEDULER_LEADER_TTL_MS) ??
+      new RedisLeaderElection(wiring.redis, config.SCHEDULER_LEADER_TTL_MS),
+    driver,
+    inventory,
+    machines,
+    placement: wiring.placement,
+    autoscaler,
+    reconciler: createReconciler(wiring, inventory, autoscaler),
+    usage: wiring.usage,
+    volumes: () => volumes.all(),
+    clock,
+    log,
+  };
+}
 
 /** Everything the scheduler runs, wired once; started after the app boots and stopped on shutdown. */
 export class SchedulerRuntime {
@@ -46,53 +111,22 @@ export class SchedulerRuntime {
     this.queueRedis = createRedis(config.REDIS_URL);
     this.eventsRedis = createRedis(config.REDIS_URL);
     this.usageQueue = createQueue(usageCatalog, USAGE_QUEUE, { redis: this.queueRedis, prefix: config.REDIS_PREFIX });
-    const machines = new MachinesRepository(db);
-    this.placement = new PlacementService(db, new CapacityRepository());
-    const ledger = new UsageLedgerRepository(db);
-    const usage = new UsageRecorder(ledger, async (event) => {
-      await this.usageQueue.add('usage.record', event, { jobId: usageJobId(event.eventId) });
-    });
-    const tokens = createWorkerTokensService(db);
-    const inventory = new InventoryService(driver, machines);
+    this.placement = new PlacementService(new CapacityRepository(db));
     const jobs = new JobScalingReader(this.queueRedis, config.REDIS_PREFIX);
-    const retirement = new WorkerRetirement(this.queueRedis, config.REDIS_PREFIX);
-    // A removed worker's usage ends at its removal, not when its process is seen gone.
-    const removed = (workerId: string, at: Date) => usage.workerRemoved(workerId, at);
-    const autoscaler = new AutoscalerService(
-      new ScalingRepository(db),
-      this.placement,
+    const usage = new UsageRecorder(batchedSaves(new UsageLedgerRepository(db)), (event) => this.publishUsage(event));
+    const tokens = createWorkerTokensService(db);
+    const wiring = {
+      config,
+      db,
+      redis,
+      queueRedis: this.queueRedis,
+      driver,
+      placement: this.placement,
       jobs,
-      retirement,
-      new WorkerStateStore(redis),
       tokens,
-      removed,
-    );
-    const specs = new WorkloadSpecs(tokens, {
-      jobApiUrl: config.SCHEDULER_JOB_API_URL,
-      workerPingMs: config.SCHEDULER_WORKER_PING_MS,
-      gpuProductOf: (machineName) => inventory.gpuProductOf(machineName),
-    });
-    const reconciler = new PodReconciler(driver, new PodsStateRepository(db), specs, usage, ledger, (row, reason) =>
-      autoscaler.workerFailed(row, reason),
-    );
-    this.loop = new SchedulerLoop(
-      {
-        leader:
-          driver.leaderElection?.(config.SCHEDULER_LEADER_TTL_MS) ??
-          new RedisLeaderElection(redis, config.SCHEDULER_LEADER_TTL_MS),
-        driver,
-        inventory,
-        machines,
-        placement: this.placement,
-        autoscaler,
-        reconciler,
-        usage,
-        volumes: () => db.networkVolume.findMany(),
-        clock: () => new Date(),
-        log,
-      },
-      config.SCHEDULER_TICK_MS,
-    );
+      usage,
+    };
+    this.loop = new SchedulerLoop(loopParts(wiring), config.SCHEDULER_TICK_MS);
     this.follower = new JobEventsFollower(
       this.eventsRedis,
       jobs.eventsKey,
@@ -116,5 +150,9 @@ export class SchedulerRuntime {
     // QUIT would wait for a Redis that is gone: drop the socket then.
     if (this.queueRedis.status === 'ready') await bounded(this.queueRedis.quit());
     this.queueRedis.disconnect();
+  }
+
+  private async publishUsage(event: UsageEvent): Promise<void> {
+    await this.usageQueue.add('usage.record', event, { jobId: usageJobId(event.eventId) });
   }
 }

@@ -28,3 +28,4 @@ export { startUsageConsumer, type UsageConsumerOptions, type UsageFailure } from
 export { type Charge, computeCharges, type PlanWindow } from './metering/charges';
 export { deriveIntervals, type DerivedInterval, volumeCostPerMonth } from './metering/intervals';
 export { HOURS_PER_MONTH } from './metering/money';
+export { type LedgerEntry, UsageLedgerRepository } from './usage-ledger.repository';

@@ -21,6 +21,13 @@ export type {
   EndpointWorkerSource,
 } from './ports';
 export {
+  ScalingRepository,
+  type ScalableEndpoint,
+  type WorkerPlacement,
+  type WorkerPrices,
+  type WorkerRow,
+} from './scaling.repository';
+export {
   WORKER_STATES,
   WorkerStateStore,
   type EndpointWorkerStates,

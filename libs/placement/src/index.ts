@@ -20,3 +20,10 @@ export {
   type ScalingSettings,
   type ScalingWorker,
 } from './autoscaler';
+export {
+  CapacityRepository,
+  type MachineLocation,
+  type PlacementTransaction,
+  type Reservation,
+} from './capacity.repository';
+export { MachinesRepository, type ReportedMachine } from './machines.repository';

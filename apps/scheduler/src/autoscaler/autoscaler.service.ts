@@ -1,27 +1,18 @@
-import type { WorkerTokensService } from '@runplane/accounts';
-import type { WorkerStateEntry, WorkerStateStore } from '@runplane/endpoints';
-import type { JobScalingReader, ScalingView, WorkerRetirement } from '@runplane/jobs';
-import {
-  noCapacityMessage,
-  replacementBackoffMs,
-  scalingPlan,
-  type ScalingSettings,
-  type ScalingWorker,
-} from '@runplane/placement';
-import type { PlacementService } from '../placement/placement.service';
+import type {
+  ScalableEndpoint,
+  WorkerPrices,
+  WorkerRow,
+  WorkerStateEntry,
+  WorkerStateStore,
+} from '@runplane/endpoints';
+import type { JobScalingReader, ScalingView } from '@runplane/jobs';
+import { replacementBackoffMs, scalingPlan, type ScalingSettings, type ScalingWorker } from '@runplane/placement';
 import { IdleClocks } from './idle-clocks';
-import type { ScalableEndpoint, ScalingRepository, WorkerRow } from './scaling.repository';
-
-type Prices = Awaited<ReturnType<ScalingRepository['prices']>>;
+import type { Added, WorkerFleet } from './worker-fleet';
+import type { WorkerRemoval } from './worker-removal';
 
 /** An unchanged worker state list is written again after this long (the store keeps it 30 s). */
 const REPUBLISH_UNCHANGED_MS = 10_000;
-
-/**
- * Told when a worker is removed, with the moment of its removal: the worker stops counting (and billing) then, not when
- * its process is seen gone.
- */
-export type WorkerRemovedHandler = (workerId: string, at: Date) => Promise<void>;
 
 /** Crash bookkeeping per endpoint: consecutive worker failures and when the last one happened. */
 interface Failures {
@@ -56,13 +47,10 @@ export class AutoscalerService {
   private readonly published = new Map<string, { signature: string; at: number }>();
 
   constructor(
-    private readonly repository: ScalingRepository,
-    private readonly placement: PlacementService,
+    private readonly fleet: WorkerFleet,
     private readonly jobs: JobScalingReader,
-    private readonly retirement: WorkerRetirement,
+    private readonly removal: WorkerRemoval,
     private readonly states: WorkerStateStore,
-    private readonly tokens: WorkerTokensService,
-    private readonly removed: WorkerRemovedHandler,
     private readonly clock: () => number = () => Date.now(),
   ) {}
 
@@ -73,11 +61,7 @@ export class AutoscalerService {
 
   /** One pass over every endpoint. */
   async scaleAll(): Promise<void> {
-    const [endpoints, workers, prices] = await Promise.all([
-      this.repository.endpoints(),
-      this.repository.workers(),
-      this.repository.prices(),
-    ]);
+    const { endpoints, workers, prices } = await this.fleet.snapshot();
     for (const endpoint of endpoints) {
       await this.scale(
         endpoint,
@@ -107,7 +91,7 @@ export class AutoscalerService {
    */
   async workerReported(workerId: string, reason: string): Promise<void> {
     if (this.amendFailure(workerId, reason)) return;
-    const row = await this.repository.worker(workerId);
+    const row = await this.fleet.worker(workerId);
     // Checked again after the read, in the same step as failing it: the exit may have been seen meanwhile.
     if (row && !this.amendFailure(workerId, reason)) await this.workerFailed(row, reason);
   }
@@ -133,11 +117,11 @@ export class AutoscalerService {
 
   /** The worker asked to be recycled (`refresh_worker` / stopPod): remove it; a fresh one replaces it if needed. */
   async recycle(workerId: string): Promise<void> {
-    const row = await this.repository.worker(workerId);
+    const row = await this.fleet.worker(workerId);
     if (row) await this.remove(row);
   }
 
-  private async scale(endpoint: ScalableEndpoint, rows: WorkerRow[], prices: Prices): Promise<void> {
+  private async scale(endpoint: ScalableEndpoint, rows: WorkerRow[], prices: WorkerPrices): Promise<void> {
     const now = this.clock();
     const view = await this.jobs.view(endpoint.id);
     const workers = rows.map((row) => this.scalingWorker(row, view, now));
@@ -187,16 +171,13 @@ export class AutoscalerService {
     return { id: row.id, initializing: !this.seen.has(row.id), busy, idleForMs };
   }
 
-  /**
-   * Places and writes up to `count` workers at once; says how many, and why not all when there is no capacity or a
-   * crash backoff is running.
-   */
+  /** Adds up to `count` workers at once; says how many, and why not all when a crash backoff is running. */
   private async addWorkers(
     endpoint: ScalableEndpoint,
     count: number,
-    prices: Prices,
+    prices: WorkerPrices,
     now: number,
-  ): Promise<{ added: number; refusal: string | null }> {
+  ): Promise<Added> {
     const failures = this.failures.get(endpoint.id);
     if (failures && now - failures.lastAt < replacementBackoffMs(failures.count)) {
       return {
@@ -204,62 +185,15 @@ export class AutoscalerService {
         refusal: `Waiting to replace a crashed worker (${failures.count} in a row): ${failures.reason}`,
       };
     }
-    const batch = await this.placement.placeManyAndCreate(
-      {
-        accountId: endpoint.accountId,
-        computeType: endpoint.computeType,
-        gpuTypeIds: endpoint.gpuTypeIds,
-        gpuTypePriority: 'custom',
-        gpuCount: endpoint.computeType === 'GPU' ? endpoint.gpuCount : 0,
-        cloudType: 'ALL',
-        dataCenterIds: endpoint.dataCenterIds,
-        volumeDataCenterId: endpoint.networkVolume?.dataCenterId ?? null,
-        cpuFlavorIds: endpoint.cpuFlavorIds,
-        vcpuCount: endpoint.vcpuCount,
-        memoryInGb: 0,
-      },
-      count,
-      async (tx, placements) => {
-        const priced = placements.map((placed) => ({
-          ...placed,
-          costPerHr: this.price(endpoint, placed.gpuTypeId, placed.cpuFlavorId, prices),
-        }));
-        await this.repository.createWorkers(tx, endpoint, priced, new Date(now));
-      },
-    );
-    const added = batch.placed.length;
-    return { added, refusal: added < count ? noCapacityMessage(batch.reasons) : null };
+    return this.fleet.add(endpoint, count, prices, new Date(now));
   }
 
-  private price(
-    endpoint: ScalableEndpoint,
-    gpuTypeId: string | null,
-    cpuFlavorId: string | null,
-    prices: Prices,
-  ): number {
-    if (gpuTypeId !== null) {
-      const price = prices.gpu.get(gpuTypeId);
-      return Math.round((price?.secure ?? price?.community ?? 0) * endpoint.gpuCount * 1e6) / 1e6;
-    }
-    return Math.round((prices.cpu.get(cpuFlavorId ?? '') ?? 0) * endpoint.vcpuCount * 1e6) / 1e6;
-  }
-
-  /**
-   * Retires a worker in the job engine (no job is handed to it any more, /health no longer counts it), then removes
-   * it: its row goes (the reconciler stops its process) and its usage ends, all as of the moment of the retirement.
-   * With `onlyIfIdle`, a worker holding a job is neither retired nor removed (false).
-   */
+  /** Removes a worker (see {@link WorkerRemoval}) and forgets its clocks; false when `onlyIfIdle` kept it. */
   private async remove(
     row: Pick<WorkerRow, 'id' | 'accountId' | 'endpointId'>,
     { onlyIfIdle = false } = {},
   ): Promise<boolean> {
-    const endpointId = row.endpointId as string;
-    const at = this.clock();
-    if (!onlyIfIdle) await this.retirement.retire(endpointId, row.id, at);
-    else if (!(await this.retirement.retireIdle(endpointId, row.id, at))) return false;
-    await this.repository.deleteWorker(row.id);
-    await this.removed(row.id, new Date(at));
-    await this.tokens.revoke({ accountId: row.accountId, endpointId, workerId: row.id });
+    if (!(await this.removal.remove(row, { at: this.clock(), onlyIfIdle }))) return false;
     this.idle.forget(row.id);
     this.seen.delete(row.id);
     return true;

@@ -2,11 +2,13 @@
 // worker has been idle for idleTimeout removes it, and from that very moment /health's live workers (the job engine's
 // view) no longer count it, even while its process, asked to stop, still pings, and its billed usage ends then.
 import { createAccountsServices, createWorkerTokensService } from '@runplane/accounts';
+import { UsageLedgerRepository } from '@runplane/billing';
 import { seedCatalog } from '@runplane/catalog';
 import type { UsageEvent } from '@runplane/contracts';
 import { createPrismaClient, newId, type Pod } from '@runplane/db';
-import { WorkerStateStore } from '@runplane/endpoints';
+import { ScalingRepository, WorkerStateStore } from '@runplane/endpoints';
 import { JobScalingReader, RedisJobEngine, WorkerRetirement } from '@runplane/jobs';
+import { CapacityRepository } from '@runplane/placement';
 import { createRedis } from '@runplane/queue';
 import {
   cleanupRedisPrefix,
@@ -15,12 +17,11 @@ import {
   type TestDatabase,
   testRedisPrefix,
 } from '@runplane/testing';
-import { CapacityRepository } from '../placement/capacity.repository';
 import { PlacementService } from '../placement/placement.service';
-import { UsageLedgerRepository } from '../usage/usage-ledger.repository';
 import { type PodUsageShape, UsageRecorder } from '../usage/usage-recorder';
 import { AutoscalerService } from './autoscaler.service';
-import { ScalingRepository } from './scaling.repository';
+import { WorkerFleet } from './worker-fleet';
+import { WorkerRemoval } from './worker-removal';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const RTX = 'NVIDIA GeForce RTX 4090';
@@ -92,14 +93,13 @@ describe('AutoscalerService: removing an idle worker', () => {
     usage = new UsageRecorder(ledger, async (event) => {
       published.push(event);
     });
+    const fleet = new WorkerFleet(new ScalingRepository(db), new PlacementService(new CapacityRepository(db)));
+    const removed = (workerId: string, at: Date) => usage.workerRemoved(workerId, at);
     autoscaler = new AutoscalerService(
-      new ScalingRepository(db),
-      new PlacementService(db, new CapacityRepository()),
+      fleet,
       new JobScalingReader(redis, prefix),
-      retirement,
+      new WorkerRemoval(fleet, retirement, createWorkerTokensService(db), removed),
       new WorkerStateStore(prefixed),
-      createWorkerTokensService(db),
-      (workerId, at) => usage.workerRemoved(workerId, at),
       () => clock.now(),
     );
   });

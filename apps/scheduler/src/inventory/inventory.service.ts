@@ -1,5 +1,5 @@
+import type { MachinesRepository } from '@runplane/placement';
 import type { ComputeDriver } from '../drivers/compute-driver';
-import type { MachinesRepository } from './machines.repository';
 
 /** Unchanged machine rows are still rewritten this often (their lastSeenAt). */
 const REWRITE_UNCHANGED_MS = 60_000;

@@ -1,14 +1,14 @@
-import { type DbClient, type Prisma, withTransaction } from '@runplane/db';
 import type { PlacementRpcReply, PlacementRpcRequest } from '@runplane/contracts';
 import {
   type BatchPlacement,
+  type CapacityRepository,
   type InventoryMachine,
   noCapacityMessage,
   placeMany,
   placePod,
   type PlacementResult,
+  type PlacementTransaction,
 } from '@runplane/placement';
-import type { CapacityRepository } from './capacity.repository';
 
 /** How long a reservation waits for its Pod row (the gateway writes it right after the reply). */
 const RESERVATION_TTL_MS = 60_000;
@@ -22,19 +22,17 @@ type Placed = Extract<PlacementResult, { placed: true }>;
  */
 export class PlacementService {
   constructor(
-    private readonly db: DbClient,
     private readonly capacity: CapacityRepository,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
   /** For the gateway: reserves capacity for a Pod that does not exist yet. */
   reserve(request: PlacementRpcRequest): Promise<PlacementRpcReply> {
-    return withTransaction(this.db, async (tx) => {
-      await this.capacity.lock(tx);
+    return this.capacity.locked(async (tx) => {
       const now = this.clock();
       const existing = await this.capacity.findReservation(tx, request.podId, now);
       if (existing) {
-        const machine = await tx.machine.findUnique({ where: { id: existing.machineId } });
+        const machine = await this.capacity.location(tx, existing.machineId);
         return {
           placed: true,
           machineId: existing.machineId,
@@ -57,19 +55,6 @@ export class PlacementService {
     });
   }
 
-  /** For the autoscaler: places a worker and writes its Pod row in the same locked transaction. */
-  placeAndCreate(
-    request: Omit<PlacementRpcRequest, 'podId'>,
-    create: (tx: Prisma.TransactionClient, placed: Placed) => Promise<void>,
-  ): Promise<PlacementResult> {
-    return withTransaction(this.db, async (tx) => {
-      await this.capacity.lock(tx);
-      const result = placePod(request, await this.capacity.inventory(tx, this.clock()));
-      if (result.placed) await create(tx, result);
-      return result;
-    });
-  }
-
   /**
    * For the autoscaler: places up to `count` identical workers and writes their Pod rows in one locked transaction
    * (a scale-up of hundreds of workers is one lock, one inventory read and one insert, not one of each per worker).
@@ -77,10 +62,9 @@ export class PlacementService {
   placeManyAndCreate(
     request: Omit<PlacementRpcRequest, 'podId'>,
     count: number,
-    create: (tx: Prisma.TransactionClient, placed: Placed[]) => Promise<void>,
+    create: (tx: PlacementTransaction, placed: Placed[]) => Promise<void>,
   ): Promise<BatchPlacement> {
-    return withTransaction(this.db, async (tx) => {
-      await this.capacity.lock(tx);
+    return this.capacity.locked(async (tx) => {
       const batch = placeMany(request, await this.capacity.inventory(tx, this.clock()), count);
       if (batch.placed.length > 0) await create(tx, batch.placed);
       return batch;
@@ -89,6 +73,6 @@ export class PlacementService {
 
   /** Free capacity as placement sees it now (for the Machine rows' gpuAvailable). */
   inventory(): Promise<InventoryMachine[]> {
-    return withTransaction(this.db, (tx) => this.capacity.inventory(tx, this.clock()));
+    return this.capacity.freeNow(this.clock());
   }
 }

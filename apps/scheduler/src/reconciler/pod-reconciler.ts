@@ -1,10 +1,10 @@
-import type { Pod } from '@runplane/db';
+import type { LedgerEntry } from '@runplane/billing';
 import { replacementBackoffMs } from '@runplane/placement';
+import type { ObservedFields, PodRecord, PodState } from '@runplane/workloads';
+import { forEachLimited } from '../batching/micro-batch';
 import type { ComputeDriver, WorkloadStatus } from '../drivers/compute-driver';
 import type { PodUsageShape, UsageRecorder } from '../usage/usage-recorder';
-import { forEachLimited, MicroBatch } from '../batching/micro-batch';
-import type { LedgerEntry, UsageLedgerRepository } from '../usage/usage-ledger.repository';
-import type { ObservedFields, PodState, PodsStateRepository } from './pods-state.repository';
+import type { PodRows } from './pod-rows';
 import type { WorkloadSpecs } from './workload-specs';
 
 /** Pods a pass works on at once. */
@@ -13,7 +13,15 @@ const PASS_CONCURRENCY = 500;
 /** Told when a worker's process died while it should run (the autoscaler replaces it, with backoff). */
 export type WorkerFailedHandler = (row: PodState, reason: string) => Promise<void>;
 
-function usageShape(row: Pod): PodUsageShape {
+/** What the reconciler tells of failed workers, and how it runs. */
+export interface ReconcilerOptions {
+  workerFailed: WorkerFailedHandler;
+  clock?: () => Date;
+  /** Pods worked on at once (each waits on the driver and on batched queries, not on the CPU). */
+  concurrency?: number;
+}
+
+function usageShape(row: PodRecord): PodUsageShape {
   return {
     podId: row.id,
     accountId: row.accountId,
@@ -71,35 +79,28 @@ export class PodReconciler {
   private readonly crashes = new Map<string, number>();
   /** Generation last run per Pod and whether that run was a reset (for wiping the container disk). */
   private readonly lastGeneration = new Map<string, number>();
-  /** Observed fields written during a pass, one statement per turn of the event loop. */
-  private readonly observedWrites = new MicroBatch<{ id: string; fields: ObservedFields }, void>(async (writes) => {
-    await this.pods.writeObservedMany(writes, this.clock());
-    return writes.map(() => undefined);
-  });
-  /** Whole rows, read together for the Pods of a pass that need them. */
-  private readonly fullRows = new MicroBatch<string, Pod | null>(async (ids) => {
-    const byId = new Map((await this.pods.rows([...new Set(ids)])).map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id) ?? null);
-  });
+  private readonly workerFailed: WorkerFailedHandler;
+  private readonly clock: () => Date;
+  private readonly concurrency: number;
 
   constructor(
     private readonly driver: ComputeDriver,
-    private readonly pods: PodsStateRepository,
+    private readonly pods: PodRows,
     private readonly specs: WorkloadSpecs,
     private readonly usage: UsageRecorder,
-    private readonly ledger: UsageLedgerRepository,
-    private readonly workerFailed: WorkerFailedHandler,
-    private readonly clock: () => Date = () => new Date(),
-    /** Pods worked on at once (each waits on the driver and on batched queries, not on the CPU). */
-    private readonly concurrency = PASS_CONCURRENCY,
-  ) {}
+    options: ReconcilerOptions,
+  ) {
+    this.workerFailed = options.workerFailed;
+    this.clock = options.clock ?? (() => new Date());
+    this.concurrency = options.concurrency ?? PASS_CONCURRENCY;
+  }
 
   /** One full pass over every Pod and workload. */
   async reconcile(): Promise<void> {
     const [rows, workloads, entries] = await Promise.all([
       this.pods.placed(),
       this.driver.list(),
-      this.ledger.listKind(['pod', 'worker']),
+      this.usage.podEntries(),
     ]);
     const byPod = new Map(workloads.map((status) => [status.podId, status]));
     const ledger = new Map(entries.map((entry) => [entry.resourceId, entry]));
@@ -120,7 +121,7 @@ export class PodReconciler {
     if (row.desiredStatus === 'TERMINATED') {
       if (current) await this.driver.delete(row.id);
       const fields: ObservedFields = { ...observed(null, 'EXITED'), observedPhase: 'TERMINATED' };
-      if (!sameObserved(row, fields)) await this.observedWrites.load({ id: row.id, fields });
+      if (!sameObserved(row, fields)) await this.pods.writeObserved(row.id, fields);
       await this.observeUsage(row.id, entry, false, now);
       return;
     }
@@ -138,7 +139,7 @@ export class PodReconciler {
       current = kept;
     }
     const fields = observed(current, row.desiredStatus);
-    if (!sameObserved(row, fields)) await this.observedWrites.load({ id: row.id, fields });
+    if (!sameObserved(row, fields)) await this.pods.writeObserved(row.id, fields);
     const running = current?.phase === 'RUNNING';
     await this.observeUsage(
       row.id,
@@ -152,7 +153,7 @@ export class PodReconciler {
   private async observeUsage(podId: string, entry: LedgerEntry | null, running: boolean, at: Date): Promise<void> {
     if (!this.usage.changes(entry, running, at)) return;
     // A row deleted meanwhile is settled from its ledger entry on the next pass.
-    const row = await this.fullRows.load(podId);
+    const row = await this.pods.full(podId);
     if (row) await this.usage.observePod(usageShape(row), running, at, entry);
   }
 
@@ -184,7 +185,7 @@ export class PodReconciler {
     // did, not when the workload starts again.
     if (sameGeneration && status.phase === 'EXITED')
       await this.observeUsage(row.id, entry, false, status.finishedAt ?? now);
-    const full = await this.fullRows.load(row.id);
+    const full = await this.pods.full(row.id);
     if (!full) return undefined;
     const reset = status !== null && status.generation !== row.generation;
     this.lastGeneration.set(row.id, row.generation);

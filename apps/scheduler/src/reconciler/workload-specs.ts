@@ -1,5 +1,5 @@
-import type { Pod } from '@runplane/db';
 import type { WorkerTokensService } from '@runplane/accounts';
+import type { PodRecord } from '@runplane/workloads';
 import { workerEnv } from '../autoscaler/worker-env';
 import { MicroBatch } from '../batching/micro-batch';
 import type { WorkloadSpec } from '../drivers/compute-driver';
@@ -35,7 +35,7 @@ export class WorkloadSpecs {
     private readonly options: WorkloadSpecOptions,
   ) {}
 
-  async build(row: Pod, wipeContainerDisk: boolean): Promise<WorkloadSpec> {
+  async build(row: PodRecord, wipeContainerDisk: boolean): Promise<WorkloadSpec> {
     const machineName = row.machineId as string;
     const base = {
       RUNPOD_POD_ID: row.id,

@@ -1,5 +1,5 @@
 import type { UsageEvent } from '@runplane/contracts';
-import type { LedgerEntry, UsageLedgerRepository } from './usage-ledger.repository';
+import type { LedgerEntry, UsageLedgerRepository } from '@runplane/billing';
 import { type PodUsageShape, UsageRecorder } from './usage-recorder';
 
 /** The ledger table's behaviour, in memory. */

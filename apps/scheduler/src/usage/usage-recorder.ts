@@ -1,5 +1,8 @@
 import type { PodUsageEvent, UsageEvent, VolumeUsageEvent, WorkerUsageEvent } from '@runplane/contracts';
-import type { LedgerEntry, UsageLedgerRepository } from './usage-ledger.repository';
+import type { LedgerEntry, UsageLedgerRepository } from '@runplane/billing';
+
+/** The ledger as the recorder uses it (the runtime's saves are batched, see `batchedSaves`). */
+export type UsageLedger = Pick<UsageLedgerRepository, 'find' | 'listKind' | 'save' | 'remove'>;
 
 /** Publishes one usage event; `eventId` is the BullMQ job id, so a second publish of the same event is dropped. */
 export type UsagePublisher = (event: UsageEvent) => Promise<void>;
@@ -52,9 +55,14 @@ const compute = (shape: PodUsageShape) => ({
  */
 export class UsageRecorder {
   constructor(
-    private readonly ledger: UsageLedgerRepository,
+    private readonly ledger: UsageLedger,
     private readonly publish: UsagePublisher,
   ) {}
+
+  /** What billing was last told of each Pod and worker (for a reconciler pass to hand back to `observePod`). */
+  podEntries(): Promise<LedgerEntry[]> {
+    return this.ledger.listKind(['pod', 'worker']);
+  }
 
   /**
    * A Pod or worker observed running (`at` = when its process started) or not running (`at` = when it ended). A

@@ -3,11 +3,26 @@ import { hostname } from 'node:os';
 import { Logger } from '@nestjs/common';
 import type { DbClient } from '@runplane/db';
 import { createKubeClients } from '@runplane/kube';
+import { createWorkloadExtrasReader, type WorkloadExtras } from '@runplane/workloads';
+import { MicroBatch } from '../../batching/micro-batch';
 import type { KubeDriverConfig } from './kube-driver-config';
 import { KubernetesDriver } from './kubernetes-driver';
-import { WorkloadExtrasRepository } from './workload-extras.repository';
 
 const logger = new Logger('KubernetesDriver');
+
+/**
+ * The extras of one Pod, read from its row. Extras asked for in the same turn of the event loop (a pass starting many
+ * workloads) are read in one query; a Pod that cannot get its own fails alone.
+ */
+function batchedExtras(db: DbClient, encryptionKey: Buffer | undefined): (podId: string) => Promise<WorkloadExtras> {
+  const reader = createWorkloadExtrasReader(db, encryptionKey);
+  const batch = new MicroBatch<string, WorkloadExtras | Error>((podIds) => reader.extrasOf(podIds));
+  return async (podId) => {
+    const extras = await batch.load(podId);
+    if (extras instanceof Error) throw extras;
+    return extras;
+  };
+}
 
 /** The kubernetes driver from the scheduler's configuration. */
 export function createKubernetesDriver(
@@ -20,7 +35,6 @@ export function createKubernetesDriver(
     burst: config.KUBE_BURST,
     userAgent: 'runplane-scheduler',
   });
-  const extras = new WorkloadExtrasRepository(db, config.RUNPLANE_ENCRYPTION_KEY);
   return new KubernetesDriver({
     clients,
     objects: {
@@ -30,7 +44,7 @@ export function createKubernetesDriver(
       requestContainerDisk: config.KUBE_REQUEST_CONTAINER_DISK,
     },
     stopGraceMs: config.SCHEDULER_STOP_GRACE_MS,
-    extras: (podId) => extras.extras(podId),
+    extras: batchedExtras(db, config.RUNPLANE_ENCRYPTION_KEY),
     leaderLease: config.KUBE_LEADER_LEASE,
     applyPriorityClasses: config.KUBE_APPLY_PRIORITY_CLASSES,
     leaderIdentity: config.KUBE_LEADER_IDENTITY ?? `${hostname()}-${randomBytes(4).toString('hex')}`,

@@ -8,6 +8,7 @@ import {
   type V1Pod,
   WORKLOAD_CONTAINER,
 } from '@runplane/kube';
+import type { WorkloadExtras } from '@runplane/workloads';
 import type { LeaderElection } from '../../leader/leader-election';
 import type {
   ChangeListener,
@@ -22,13 +23,7 @@ import { KubeLogFollower } from './kube-logs';
 import { type ClusterChange, ClusterCache } from './cluster-cache';
 import { foreignGpuUse, isTerminal, machineOf, syntheticStatus, workloadStatusOf } from './cluster-view';
 import { LeaseLeaderElection } from './lease-leader-election';
-import {
-  buildWorkloadObjects,
-  type ObjectSettings,
-  ownNames,
-  type WorkloadExtras,
-  type WorkloadObjects,
-} from './workload-objects';
+import { buildWorkloadObjects, type ObjectSettings, ownNames, type WorkloadObjects } from './workload-objects';
 import { FIELD_MANAGER, WorkloadWriter } from './workload-writer';
 import { Slots } from '../../batching/slots';
 import { TokenSecrets, tokenSecretsOf } from './token-secrets';

@@ -1,6 +1,7 @@
 import type { WorkloadSpec } from '../compute-driver';
 import { schedulerEnvSchema } from '../../config';
-import { buildTokenSecret, buildWorkloadObjects, type ObjectSettings, type WorkloadExtras } from './workload-objects';
+import type { WorkloadExtras } from '@runplane/workloads';
+import { buildTokenSecret, buildWorkloadObjects, type ObjectSettings } from './workload-objects';
 
 const spec: WorkloadSpec = {
   podId: 'p1',

@@ -14,6 +14,7 @@ import {
   type V1Service,
   type WorkloadVolume,
 } from '@runplane/kube';
+import type { WorkloadExtras } from '@runplane/workloads';
 import type { WorkloadSpec } from '../compute-driver';
 
 /** Node label that pins a workload to the machine placement chose. */
@@ -22,18 +23,6 @@ export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 /** Variables that never go into the pod spec in clear (anyone who may read pods would see them). */
 const SECRET_ENV = new Set(['RUNPOD_AI_API_KEY']);
 const ENV_SECRET_KEY = (name: string): string => name.toLowerCase().replace(/_/g, '-');
-
-/** What the driver needs about a Pod beyond the WorkloadSpec, read from its row when the workload is created. */
-export interface WorkloadExtras {
-  interruptible: boolean;
-  containerDiskInGb: number;
-  /** The Pod's own volume (kept across stops) when it has no network volume; 0 for none. */
-  volumeInGb: number;
-  volumeMountPath: string;
-  dataCenterId: string | null;
-  networkVolume: { id: string; sizeGb: number } | null;
-  registryAuth: { id: string; username: string; password: string } | null;
-}
 
 /** Cluster-wide settings of the objects. */
 export interface ObjectSettings {

@@ -1,7 +1,6 @@
 import type { DbClient } from '@runplane/db';
-import { MicroBatch } from '../batching/micro-batch';
 
-/** What billing was last told about one resource. */
+/** What billing was last told about one resource (a Pod, a worker or a network volume). */
 export interface LedgerEntry {
   resourceId: string;
   kind: 'pod' | 'worker' | 'volume';
@@ -22,7 +21,10 @@ function toEntry(row: {
   return { ...row, kind: row.kind as LedgerEntry['kind'], snapshot: (row.snapshot ?? {}) as Record<string, unknown> };
 }
 
-/** The usage ledger table. */
+/**
+ * The usage ledger table, which the scheduler keeps so that each usage event is published once. Keyed by resource id
+ * (ids are unique across accounts); the scheduler meters every account, so no method takes one.
+ */
 export class UsageLedgerRepository {
   constructor(private readonly db: DbClient) {}
 
@@ -35,13 +37,14 @@ export class UsageLedgerRepository {
     return (await this.db.usageLedger.findMany({ where: { kind: { in: kinds } } })).map(toEntry);
   }
 
-  /** Saves an entry; entries saved in the same turn of the event loop (a pass seeing many starts) share one statement. */
   async save(entry: LedgerEntry): Promise<void> {
-    await this.saving.load(entry);
+    await this.saveMany([entry]);
   }
 
-  private readonly saving = new MicroBatch<LedgerEntry, void>(async (entries) => {
-    // One row per resource in a statement (ON CONFLICT may not touch a row twice): the last save wins.
+  /** Saves many entries in one statement; of several entries for one resource, the last wins. */
+  async saveMany(entries: LedgerEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    // One row per resource in a statement (ON CONFLICT may not touch a row twice).
     const latest = [...new Map(entries.map((entry) => [entry.resourceId, entry])).values()];
     await this.db.$executeRaw`
       INSERT INTO "usage_ledger" ("resourceId", "kind", "accountId", "seq", "running", "snapshot", "updatedAt")
@@ -50,8 +53,7 @@ export class UsageLedgerRepository {
         AS v("resourceId" text, "kind" text, "accountId" text, "seq" integer, "running" boolean, "snapshot" jsonb)
       ON CONFLICT ("resourceId") DO UPDATE SET "kind" = EXCLUDED."kind", "accountId" = EXCLUDED."accountId", "seq" = EXCLUDED."seq",
         "running" = EXCLUDED."running", "snapshot" = EXCLUDED."snapshot", "updatedAt" = EXCLUDED."updatedAt"`;
-    return entries.map(() => undefined);
-  });
+  }
 
   async remove(resourceId: string): Promise<void> {
     await this.db.usageLedger.deleteMany({ where: { resourceId } });

@@ -1,7 +1,24 @@
-import type { DbClient, Machine } from '@runplane/db';
-import type { DriverMachine } from '../drivers/compute-driver';
+import type { DbClient } from '@runplane/db';
 
-/** The Machine table: the scheduler's mirror of the driver's machines. */
+/** A machine as a compute driver reports it (a Kubernetes node, or one of the local driver's machines). */
+export interface ReportedMachine {
+  /** Unique name; becomes the Machine row id. */
+  name: string;
+  gpuProduct: string | null;
+  gpuCount: number;
+  cpuCount: number;
+  memoryInGb: number;
+  dataCenterId: string | null;
+  secureCloud: boolean;
+  cpuFlavorIds: string[];
+  ready: boolean;
+  labels: Record<string, string>;
+}
+
+/**
+ * The Machine table: the scheduler's mirror of the driver's machines. Machines belong to the whole deployment, so no
+ * method takes an account.
+ */
 export class MachinesRepository {
   constructor(private readonly db: DbClient) {}
 
@@ -14,7 +31,7 @@ export class MachinesRepository {
     return new Map(rows.map((row) => [row.gfdProduct as string, row.id]));
   }
 
-  async upsert(machine: DriverMachine, gpuTypeId: string | null, now: Date): Promise<void> {
+  async upsert(machine: ReportedMachine, gpuTypeId: string | null, now: Date): Promise<void> {
     const data = {
       gpuTypeId,
       gpuProduct: machine.gpuProduct,
@@ -51,9 +68,5 @@ export class MachinesRepository {
       UPDATE "machines" AS m SET "gpuAvailable" = v."gpuAvailable", "updatedAt" = ${new Date()}
       FROM jsonb_to_recordset(${JSON.stringify(available)}::jsonb) AS v("id" text, "gpuAvailable" integer)
       WHERE m."id" = v."id" AND m."gpuAvailable" <> v."gpuAvailable"`;
-  }
-
-  list(): Promise<Machine[]> {
-    return this.db.machine.findMany({ orderBy: { id: 'asc' } });
   }
 }

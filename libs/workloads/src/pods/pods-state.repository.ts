@@ -20,6 +20,9 @@ const STATE_SELECT = {
  */
 export type PodState = Prisma.PodGetPayload<{ select: typeof STATE_SELECT }>;
 
+/** A Pod's whole row, read for the few Pods a pass starts or reports usage of. */
+export type PodRecord = Pod;
+
 /** What the driver reported, written back to the Pod row. */
 export interface ObservedFields {
   observedPhase: 'PENDING' | 'CREATING' | 'RUNNING' | 'EXITED' | 'FAILED' | 'TERMINATED' | 'UNKNOWN';
@@ -43,7 +46,7 @@ export class PodsStateRepository {
   }
 
   /** Whole rows of some Pods (those a pass starts, or whose usage it reports); missing ones are left out. */
-  rows(ids: string[]): Promise<Pod[]> {
+  rows(ids: string[]): Promise<PodRecord[]> {
     return this.db.pod.findMany({ where: { id: { in: ids } } });
   }
 

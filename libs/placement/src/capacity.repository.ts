@@ -1,7 +1,5 @@
-import type { Prisma } from '@runplane/db';
-import type { InventoryMachine } from '@runplane/placement';
-
-type Tx = Prisma.TransactionClient;
+import { type DbClient, withTransaction } from '@runplane/db';
+import type { InventoryMachine } from './placement';
 
 /** Key of the transaction-scoped advisory lock that serialises every placement (no double booking). */
 const PLACEMENT_LOCK = 0x52504c43; // "RPLC"
@@ -15,6 +13,17 @@ export interface Reservation {
   memoryInGb: number;
 }
 
+/** Where a machine is, as a placement reply states it. */
+export interface MachineLocation {
+  gpuTypeId: string | null;
+  dataCenterId: string | null;
+}
+
+/** The transaction a placement runs in, holding the placement lock: writes that book capacity go through it. */
+export type PlacementTransaction = DbClient;
+
+type CapacityField = 'gpuCount' | 'vcpuCount' | 'memoryInGb';
+
 function cpuFlavorsOf(labels: unknown): string[] {
   const value =
     typeof labels === 'object' && labels !== null
@@ -23,18 +32,36 @@ function cpuFlavorsOf(labels: unknown): string[] {
   return typeof value === 'string' && value !== '' ? value.split(',') : [];
 }
 
-/** Free capacity per machine: totals minus Pods that hold capacity and live reservations. Used inside the lock. */
+/**
+ * Free capacity per machine: totals minus Pods that hold capacity and live reservations. Machines and reservations
+ * belong to the whole deployment (no account key); every read that decides a placement runs inside {@link locked}.
+ */
 export class CapacityRepository {
-  /** Takes the placement lock for the rest of the transaction. */
-  async lock(tx: Tx): Promise<void> {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${PLACEMENT_LOCK}::bigint)`;
+  constructor(private readonly db: DbClient) {}
+
+  /** Runs `work` in one transaction that holds the placement lock from its start to its end. */
+  locked<T>(work: (tx: PlacementTransaction) => Promise<T>): Promise<T> {
+    return withTransaction(this.db, async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${PLACEMENT_LOCK}::bigint)`;
+      return work(tx);
+    });
   }
 
-  findReservation(tx: Tx, podId: string, now: Date): Promise<Reservation | null> {
+  /** Free capacity as placement sees it now, read in a transaction of its own (without the lock). */
+  freeNow(now: Date): Promise<InventoryMachine[]> {
+    return withTransaction(this.db, (tx) => this.inventory(tx, now));
+  }
+
+  findReservation(tx: DbClient, podId: string, now: Date): Promise<Reservation | null> {
     return tx.capacityReservation.findFirst({ where: { podId, expiresAt: { gt: now } } });
   }
 
-  async reserve(tx: Tx, reservation: Reservation, expiresAt: Date): Promise<void> {
+  /** The GPU type and data center of a machine; null when its row is gone. */
+  location(tx: DbClient, machineId: string): Promise<MachineLocation | null> {
+    return tx.machine.findUnique({ where: { id: machineId }, select: { gpuTypeId: true, dataCenterId: true } });
+  }
+
+  async reserve(tx: DbClient, reservation: Reservation, expiresAt: Date): Promise<void> {
     await tx.capacityReservation.upsert({
       where: { podId: reservation.podId },
       create: { ...reservation, expiresAt },
@@ -43,7 +70,7 @@ export class CapacityRepository {
   }
 
   /** Drops expired reservations and those whose Pod row now exists (the row holds the capacity itself). */
-  async prune(tx: Tx, now: Date): Promise<void> {
+  async prune(tx: DbClient, now: Date): Promise<void> {
     await tx.capacityReservation.deleteMany({ where: { expiresAt: { lte: now } } });
     const live = await tx.capacityReservation.findMany({ select: { podId: true } });
     if (live.length === 0) return;
@@ -56,7 +83,7 @@ export class CapacityRepository {
    * Every machine with what is still free. Pods hold their machine's capacity until they are terminated (a stopped
    * Pod keeps its GPUs so that starting it again never fails).
    */
-  async inventory(tx: Tx, now: Date): Promise<InventoryMachine[]> {
+  async inventory(tx: DbClient, now: Date): Promise<InventoryMachine[]> {
     await this.prune(tx, now);
     const [machines, used, reserved] = await Promise.all([
       tx.machine.findMany({ orderBy: { id: 'asc' } }),
@@ -70,7 +97,7 @@ export class CapacityRepository {
         _sum: { gpuCount: true, vcpuCount: true, memoryInGb: true },
       }),
     ]);
-    const taken = (machineId: string, field: 'gpuCount' | 'vcpuCount' | 'memoryInGb'): number =>
+    const taken = (machineId: string, field: CapacityField): number =>
       (used.find((u) => u.machineId === machineId)?._sum[field] ?? 0) +
       (reserved.find((r) => r.machineId === machineId)?._sum[field] ?? 0);
     return machines.map((machine) => ({

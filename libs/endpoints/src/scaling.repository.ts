@@ -30,22 +30,40 @@ const WORKER_SELECT = {
   createdAt: true,
 } satisfies Prisma.PodSelect;
 
+/** On-demand prices: secure and community per GPU type, per vCPU-hour per CPU flavor. */
+export interface WorkerPrices {
+  gpu: Map<string, { secure: number | null; community: number | null }>;
+  cpu: Map<string, number>;
+}
+
 /** A worker Pod as the autoscaler sees it. */
 export type WorkerRow = Prisma.PodGetPayload<{ select: typeof WORKER_SELECT }>;
 
-/** The Pod row of a new worker: the endpoint's template, where it was placed and its price. */
-function workerRow(
-  endpoint: ScalableEndpoint,
-  placed: WorkerPlacement,
-  now: Date,
-): Prisma.PodCreateManyInput & { id: string; env: Record<string, string> } {
+type WorkerRowInput = Prisma.PodCreateManyInput & { id: string; env: Record<string, string> };
+
+/** What a worker takes from its endpoint's template: image, command, disks, ports and variables. */
+function templateFields(endpoint: ScalableEndpoint) {
   const template = endpoint.template;
+  return {
+    image: template.imageName,
+    templateId: template.id,
+    containerDiskInGb: template.containerDiskInGb,
+    volumeInGb: 0,
+    volumeMountPath: template.volumeMountPath,
+    containerRegistryAuthId: template.containerRegistryAuthId,
+    ports: template.ports,
+    env: { ...stringEnv(template.env), ...stringEnv(endpoint.env) },
+    dockerEntrypoint: template.dockerEntrypoint,
+    dockerStartCmd: template.dockerStartCmd,
+  } satisfies Partial<WorkerRowInput>;
+}
+
+/** The Pod row of a new worker: the endpoint's template, where it was placed and its price. */
+function workerRow(endpoint: ScalableEndpoint, placed: WorkerPlacement, now: Date): WorkerRowInput {
   return {
     id: newId(),
     accountId: endpoint.accountId,
     name: `${endpoint.name}-worker`,
-    image: template.imageName,
-    templateId: template.id,
     endpointId: endpoint.id,
     slsVersion: endpoint.version,
     computeType: endpoint.computeType,
@@ -62,22 +80,18 @@ function workerRow(
     machineId: placed.machineId,
     costPerHr: placed.costPerHr,
     adjustedCostPerHr: placed.costPerHr,
-    containerDiskInGb: template.containerDiskInGb,
-    volumeInGb: 0,
-    volumeMountPath: template.volumeMountPath,
     networkVolumeId: endpoint.networkVolumeId,
-    containerRegistryAuthId: template.containerRegistryAuthId,
-    ports: template.ports,
-    env: { ...stringEnv(template.env), ...stringEnv(endpoint.env) },
-    dockerEntrypoint: template.dockerEntrypoint,
-    dockerStartCmd: template.dockerStartCmd,
+    ...templateFields(endpoint),
     lastStartedAt: now,
     lastStatusChange: `Rented by Serverless: ${now.toUTCString()}`,
     lastStatusChangeAt: now,
   };
 }
 
-/** Endpoints and their worker Pods, as the autoscaler reads and writes them. */
+/**
+ * Endpoints and their worker Pods, as the autoscaler reads and writes them. The autoscaler serves every account, so
+ * reads span accounts; each worker row carries its endpoint's account.
+ */
 export class ScalingRepository {
   constructor(private readonly db: DbClient) {}
 
@@ -103,10 +117,7 @@ export class ScalingRepository {
   }
 
   /** On-demand prices (secure, community) per GPU type and per vCPU-hour per CPU flavor. */
-  async prices(): Promise<{
-    gpu: Map<string, { secure: number | null; community: number | null }>;
-    cpu: Map<string, number>;
-  }> {
+  async prices(): Promise<WorkerPrices> {
     const [gpus, flavors] = await Promise.all([this.db.gpuType.findMany(), this.db.cpuFlavor.findMany()]);
     const money = (value: { toString(): string } | null): number | null =>
       value === null ? null : Number(value.toString());
@@ -124,7 +135,7 @@ export class ScalingRepository {
    * thousand workers through createMany spends most of its time building the query.
    */
   async createWorkers(
-    tx: Prisma.TransactionClient,
+    tx: DbClient,
     endpoint: ScalableEndpoint,
     placements: WorkerPlacement[],
     now: Date,
