@@ -15,6 +15,7 @@ function toGpuType(row: GpuType): GpuTypeEntry {
     memoryInGb: row.memoryInGb,
     gfdProduct: row.gfdProduct,
     maxGpuCount: row.maxGpuCount,
+    pool: row.pool,
     secureCloud: row.secureCloud,
     communityCloud: row.communityCloud,
     securePrice: money(row.securePrice),

@@ -10,6 +10,8 @@ export interface GpuTypeEntry {
   /** GFD `nvidia.com/gpu.product` label of nodes carrying this model. */
   gfdProduct: string | null;
   maxGpuCount: number;
+  /** Serverless GPU pool (e.g. "ADA_24"); null when the type serves Pods only. */
+  pool: string | null;
   secureCloud: boolean;
   communityCloud: boolean;
   securePrice: number | null;
@@ -51,5 +53,23 @@ export interface Catalog {
   gpuTypes: GpuTypeEntry[];
   cpuFlavors: CpuFlavorEntry[];
   dataCenters: DataCenterEntry[];
+  templates: PublicTemplateEntry[];
   storagePrices: StoragePrices;
+}
+
+/** A public template of the catalog (v2 `/v2/catalog/templates`, v1 `isRunpod`), published by the operator. */
+export interface PublicTemplateEntry {
+  id: string;
+  name: string;
+  imageName: string;
+  category: 'NVIDIA' | 'AMD' | 'CPU';
+  isServerless: boolean;
+  containerDiskInGb: number;
+  volumeInGb: number;
+  volumeMountPath: string;
+  ports: string[];
+  env: Record<string, string>;
+  dockerStartCmd: string[];
+  dockerEntrypoint: string[];
+  readme: string;
 }

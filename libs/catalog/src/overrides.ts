@@ -4,9 +4,11 @@ import { DEFAULT_CPU_FLAVORS } from './data/cpu-flavors';
 import { DEFAULT_DATA_CENTERS } from './data/data-centers';
 import { DEFAULT_GPU_TYPES, gfdProductLabel } from './data/gpu-types';
 import type { Catalog, CpuFlavorEntry, DataCenterEntry, GpuTypeEntry } from './entries';
+import { buildPublicTemplates, incompleteTemplates, templateOverride } from './public-templates';
 import { DEFAULT_STORAGE_PRICES } from './storage-prices';
 
 const price = z.number().nonnegative().nullable();
+const poolId = z.string().regex(/^[A-Z0-9_]+$/, { error: 'expected a pool id like "ADA_24"' });
 const count = z.number().int().positive();
 
 // Strict objects: a misspelt field ("securPrice") is an error, not a silently ignored override.
@@ -17,6 +19,7 @@ const gpuTypeOverride = z
     memoryInGb: count,
     gfdProduct: z.string().min(1).nullable(),
     maxGpuCount: count,
+    pool: poolId.nullable(),
     secureCloud: z.boolean(),
     communityCloud: z.boolean(),
     securePrice: price,
@@ -72,6 +75,14 @@ const catalogOverridesSchema = z.strictObject({
     .record(z.string().regex(/^[A-Z0-9-]+$/, { error: 'expected an id like "EU-RO-1"' }), dataCenterOverride)
     .optional(),
   storagePrices: storagePricesOverride.optional(),
+  /** Serverless GPU pools: each listed pool's members, replacing its built-in ones. */
+  pools: z.record(poolId, z.array(z.string().min(1))).optional(),
+  templates: z
+    .record(
+      z.string().regex(/^[a-z0-9-]+$/, { error: 'expected lowercase letters, digits and dashes' }),
+      templateOverride,
+    )
+    .optional(),
 });
 
 /** Operator overrides of the built-in catalog, keyed by id; unknown ids add entries. */
@@ -110,6 +121,11 @@ function checkNewEntries(overrides: CatalogOverrides): void {
         throw new CatalogOverridesError(`${where}: required, because "${id}" is not in the built-in catalog`);
       }
     }
+  }
+  for (const { id, field } of incompleteTemplates(overrides.templates)) {
+    throw new CatalogOverridesError(
+      `${formatPath(['templates', id, field])}: required, because "${id}" is a new template`,
+    );
   }
 }
 
@@ -172,6 +188,7 @@ function blankGpuType(id: string): GpuTypeEntry {
     memoryInGb: 0,
     gfdProduct: gfdProductLabel(id),
     maxGpuCount: 8,
+    pool: null,
     secureCloud: true,
     communityCloud: false,
     securePrice: none,
@@ -205,10 +222,22 @@ const blankDataCenter = (id: string): DataCenterEntry => ({
   listed: true,
 });
 
+/** The `pools` section wins over the GPU types' own `pool`: a listed pool holds exactly its listed types. */
+function withPools(gpuTypes: GpuTypeEntry[], pools: Record<string, string[]> | undefined): GpuTypeEntry[] {
+  for (const [pool, members] of Object.entries(pools ?? {})) {
+    for (const gpu of gpuTypes) {
+      if (members.includes(gpu.id)) gpu.pool = pool;
+      else if (gpu.pool === pool) gpu.pool = null;
+    }
+  }
+  return gpuTypes;
+}
+
 /** The built-in catalog with `overrides` applied (override fields win; unknown ids are added). */
 export function buildCatalog(overrides?: CatalogOverrides): Catalog {
   return {
-    gpuTypes: merge(DEFAULT_GPU_TYPES, overrides?.gpuTypes, blankGpuType),
+    gpuTypes: withPools(merge(DEFAULT_GPU_TYPES, overrides?.gpuTypes, blankGpuType), overrides?.pools),
+    templates: buildPublicTemplates(overrides?.templates),
     cpuFlavors: merge(DEFAULT_CPU_FLAVORS, overrides?.cpuFlavors, blankCpuFlavor),
     dataCenters: merge(DEFAULT_DATA_CENTERS, overrides?.dataCenters, blankDataCenter),
     storagePrices: { ...DEFAULT_STORAGE_PRICES, ...overrides?.storagePrices },

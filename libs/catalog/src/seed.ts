@@ -1,6 +1,7 @@
 import { type DbClient, withTransaction } from '@runplane/db';
 import type { CatalogOverrides } from './overrides';
 import { buildCatalog } from './overrides';
+import { seedPublicTemplates } from './public-templates';
 
 /** Rows written by {@link seedCatalog}, per table. */
 export interface SeedResult {
@@ -88,6 +89,7 @@ export async function seedCatalog(db: DbClient, overrides?: CatalogOverrides): P
         catalog.dataCenters,
         result,
       );
+      await seedPublicTemplates(tx, catalog.templates);
     },
     { timeoutMs: 30_000 },
   );

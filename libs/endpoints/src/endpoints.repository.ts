@@ -1,8 +1,13 @@
 import { type DbClient, type Endpoint, withTransaction } from '@runplane/db';
 
 /** The columns an endpoint's configuration is made of (everything but identity, version and timestamps). */
-export type EndpointConfig = Omit<Endpoint, 'id' | 'accountId' | 'version' | 'createdAt' | 'updatedAt' | 'env'> & {
+export type EndpointConfig = Omit<
+  Endpoint,
+  'id' | 'accountId' | 'version' | 'createdAt' | 'updatedAt' | 'env' | 'type'
+> & {
   env: Record<string, string>;
+  /** v2's QUEUE or LOAD_BALANCER; v1 creates QUEUE endpoints. */
+  type?: Endpoint['type'];
 };
 
 /** Persistence of serverless endpoints; every tenant method is scoped to an account. */

@@ -1,4 +1,5 @@
 import type { GpuTypeEntry } from '../entries';
+import { DEFAULT_GPU_POOLS, poolsByGpuType } from './gpu-pools';
 
 // [id, display name, memory GB, secure $/h, community $/h (null: secure cloud only), max GPUs per pod, canonical id]
 // The canonical id names the real model behind the API's legacy spellings ("NVIDIA  A30", "...3080TI").
@@ -66,6 +67,7 @@ export function gfdProductLabel(modelName: string): string {
 }
 
 const cents = (value: number): number => Math.round(value * 100) / 100;
+const pools = poolsByGpuType(DEFAULT_GPU_POOLS);
 
 // Commitment and spot prices follow fixed ratios of the on-demand price unless an operator overrides them.
 function toEntry([id, displayName, memoryInGb, secure, community, maxGpuCount, canonical]: Row): GpuTypeEntry {
@@ -76,6 +78,7 @@ function toEntry([id, displayName, memoryInGb, secure, community, maxGpuCount, c
     memoryInGb,
     gfdProduct: gfdProductLabel(canonical ?? id),
     maxGpuCount,
+    pool: pools.get(id) ?? null,
     secureCloud: true,
     communityCloud: community !== null,
     securePrice: secure,
