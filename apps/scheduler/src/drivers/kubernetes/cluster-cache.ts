@@ -30,6 +30,15 @@ export interface ClusterCacheOptions {
   resyncMs?: number;
 }
 
+/** One informer: the collection's path and list call, what to do on a change, and which objects it keeps. */
+interface WatchSpec<T extends KubernetesObject> {
+  path: string;
+  list: (query: ListQuery) => Promise<KubernetesListObject<T>>;
+  changed: (object: T) => void;
+  labelSelector?: string | undefined;
+  fieldSelector?: string;
+}
+
 /**
  * The driver's view of the cluster, kept by supervised informers (list + watch, restart with backoff, relist on 410):
  * the operator's nodes, this namespace's Runplane objects (pods, services, claims, secrets), and every pod bound to a
@@ -49,70 +58,32 @@ export class ClusterCache {
   constructor(private readonly options: ClusterCacheOptions) {
     const { clients, namespace } = options;
     const core = clients.core;
-    const inNamespace = (kind: string): string => `/api/v1/namespaces/${namespace}/${kind}`;
-    const nodeSelector = Object.entries(options.nodeSelector)
-      .map(([key, value]) => `${key}=${value}`)
-      .join(',');
-    const machines = (): void => options.onChange({ kind: 'machines' });
-    // Node heartbeats update every node every few seconds; only a change of what the inventory mirrors matters.
-    const nodeViews = new Map<string, string>();
-    const nodeChanged = (node: V1Node): void => {
-      const name = node.metadata?.name ?? '';
-      const view = this.nodes?.get(name) ? JSON.stringify(machineOf(node, 0)) : '';
-      if (nodeViews.get(name) === view) return;
-      if (view === '') nodeViews.delete(name);
-      else nodeViews.set(name, view);
-      machines();
-    };
-    this.nodes = this.watch<V1Node>(
-      '/api/v1/nodes',
-      (query) => core.listNode(query),
-      nodeChanged,
-      nodeSelector || undefined,
-    );
-    this.pods = this.watch<V1Pod>(
-      inNamespace('pods'),
-      (query) => core.listNamespacedPod({ namespace, ...query }),
-      this.workloadChanged,
-      `${MANAGED_SELECTOR},${LABELS.podId}`,
-    );
-    this.services = this.watch<V1Service>(
-      inNamespace('services'),
-      (query) => core.listNamespacedService({ namespace, ...query }),
-      this.workloadChanged,
-      MANAGED_SELECTOR,
-    );
-    this.claims = this.watch<V1PersistentVolumeClaim>(
-      inNamespace('persistentvolumeclaims'),
-      (query) => core.listNamespacedPersistentVolumeClaim({ namespace, ...query }),
-      this.workloadChanged,
-      MANAGED_SELECTOR,
-    );
-    this.secrets = this.watch<V1Secret>(
-      inNamespace('secrets'),
-      (query) => core.listNamespacedSecret({ namespace, ...query }),
-      () => undefined,
-      MANAGED_SELECTOR,
-    );
-    const foreignBound = (pod: V1Pod): void => {
-      if (!isOwnWorkload(pod, namespace) && gpuRequestOf(pod) > 0) machines();
-    };
-    // This namespace is left out of the cluster-wide watch: its own workloads (every one of them changes several times
-    // while it starts) would reach the driver twice. Pods here that Runplane does not manage are watched on their own.
-    this.boundPods = this.watch<V1Pod>(
-      '/api/v1/pods',
-      (query) => core.listPodForAllNamespaces(query),
-      foreignBound,
-      undefined,
-      `spec.nodeName!=,metadata.namespace!=${namespace}`,
-    );
-    this.boundStrangers = this.watch<V1Pod>(
-      inNamespace('pods'),
-      (query) => core.listNamespacedPod({ namespace, ...query }),
-      foreignBound,
-      `${LABELS.managedBy}!=${MANAGED_BY}`,
-      'spec.nodeName!=',
-    );
+    this.nodes = this.watchNodes();
+    this.pods = this.watch<V1Pod>({
+      path: this.inNamespace('pods'),
+      list: (query) => core.listNamespacedPod({ namespace, ...query }),
+      changed: this.workloadChanged,
+      labelSelector: `${MANAGED_SELECTOR},${LABELS.podId}`,
+    });
+    this.services = this.watch<V1Service>({
+      path: this.inNamespace('services'),
+      list: (query) => core.listNamespacedService({ namespace, ...query }),
+      changed: this.workloadChanged,
+      labelSelector: MANAGED_SELECTOR,
+    });
+    this.claims = this.watch<V1PersistentVolumeClaim>({
+      path: this.inNamespace('persistentvolumeclaims'),
+      list: (query) => core.listNamespacedPersistentVolumeClaim({ namespace, ...query }),
+      changed: this.workloadChanged,
+      labelSelector: MANAGED_SELECTOR,
+    });
+    this.secrets = this.watch<V1Secret>({
+      path: this.inNamespace('secrets'),
+      list: (query) => core.listNamespacedSecret({ namespace, ...query }),
+      changed: () => undefined,
+      labelSelector: MANAGED_SELECTOR,
+    });
+    [this.boundPods, this.boundStrangers] = this.watchBoundPods();
   }
 
   /** Every pod bound to a node that is not one of this namespace's Runplane workloads (for foreign GPU use). */
@@ -142,22 +113,70 @@ export class ClusterCache {
     if (podId) this.options.onChange({ kind: 'workload', podId });
   };
 
-  private watch<T extends KubernetesObject>(
-    path: string,
-    list: (query: ListQuery) => Promise<KubernetesListObject<T>>,
-    changed: (object: T) => void,
-    labelSelector?: string,
-    fieldSelector?: string,
-  ): ResourceWatch<T> {
+  private inNamespace(kind: string): string {
+    return `/api/v1/namespaces/${this.options.namespace}/${kind}`;
+  }
+
+  /** The operator's nodes; only a change of what the inventory mirrors reaches the loop. */
+  private watchNodes(): ResourceWatch<V1Node> {
+    const nodeSelector = Object.entries(this.options.nodeSelector)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(',');
+    // Node heartbeats update every node every few seconds: each node's machine view is compared with the last one.
+    const nodeViews = new Map<string, string>();
+    const nodeChanged = (node: V1Node): void => {
+      const name = node.metadata?.name ?? '';
+      const view = this.nodes?.get(name) ? JSON.stringify(machineOf(node, 0)) : '';
+      if (nodeViews.get(name) === view) return;
+      if (view === '') nodeViews.delete(name);
+      else nodeViews.set(name, view);
+      this.options.onChange({ kind: 'machines' });
+    };
+    return this.watch<V1Node>({
+      path: '/api/v1/nodes',
+      list: (query) => this.options.clients.core.listNode(query),
+      changed: nodeChanged,
+      labelSelector: nodeSelector || undefined,
+    });
+  }
+
+  /**
+   * Pods bound to a node that Runplane does not manage here, whose GPUs change the machines' totals. This namespace is
+   * left out of the cluster-wide watch: its own workloads (every one of them changes several times while it starts)
+   * would reach the driver twice. Pods here that Runplane does not manage are watched on their own.
+   */
+  private watchBoundPods(): [ResourceWatch<V1Pod>, ResourceWatch<V1Pod>] {
+    const { clients, namespace } = this.options;
+    const foreignBound = (pod: V1Pod): void => {
+      if (!isOwnWorkload(pod, namespace) && gpuRequestOf(pod) > 0) this.options.onChange({ kind: 'machines' });
+    };
+    const elsewhere = this.watch<V1Pod>({
+      path: '/api/v1/pods',
+      list: (query) => clients.core.listPodForAllNamespaces(query),
+      changed: foreignBound,
+      fieldSelector: `spec.nodeName!=,metadata.namespace!=${namespace}`,
+    });
+    const strangers = this.watch<V1Pod>({
+      path: this.inNamespace('pods'),
+      list: (query) => clients.core.listNamespacedPod({ namespace, ...query }),
+      changed: foreignBound,
+      labelSelector: `${LABELS.managedBy}!=${MANAGED_BY}`,
+      fieldSelector: 'spec.nodeName!=',
+    });
+    return [elsewhere, strangers];
+  }
+
+  private watch<T extends KubernetesObject>(spec: WatchSpec<T>): ResourceWatch<T> {
+    const { path, labelSelector, fieldSelector } = spec;
     return watchResource<T>({
       watch: this.options.clients.watch,
       path,
-      list,
+      list: spec.list,
       ...(labelSelector ? { labelSelector } : {}),
       ...(fieldSelector ? { fieldSelector } : {}),
-      onAdd: changed,
-      onUpdate: changed,
-      onDelete: changed,
+      onAdd: spec.changed,
+      onUpdate: spec.changed,
+      onDelete: spec.changed,
       onError: (error, retryInMs) => this.options.log(`watch of ${path} failed; restarting in ${retryInMs} ms`, error),
       onHandlerError: (error) => this.options.log(`handling a change of ${path} failed`, error),
       ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),

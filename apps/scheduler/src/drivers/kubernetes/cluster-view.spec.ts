@@ -20,12 +20,13 @@ const node = (overrides: Partial<V1Node> = {}): V1Node => ({
   },
   ...overrides,
 });
+const RUNPLANE_LABELS = { 'app.kubernetes.io/managed-by': 'runplane' };
+/** A pod bound to gpu-0 holding `gpus` GPUs. */
 const gpuPod = (
   name: string,
   namespace: string,
   gpus: string,
-  labels: Record<string, string> = {},
-  phase = 'Running',
+  { labels = {}, phase = 'Running' }: { labels?: Record<string, string>; phase?: string } = {},
 ): V1Pod => ({
   metadata: { name, namespace, labels },
   spec: { nodeName: 'gpu-0', containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': gpus } } }] },
@@ -86,12 +87,9 @@ describe('foreignGpuUse', () => {
   it('counts GPUs of bound, unfinished pods that are not this driver’s own workloads', () => {
     const pods = [
       gpuPod('other', 'team-a', '2'),
-      gpuPod('done', 'team-a', '4', {}, 'Succeeded'),
-      gpuPod('rp-p1', NS, '1', { 'app.kubernetes.io/managed-by': 'runplane', 'runplane.io/pod-id': 'p1' }),
-      gpuPod('rp-p2', 'other-runplane', '1', {
-        'app.kubernetes.io/managed-by': 'runplane',
-        'runplane.io/pod-id': 'p2',
-      }),
+      gpuPod('done', 'team-a', '4', { phase: 'Succeeded' }),
+      gpuPod('rp-p1', NS, '1', { labels: { ...RUNPLANE_LABELS, 'runplane.io/pod-id': 'p1' } }),
+      gpuPod('rp-p2', 'other-runplane', '1', { labels: { ...RUNPLANE_LABELS, 'runplane.io/pod-id': 'p2' } }),
     ];
     expect(foreignGpuUse(pods, NS)).toEqual(new Map([['gpu-0', 3]]));
   });

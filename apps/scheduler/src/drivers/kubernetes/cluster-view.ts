@@ -109,6 +109,28 @@ export interface PodContext {
   portService: V1Service | undefined;
 }
 
+type ObservedPod = ReturnType<typeof readPodStatus>;
+
+function restartsText(observed: ObservedPod): string {
+  const restarts = `${observed.restartCount} restart${observed.restartCount === 1 ? '' : 's'}`;
+  return observed.exitCode === null ? restarts : `${restarts} (exit code ${observed.exitCode})`;
+}
+
+/** The workload's phase and the reason it gives, from the pod's status and whether its node was lost. */
+function phaseOf(observed: ObservedPod, lost: string | null): { phase: WorkloadPhase; reason: string | null } {
+  const reason = observed.message ?? observed.waitingReason;
+  if (lost !== null) return { phase: 'FAILED', reason: lost };
+  if (observed.preempted)
+    return { phase: 'FAILED', reason: observed.message ?? 'Preempted by a higher-priority workload' };
+  if (observed.phase === 'RUNNING' && observed.waitingReason !== null && CRASHED.has(observed.waitingReason))
+    return { phase: 'FAILED', reason: `${observed.waitingReason} after ${restartsText(observed)}` };
+  if (observed.phase === 'STOPPING') return { phase: 'EXITED', reason };
+  if (observed.unschedulable !== null && observed.phase === 'CREATING')
+    return { phase: 'CREATING', reason: `${UNSCHEDULABLE_PREFIX}${observed.unschedulable.message}` };
+  if (observed.phase === 'UNKNOWN') return { phase: 'FAILED', reason: reason ?? 'The pod state is unknown' };
+  return { phase: observed.phase, reason };
+}
+
 /**
  * The driver's status of one workload pod. A pod whose node is gone or NotReady has FAILED (no kubelet will report it
  * again); a pod preempted for a higher-priority one has FAILED with `preempted`; a crash-looping container has FAILED
@@ -119,28 +141,7 @@ export function workloadStatusOf(pod: V1Pod, context: PodContext): WorkloadStatu
   const labels = pod.metadata?.labels ?? {};
   const generation = Number.parseInt(pod.metadata?.annotations?.[GENERATION_ANNOTATION] ?? '0', 10) || 0;
   const lost = nodeLost(observed.nodeName, context.node);
-  let phase: WorkloadPhase;
-  let reason = observed.message ?? observed.waitingReason;
-  if (lost !== null) {
-    phase = 'FAILED';
-    reason = lost;
-  } else if (observed.preempted) {
-    phase = 'FAILED';
-    reason = observed.message ?? 'Preempted by a higher-priority workload';
-  } else if (observed.phase === 'RUNNING' && observed.waitingReason !== null && CRASHED.has(observed.waitingReason)) {
-    phase = 'FAILED';
-    reason = `${observed.waitingReason} after ${observed.restartCount} restart${observed.restartCount === 1 ? '' : 's'}${observed.exitCode === null ? '' : ` (exit code ${observed.exitCode})`}`;
-  } else if (observed.phase === 'STOPPING') {
-    phase = 'EXITED';
-  } else if (observed.unschedulable !== null && observed.phase === 'CREATING') {
-    phase = 'CREATING';
-    reason = `${UNSCHEDULABLE_PREFIX}${observed.unschedulable.message}`;
-  } else if (observed.phase === 'UNKNOWN') {
-    phase = 'FAILED';
-    reason = reason ?? 'The pod state is unknown';
-  } else {
-    phase = observed.phase;
-  }
+  const { phase, reason } = phaseOf(observed, lost);
   const running = phase === 'RUNNING';
   const published = running
     ? readPublishedPorts(context.portService, context.node)

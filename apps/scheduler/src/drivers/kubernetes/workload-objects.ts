@@ -132,6 +132,55 @@ function claimOf(
   return { claim, volume: { mountPath: extras.volumeMountPath, claimName: name } };
 }
 
+function pullSecretOf(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSettings): V1Secret | null {
+  if (!extras.registryAuth) return null;
+  return buildPullSecret({
+    name: kubeNames.pullSecret(extras.registryAuth.id),
+    namespace: settings.namespace,
+    accountId: spec.accountId,
+    registryAuthId: extras.registryAuth.id,
+    username: extras.registryAuth.username,
+    password: extras.registryAuth.password,
+    image: spec.image,
+  });
+}
+
+/** What the pod mounts and reads beside its spec: its volume, its pull secret and its hidden variables. */
+interface PodAttachments {
+  volume: WorkloadVolume | null;
+  pullSecret: V1Secret | null;
+  secretEnv: SecretEnvVar[];
+}
+
+/** The workload pod, pinned to the placed machine (hostname label, plus the operator's node selector). */
+function podOf(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSettings, attached: PodAttachments): V1Pod {
+  return buildWorkloadPod({
+    name: ownNames.pod(spec.podId),
+    namespace: settings.namespace,
+    podId: spec.podId,
+    accountId: spec.accountId,
+    kind: spec.endpointId === null ? 'pod' : 'worker',
+    ...(spec.endpointId === null ? {} : { endpointId: spec.endpointId }),
+    image: spec.image,
+    // The row keeps entrypoint + start command as one list; the container gets it as its command.
+    dockerEntrypoint: spec.command,
+    env: Object.fromEntries(Object.entries(spec.env).filter(([name]) => !SECRET_ENV.has(name))),
+    secretEnv: attached.secretEnv,
+    ports: spec.ports,
+    gpu: spec.gpuProduct !== null && spec.gpuCount > 0 ? { product: spec.gpuProduct, count: spec.gpuCount } : null,
+    vcpuCount: spec.vcpuCount,
+    memoryInGb: spec.memoryInGb,
+    containerDiskInGb: settings.requestContainerDisk ? extras.containerDiskInGb : 0,
+    dataCenterIds: extras.dataCenterId === null ? [] : [extras.dataCenterId],
+    nodeSelector: { ...settings.nodeSelector, [HOSTNAME_LABEL]: spec.machineName },
+    interruptible: extras.interruptible,
+    volume: attached.volume,
+    imagePullSecrets: attached.pullSecret ? [attached.pullSecret.metadata?.name as string] : [],
+    terminationGracePeriodSeconds: settings.terminationGracePeriodSeconds,
+    generation: spec.generation,
+  });
+}
+
 /**
  * The Kubernetes objects of one workload, built with the libs/kube builders: the pod pinned to the placed machine
  * (hostname label, plus the GPU product, region and operator node selector), its Services for exposed ports, its
@@ -145,42 +194,8 @@ export function buildWorkloadObjects(
 ): WorkloadObjects {
   const { tokenSecret, refs } = hiddenEnv(spec, tokenSecretName);
   const { claim, volume } = claimOf(spec, extras, settings);
-  const pullSecret = extras.registryAuth
-    ? buildPullSecret({
-        name: kubeNames.pullSecret(extras.registryAuth.id),
-        namespace: settings.namespace,
-        accountId: spec.accountId,
-        registryAuthId: extras.registryAuth.id,
-        username: extras.registryAuth.username,
-        password: extras.registryAuth.password,
-        image: spec.image,
-      })
-    : null;
-  const pod = buildWorkloadPod({
-    name: ownNames.pod(spec.podId),
-    namespace: settings.namespace,
-    podId: spec.podId,
-    accountId: spec.accountId,
-    kind: spec.endpointId === null ? 'pod' : 'worker',
-    ...(spec.endpointId === null ? {} : { endpointId: spec.endpointId }),
-    image: spec.image,
-    // The row keeps entrypoint + start command as one list; the container gets it as its command.
-    dockerEntrypoint: spec.command,
-    env: Object.fromEntries(Object.entries(spec.env).filter(([name]) => !SECRET_ENV.has(name))),
-    secretEnv: refs,
-    ports: spec.ports,
-    gpu: spec.gpuProduct !== null && spec.gpuCount > 0 ? { product: spec.gpuProduct, count: spec.gpuCount } : null,
-    vcpuCount: spec.vcpuCount,
-    memoryInGb: spec.memoryInGb,
-    containerDiskInGb: settings.requestContainerDisk ? extras.containerDiskInGb : 0,
-    dataCenterIds: extras.dataCenterId === null ? [] : [extras.dataCenterId],
-    nodeSelector: { ...settings.nodeSelector, [HOSTNAME_LABEL]: spec.machineName },
-    interruptible: extras.interruptible,
-    volume,
-    imagePullSecrets: pullSecret ? [pullSecret.metadata?.name as string] : [],
-    terminationGracePeriodSeconds: settings.terminationGracePeriodSeconds,
-    generation: spec.generation,
-  });
+  const pullSecret = pullSecretOf(spec, extras, settings);
+  const pod = podOf(spec, extras, settings, { volume, pullSecret, secretEnv: refs });
   const ports = { namespace: settings.namespace, podId: spec.podId, accountId: spec.accountId, ports: spec.ports };
   return {
     pod,
