@@ -82,6 +82,9 @@ describe("the chart's ServiceAccounts, as the apiserver's authorizer sees them",
       ['list', 'watch', 'create', 'delete'].map((verb) => ({ verb, resource, namespace: work.name })),
     ),
     { verb: 'patch', resource: 'secrets', namespace: work.name },
+    // Log streams: container output and the pods' Events.
+    { verb: 'get', resource: 'pods', subresource: 'log', namespace: work.name },
+    ...['list', 'watch'].map((verb) => ({ verb, resource: 'events', namespace: work.name })),
     { verb: 'create', resource: 'leases', group: 'coordination.k8s.io', namespace: work.name },
     ...['get', 'update'].map((verb) => ({
       verb,
@@ -109,6 +112,16 @@ describe("the chart's ServiceAccounts, as the apiserver's authorizer sees them",
     })),
     { verb: 'create', resource: 'pods', subresource: 'exec', namespace: other.name },
     { verb: 'create', resource: 'pods', subresource: 'eviction', namespace: other.name },
+    // Logs and Events of other namespaces' pods, and any Event write.
+    ...[other.name, release.name].map((namespace) => ({
+      verb: 'get',
+      resource: 'pods',
+      subresource: 'log',
+      namespace,
+    })),
+    ...[other.name, release.name].map((namespace) => ({ verb: 'list', resource: 'events', namespace })),
+    { verb: 'list', resource: 'events' },
+    ...['create', 'patch', 'delete'].map((verb) => ({ verb, resource: 'events', namespace: work.name })),
     ...['create', 'delete'].map((verb) => ({ verb, resource: 'pods', namespace: release.name })),
     ...['create', 'delete'].map((verb) => ({ verb, resource: 'services', namespace: other.name })),
     // Nothing else in the workload namespace: no exec into workloads, no other Lease, no RBAC or token minting.

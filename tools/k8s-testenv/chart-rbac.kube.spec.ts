@@ -3,15 +3,17 @@
 // the chart's scheduler env) mirrors nodes, wins the Lease, creates and deletes a Pod's objects, and is refused
 // anything cluster-wide beyond reading nodes and pods.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { LogLine } from '@runplane/contracts';
 import { createKubeClients, type KubeClients, MANAGED_SELECTOR } from '@runplane/kube';
 import {
   createTestNamespace,
   KubeApiError,
   KubeTestClient,
   kubeTestEnv,
+  kwokContainerLogFile,
   NODE_POOL_LABEL,
   pollUntil,
   registerNodePools,
@@ -197,6 +199,47 @@ describe("the Helm chart's scheduler RBAC on a real apiserver", () => {
       timeoutMs: 30_000,
       description: "the worker's pod and token Secret to be deleted",
     });
+  });
+
+  it("streams a Pod's container log and its Events as the scheduler's ServiceAccount", async () => {
+    const created = await p.v1('POST', '/pods', {
+      name: 'rbac-logs',
+      imageName: 'runpod/base:0.6.2',
+      gpuTypeIds: [H100],
+    });
+    const id = (created.body as { id: string }).id;
+    await pollUntil(
+      async () =>
+        (await admin.core.readNamespacedPod({ name: `rp-${id}`, namespace: ns.name }).catch(() => null))?.status
+          ?.phase === 'Running',
+      { timeoutMs: 30_000, description: "the Pod's kube pod running" },
+    );
+    const marker = `rbac-log-${randomBytes(4).toString('hex')}`;
+    const lines: LogLine[] = [];
+    const errors: Error[] = [];
+    const follower = p.scheduler().driver.followLogs({
+      podId: id,
+      tail: 10,
+      since: null,
+      after: null,
+      sources: ['container', 'system'],
+      onLines: (batch) => lines.push(...batch),
+      onError: (error) => errors.push(error),
+    });
+    try {
+      appendFileSync(
+        kwokContainerLogFile(path.dirname(env.kubeconfigPath)),
+        `${new Date().toISOString()} stdout F ${marker}\n`,
+      );
+      await pollUntil(() => lines.some((l) => l.source === 'container' && l.line === marker), { timeoutMs: 20_000 });
+      await pollUntil(() => lines.some((l) => l.source === 'system' && l.line.startsWith('Scheduled: ')), {
+        timeoutMs: 20_000,
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      follower.close();
+      await p.v1('DELETE', `/pods/${id}`);
+    }
   });
 
   it('is refused PriorityClass writes, Secrets outside its namespace and pod changes elsewhere', async () => {

@@ -137,6 +137,8 @@ describe('helm/runplane', () => {
           verbs: ['list', 'watch', 'create', 'delete'],
         },
         { apiGroups: [''], resources: ['secrets'], verbs: ['patch'] },
+        { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['events'], verbs: ['list', 'watch'] },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
         {
           apiGroups: ['coordination.k8s.io'],

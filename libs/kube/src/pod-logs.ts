@@ -1,5 +1,6 @@
-import { Writable } from 'node:stream';
-import { type CoreV1Event, Log } from '@kubernetes/client-node';
+import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import type { CoreV1Event } from '@kubernetes/client-node';
 import type { KubeClients } from './client';
 
 /** An open request to the apiserver; `close` aborts it at once (the apiserver then ends its kubelet stream). */
@@ -22,58 +23,88 @@ export interface ContainerLogOptions {
   onEnd: (error?: Error) => void;
 }
 
-/** A writable that splits the `timestamps=true` log body into lines. */
-function lineSplitter(options: ContainerLogOptions): Writable {
+/** The `pods/log` URL of the request. */
+function logUrl(server: string, options: ContainerLogOptions): URL {
+  const url = new URL(
+    `${server}/api/v1/namespaces/${encodeURIComponent(options.namespace)}/pods/${encodeURIComponent(options.pod)}/log`,
+  );
+  url.searchParams.set('container', options.container);
+  url.searchParams.set('follow', 'true');
+  url.searchParams.set('timestamps', 'true');
+  if (options.tailLines !== undefined) url.searchParams.set('tailLines', String(options.tailLines));
+  if (options.sinceTime !== undefined) url.searchParams.set('sinceTime', options.sinceTime);
+  return url;
+}
+
+/** Hands each complete `<timestamp> <text>` line of a `timestamps=true` body to `onLine`. */
+function readLines(response: IncomingMessage, options: ContainerLogOptions): void {
   let rest = '';
-  return new Writable({
-    decodeStrings: false,
-    write(chunk: Buffer | string, _encoding, callback) {
-      const parts = (rest + chunk.toString()).split('\n');
-      rest = parts.pop() ?? '';
-      for (const part of parts) {
-        const space = part.indexOf(' ');
-        if (space > 0) options.onLine(part.slice(0, space), part.slice(space + 1).replace(/\r$/, ''));
-      }
-      callback();
-    },
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop() ?? '';
+    for (const part of parts) {
+      const space = part.indexOf(' ');
+      if (space > 0) options.onLine(part.slice(0, space), part.slice(space + 1).replace(/\r$/, ''));
+    }
+  });
+}
+
+/** The apiserver's refusal (a Status object) as an error. */
+function refusal(response: IncomingMessage, done: (error: Error) => void): void {
+  let body = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    if (body.length < 4096) body += chunk;
+  });
+  response.on('end', () => {
+    let message = body.trim();
+    try {
+      message = (JSON.parse(body) as { message?: string }).message ?? message;
+    } catch {
+      // not a Status: keep the text
+    }
+    done(new Error(`pods/log answered ${response.statusCode}: ${message}`));
   });
 }
 
 /**
  * Follows a container's log through the apiserver's `pods/log` subresource (`follow=true&timestamps=true`); the
- * apiserver proxies the node's kubelet. Needs `get` on `pods/log` in the namespace.
+ * apiserver proxies the node's kubelet. The request has a connection of its own, so `close` ends it at once (a
+ * pooled keep-alive connection would linger). Needs `get` on `pods/log` in the namespace.
  */
 export function followContainerLog(clients: KubeClients, options: ContainerLogOptions): KubeStreamHandle {
-  const controller = new AbortController();
+  let request: ClientRequest | null = null;
+  let closed = false;
   let ended = false;
   const end = (error?: Error): void => {
     if (ended) return;
     ended = true;
     options.onEnd(error);
   };
-  const sink = lineSplitter(options);
-  sink.on('finish', () => end());
-  sink.on('error', (error) => end(error));
-  sink.on('unpipe', () => end());
-  let request: AbortController | null = null;
-  new Log(clients.kubeConfig)
-    .log(options.namespace, options.pod, options.container, sink, {
-      follow: true,
-      timestamps: true,
-      ...(options.tailLines !== undefined ? { tailLines: options.tailLines } : {}),
-      ...(options.sinceTime !== undefined ? { sinceTime: options.sinceTime } : {}),
-    })
-    .then(
-      (abort) => {
-        request = abort;
-        if (controller.signal.aborted) abort.abort();
-      },
-      (error: unknown) => end(error instanceof Error ? error : new Error(String(error))),
-    );
+  const start = async (): Promise<void> => {
+    const cluster = clients.kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('The kubeconfig has no current cluster');
+    const url = logUrl(cluster.server, options);
+    const settings: RequestOptions = { method: 'GET', agent: false, headers: {} };
+    await clients.kubeConfig.applyToHTTPSOptions(settings);
+    await clients.limiter.acquire();
+    if (closed) return;
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    request = send(url, settings, (response) => {
+      response.on('error', (error) => end(error));
+      response.on('close', () => end());
+      if (response.statusCode === 200) readLines(response, options);
+      else refusal(response, end);
+    });
+    request.on('error', (error) => end(error));
+    request.end();
+  };
+  start().catch((error: unknown) => end(error instanceof Error ? error : new Error(String(error))));
   return {
     close: () => {
-      controller.abort();
-      request?.abort();
+      closed = true;
+      request?.destroy();
       end();
     },
   };

@@ -64,3 +64,4 @@ export {
   type KwokStagesManifest,
 } from './kube-env-versions';
 export * from './fuzz';
+export { kwokContainerLogFile } from './kube-env-args';

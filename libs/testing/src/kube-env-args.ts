@@ -72,6 +72,8 @@ export function apiserverArgs(files: KubeRunFiles, ports: KubePorts): string[] {
     '--max-requests-inflight=0',
     '--max-mutating-requests-inflight=0',
     '--profiling=false',
+    // kwok's nodes advertise their InternalIP (loopback) and kwok's own port as the kubelet: pods/log reaches kwok.
+    '--kubelet-preferred-address-types=InternalIP',
   ];
 }
 
@@ -131,7 +133,36 @@ export function kwokArgs(files: KubeRunFiles, ports: KubePorts, stageFiles: read
     `--kubeconfig=${files.kubeconfig}`,
     `--manage-nodes-with-annotation-selector=${KWOK_NODE_ANNOTATION}=fake`,
     `--server-address=127.0.0.1:${ports.kwok}`,
+    // Nodes without an address get loopback and kwok's port as their kubelet endpoint (kwok serves TLS and HTTP there).
+    '--node-ip=127.0.0.1',
+    `--node-port=${ports.kwok}`,
     '--cidr=10.244.0.0/16',
     ...stageFiles.map((file) => `--config=${file}`),
+    `--config=${kwokLogsConfigFile(files.dir)}`,
   ];
+}
+
+/** The file every kwok pod's containers log from (CRI format: `<RFC 3339> stdout F <line>`), in the run folder. */
+export function kwokContainerLogFile(runDir: string): string {
+  return path.join(runDir, 'kwok-container.log');
+}
+
+/** kwok's ClusterLogs document: every container of every pod serves {@link kwokContainerLogFile}. */
+export function kwokLogsConfigFile(runDir: string): string {
+  return path.join(runDir, 'kwok-logs.yaml');
+}
+
+/** The text of {@link kwokLogsConfigFile}. */
+export function kwokLogsConfig(runDir: string): string {
+  return [
+    'apiVersion: kwok.x-k8s.io/v1alpha1',
+    'kind: ClusterLogs',
+    'metadata:',
+    '  name: container-log',
+    'spec:',
+    '  logs:',
+    `    - logsFile: ${JSON.stringify(kwokContainerLogFile(runDir))}`,
+    '      follow: true',
+    '',
+  ].join('\n');
 }

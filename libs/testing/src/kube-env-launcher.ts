@@ -8,6 +8,9 @@ import {
   controllerManagerArgs,
   etcdArgs,
   kwokArgs,
+  kwokContainerLogFile,
+  kwokLogsConfig,
+  kwokLogsConfigFile,
   type KubePorts,
   type KubeRunFiles,
   schedulerArgs,
@@ -202,6 +205,9 @@ function prepareRunFiles(dir: string): { files: KubeRunFiles; token: string } {
     serviceAccountPublicKey: keys.publicKeyFile,
     serviceAccountPrivateKey: keys.privateKeyFile,
   };
+  // Container logs kwok serves as every pod's kubelet (pods/log): empty until a test appends lines.
+  writeFileSync(kwokLogsConfigFile(dir), kwokLogsConfig(dir));
+  writeFileSync(kwokContainerLogFile(dir), '');
   return { files, token: writeTokenFile(files.tokenFile) };
 }
 
