@@ -49,6 +49,25 @@ type Placed = Extract<PodPlacementReply, { placed: true }>;
 /** The placement request's part that comes from the Pod's shape; the planner adds the rest. */
 type Candidates = { gpu: { gpu: PodGpuType; price: number }[]; cpu: PodCpuFlavor[] };
 
+/** What a new Pod asks placement for: its shape, the machines' candidates and where they may be. */
+interface PlacementAsk {
+  accountId: string;
+  podId: string;
+  input: PodCreateInput;
+  candidates: Candidates;
+  dataCenterIds: string[];
+  /** The data center of the Pod's network volume, which the machine must be in. */
+  volumeDataCenterId: string | null;
+}
+
+/** The template, container settings, data centers and network volume of a create request, checked. */
+interface ResolvedReferences {
+  template: PodTemplate | null;
+  container: ReturnType<typeof mergeContainer>;
+  dataCenterIds: string[];
+  volume: NetworkVolume | null;
+}
+
 /** Container settings: the request's values, else the template's, else RunPod's defaults. */
 export function mergeContainer(input: PodCreateInput, template: PodTemplate | null) {
   const image = input.imageName ?? template?.imageName;
@@ -109,19 +128,10 @@ export class PodCreationPlanner {
   ) {}
 
   async plan(accountId: string, id: string, input: PodCreateInput, now: Date): Promise<Prisma.PodUncheckedCreateInput> {
-    const template =
-      input.templateId === undefined ? null : await this.templates.findUsable(accountId, input.templateId);
-    const container = mergeContainer(input, template);
-    const dataCenterIds = await this.checkDataCenters(input.dataCenterIds ?? []);
-    const volume = await this.checkVolume(accountId, input.networkVolumeId, dataCenterIds);
-    if (
-      container.containerRegistryAuthId !== null &&
-      !(await this.pods.ownsRegistryAuth(accountId, container.containerRegistryAuthId))
-    ) {
-      throw new NotFoundError('Container registry auth');
-    }
+    const { template, container, dataCenterIds, volume } = await this.resolve(accountId, input);
     const candidates = input.computeType === 'GPU' ? await this.gpuCandidates(input) : await this.cpuCandidates(input);
-    const placed = await this.reserve(accountId, id, input, candidates, dataCenterIds, volume?.dataCenterId ?? null);
+    const volumeDataCenterId = volume?.dataCenterId ?? null;
+    const placed = await this.reserve({ accountId, podId: id, input, candidates, dataCenterIds, volumeDataCenterId });
     const shape =
       input.computeType === 'GPU' ? this.gpuShape(input, candidates, placed) : this.cpuShape(input, candidates, placed);
     return {
@@ -141,6 +151,22 @@ export class PodCreationPlanner {
       lastStatusChange: statusNote('Rented', now),
       lastStatusChangeAt: now,
     };
+  }
+
+  /** Checks what the request refers to: its template, data centers, network volume and registry auth. */
+  private async resolve(accountId: string, input: PodCreateInput): Promise<ResolvedReferences> {
+    const template =
+      input.templateId === undefined ? null : await this.templates.findUsable(accountId, input.templateId);
+    const container = mergeContainer(input, template);
+    const dataCenterIds = await this.checkDataCenters(input.dataCenterIds ?? []);
+    const volume = await this.checkVolume(accountId, input.networkVolumeId, dataCenterIds);
+    if (
+      container.containerRegistryAuthId !== null &&
+      !(await this.pods.ownsRegistryAuth(accountId, container.containerRegistryAuthId))
+    ) {
+      throw new NotFoundError('Container registry auth');
+    }
+    return { template, container, dataCenterIds, volume };
   }
 
   private async checkDataCenters(ids: string[]): Promise<string[]> {
@@ -171,24 +197,18 @@ export class PodCreationPlanner {
    * Asks the scheduler for a machine among the candidates (reserving it for this Pod id). No capacity fails the
    * create at once, before anything is written, with RunPod's wording and status 503.
    */
-  private async reserve(
-    accountId: string,
-    podId: string,
-    input: PodCreateInput,
-    candidates: Candidates,
-    dataCenterIds: string[],
-    volumeDataCenterId: string | null,
-  ): Promise<Placed> {
+  private async reserve(ask: PlacementAsk): Promise<Placed> {
+    const { input, candidates } = ask;
     const reply = await this.placement.reserve({
-      podId,
-      accountId,
+      podId: ask.podId,
+      accountId: ask.accountId,
       computeType: input.computeType,
       gpuTypeIds: candidates.gpu.map((entry) => entry.gpu.id),
       gpuTypePriority: input.gpuTypePriority,
       gpuCount: input.computeType === 'GPU' ? input.gpuCount : 0,
       cloudType: input.cloudType,
-      dataCenterIds,
-      volumeDataCenterId,
+      dataCenterIds: ask.dataCenterIds,
+      volumeDataCenterId: ask.volumeDataCenterId,
       cpuFlavorIds: candidates.cpu.map((flavor) => flavor.id),
       vcpuCount: input.computeType === 'GPU' ? Math.max(1, input.minVCPUPerGPU * input.gpuCount) : input.vcpuCount,
       memoryInGb: input.computeType === 'GPU' ? input.minRAMPerGPU * input.gpuCount : 0,

@@ -31,7 +31,16 @@ describe('applyPodAction', () => {
     ['EXITED', 'delete', 'TERMINATED', 3, false, true],
   ];
 
-  it.each(table)('%s --%s--> %s', (from, action, to, generation, starts, noted) => {
+  const cases = table.map(([from, action, to, generation, starts, noted]) => ({
+    from,
+    action,
+    to,
+    generation,
+    starts,
+    noted,
+  }));
+
+  it.each(cases)('$from --$action--> $to', ({ from, action, to, generation, starts, noted }) => {
     const change = applyPodAction(state(from), action, NOW);
     expect(change.desiredStatus).toBe(to);
     expect(change.generation).toBe(generation);

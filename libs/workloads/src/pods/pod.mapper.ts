@@ -110,8 +110,11 @@ function included(row: PodRow, context: PodMapContext): Partial<PodDto> {
   return extra;
 }
 
-/** Maps a Pod row to its wire form; `adjustedCostPerHr` follows the savings plans active at `now`. */
-export function toPodDto(row: PodRow, context: PodMapContext): PodDto {
+type ComputeFields =
+  'gpu' | 'gpuTypeId' | 'gpuCount' | 'cpuFlavorId' | 'vcpuCount' | 'memoryInGb' | 'costPerHr' | 'adjustedCostPerHr';
+
+/** The Pod's compute and its price; `adjustedCostPerHr` follows the savings plans active at `now`. */
+function computeOf(row: PodRow, context: PodMapContext): Pick<PodDto, ComputeFields> {
   const gpu = row.gpuTypeId === null ? undefined : context.gpuTypes.get(row.gpuTypeId);
   const plans = row.savingsPlans.map((plan) => ({
     costPerHr: num(plan.costPerHr),
@@ -119,6 +122,42 @@ export function toPodDto(row: PodRow, context: PodMapContext): PodDto {
     endTime: plan.endTime,
   }));
   const costPerHr = num(row.costPerHr);
+  return {
+    gpu: gpu ? toGpuDto(gpu, row.gpuCount) : null,
+    gpuTypeId: row.gpuTypeId,
+    gpuCount: row.gpuTypeId === null ? 0 : row.gpuCount,
+    cpuFlavorId: row.cpuFlavorId,
+    vcpuCount: row.vcpuCount,
+    memoryInGb: row.memoryInGb,
+    costPerHr,
+    adjustedCostPerHr: adjustedCostPerHr(costPerHr, plans, context.now),
+  };
+}
+
+type StorageFields =
+  | 'containerDiskInGb'
+  | 'volumeInGb'
+  | 'volumeMountPath'
+  | 'volumeEncrypted'
+  | 'networkVolumeId'
+  | 'containerRegistryAuthId'
+  | 'templateId';
+
+/** The Pod's disks and what its container comes from. */
+function storageOf(row: PodRow): Pick<PodDto, StorageFields> {
+  return {
+    containerDiskInGb: row.containerDiskInGb,
+    volumeInGb: row.volumeInGb,
+    volumeMountPath: row.volumeMountPath,
+    volumeEncrypted: row.volumeEncrypted,
+    networkVolumeId: row.networkVolumeId,
+    containerRegistryAuthId: row.containerRegistryAuthId,
+    templateId: row.templateId,
+  };
+}
+
+/** Maps a Pod row to its wire form; `adjustedCostPerHr` follows the savings plans active at `now`. */
+export function toPodDto(row: PodRow, context: PodMapContext): PodDto {
   return {
     id: row.id,
     name: row.name,
@@ -129,21 +168,8 @@ export function toPodDto(row: PodRow, context: PodMapContext): PodDto {
     interruptible: row.interruptible,
     computeType: row.computeType,
     cloudType: row.cloudType,
-    gpu: gpu ? toGpuDto(gpu, row.gpuCount) : null,
-    gpuTypeId: row.gpuTypeId,
-    gpuCount: row.gpuTypeId === null ? 0 : row.gpuCount,
-    cpuFlavorId: row.cpuFlavorId,
-    vcpuCount: row.vcpuCount,
-    memoryInGb: row.memoryInGb,
-    costPerHr,
-    adjustedCostPerHr: adjustedCostPerHr(costPerHr, plans, context.now),
-    containerDiskInGb: row.containerDiskInGb,
-    volumeInGb: row.volumeInGb,
-    volumeMountPath: row.volumeMountPath,
-    volumeEncrypted: row.volumeEncrypted,
-    networkVolumeId: row.networkVolumeId,
-    containerRegistryAuthId: row.containerRegistryAuthId,
-    templateId: row.templateId,
+    ...computeOf(row, context),
+    ...storageOf(row),
     endpointId: row.endpointId,
     aiApiId: row.endpointId,
     slsVersion: row.slsVersion,
