@@ -1,7 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { JobEngine } from '@runplane/jobs';
 import type { Redis } from '@runplane/queue';
-import { ENGINE_REDIS, JOB_ENGINE } from './tokens';
+import { JOB_ENGINE, QUEUE_ORDERED_REDIS } from './tokens';
 
 /** Injection token for the sweep interval (ms; 0 = never). */
 export const SWEEP_INTERVAL_MS = Symbol('SWEEP_INTERVAL_MS');
@@ -20,7 +20,7 @@ export class EngineSweeper implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     @Inject(JOB_ENGINE) private readonly engine: JobEngine,
-    @Inject(ENGINE_REDIS) private readonly redis: Redis,
+    @Inject(QUEUE_ORDERED_REDIS) private readonly redis: Redis,
     @Inject(SWEEP_INTERVAL_MS) private readonly intervalMs: number,
     @Inject(SWEEP_ERROR_SINK) private readonly onError: (error: unknown) => void,
   ) {}

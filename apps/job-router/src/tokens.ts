@@ -1,10 +1,19 @@
 /** Injection token for the job-router's JobEngine. */
 export const JOB_ENGINE = Symbol('JOB_ENGINE');
-/** Injection token for the job engine's own Redis client (no key prefix; closed after the engine). */
-export const ENGINE_REDIS = Symbol('ENGINE_REDIS');
 /**
- * Injection token for the job-router's second Redis client: the limits and the engine's commands that need no order
- * with BullMQ's. It stays free of the Lua commands BullMQ defines on the engine's client, which ioredis copies into
- * every pipeline it builds (each counter update, each auto-pipelined turn).
+ * Injection token for the Redis connection BullMQ's queues use (no key prefix; closed after the engine): commands on
+ * it are ordered with BullMQ's scripts. Create it with `createQueueOrderedRedis` (@runplane/jobs), whose doc states
+ * the rule; it is the engine's `queueOrdered` (`EngineConnections`).
  */
-export const COMMANDS_REDIS = Symbol('COMMANDS_REDIS');
+export const QUEUE_ORDERED_REDIS = Symbol('QUEUE_ORDERED_REDIS');
+/**
+ * Injection token for the Redis connection that never carries a BullMQ command: the limits and the engine's commands
+ * that need no order with BullMQ's. It stays free of the Lua commands BullMQ defines on its client, which ioredis
+ * copies into every pipeline it builds (each counter update, each auto-pipelined turn). Create it with
+ * `createQueueFreeRedis` (@runplane/jobs); it is the engine's `queueFree` (`EngineConnections`).
+ */
+export const QUEUE_FREE_REDIS = Symbol('QUEUE_FREE_REDIS');
+/** @deprecated The former name of {@link QUEUE_ORDERED_REDIS}. */
+export const ENGINE_REDIS = QUEUE_ORDERED_REDIS;
+/** @deprecated The former name of {@link QUEUE_FREE_REDIS}. */
+export const COMMANDS_REDIS = QUEUE_FREE_REDIS;

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { turnEnd } from '@runplane/event-loop';
 import type { EndpointQueues, Redis } from '@runplane/queue';
-import type { Clock, TakenJob } from './engine';
+import type { EngineConnections } from './connections';
+import type { Clock, TakenJob, TakeRequest } from './engine';
 import { SCRIPTS } from './engine-scripts';
-import type { JobKeys } from './job-store';
+import { encodeTakerEntry, type HandOffWake, type JobKeys, PARKING } from './protocol';
 import type { Reservation, Wakeups } from './wakeups';
 
 /** What a {@link JobDispatcher} works with: the job engine's clients, keys, queues and wake-ups. */
-export interface JobDispatcherParts {
-  /** BullMQ's connection (see RedisJobEngineOptions.redis). */
-  redis: Redis;
-  /** The engine's second connection (see RedisJobEngineOptions.commands). */
-  commands: Redis;
+export interface JobDispatcherParts extends EngineConnections {
   keys: JobKeys;
   queues: EndpointQueues;
   wakeups: Wakeups;
@@ -33,9 +31,6 @@ export const HAND_OFF_MAX_CHARS = 64 * 1024;
 /** How long a registered take's entry outlives its wait in Redis (a replica that died leaves its entries behind). */
 const TAKERS_KEY_GRACE_MS = 60_000;
 
-/** Resolves on the event loop's next turn, once the current I/O callbacks (e.g. an HTTP answer) have run. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** The take answer of a claimed job: RunPod's `{id, input, ...extra keys}` from the CLAIM script's reply. */
 function takenJob(id: string, [input, extra]: [string, string]): TakenJob {
   const { id: _id, input: _input, ...rest } = JSON.parse(extra) as Record<string, unknown>;
@@ -55,12 +50,12 @@ export class JobDispatcher {
   private readonly background = new Set<Promise<void>>();
 
   constructor(private readonly parts: JobDispatcherParts) {
-    parts.wakeups.onHandOff((message) => this.handedOff(message));
+    parts.wakeups.onHandOff((handOff) => this.handedOff(handOff));
   }
 
   /** Sets aside a take parked on this replica for a job about to be recorded (undefined when none is parked). */
   reserve(endpointId: string): Reservation | undefined {
-    return this.parts.wakeups.reserve(`t|${endpointId}`);
+    return this.parts.wakeups.reserve(PARKING.takers(endpointId));
   }
 
   /** The wake a job's record script publishes when no take was reserved for it: the other replicas' takes claim it. */
@@ -79,8 +74,8 @@ export class JobDispatcher {
    * caller's answer does not wait for it (a lost wake only delays the job to a taker's next poll; it is reported).
    * `recorded` is the job's record script when it announced the job to the other replicas or handed it off (then
    * only this replica's takers are woken, and none when it was handed off). The record script must have been sent
-   * first on the connection of the step that follows (the claim on `commands` when there is a taker, BullMQ's add on
-   * `redis` otherwise).
+   * first on the connection of the step that follows (the claim on `queueFree` when there is a taker, BullMQ's add on
+   * `queueOrdered` otherwise).
    */
   async dispatch(
     endpointId: string,
@@ -91,21 +86,15 @@ export class JobDispatcher {
     if (taker && (await this.handOver(endpointId, jobId, taker))) return;
     await this.parts.queues.add(endpointId, jobId);
     if (!recorded) this.wakeInBackground(endpointId, jobId);
-    else if ((await recorded) !== HANDED_OFF) this.parts.wakeups.notify(`t|${endpointId}`, jobId);
+    else if ((await recorded) !== HANDED_OFF) this.parts.wakeups.notify(PARKING.takers(endpointId), jobId);
   }
 
   /** Up to `count` jobs for a worker, parked up to `waitMs` until one arrives (empty when none did, or on abort). */
-  async take(
-    endpointId: string,
-    workerId: string,
-    count: number,
-    waitMs: number,
-    signal?: AbortSignal,
-  ): Promise<TakenJob[]> {
+  async take({ endpointId, workerId, count, waitMs, signal }: TakeRequest): Promise<TakenJob[]> {
     const takeId = randomUUID();
     let registration: string | undefined;
     const jobs = await this.parts.wakeups.park({
-      channel: `t|${endpointId}`,
+      channel: PARKING.takers(endpointId),
       single: true,
       waitMs,
       signal,
@@ -128,18 +117,16 @@ export class JobDispatcher {
       },
     });
     if (registration !== undefined)
-      this.inBackground(this.parts.commands.lrem(this.takersKey(endpointId), 1, registration));
+      this.inBackground(this.parts.queueFree.lrem(this.takersKey(endpointId), 1, registration));
     return jobs ?? [];
   }
 
   /** Registers a parked take in Redis, where a submission on another replica finds it (the SUBMIT script). */
   private async register(endpointId: string, workerId: string, takeId: string, waitMs: number): Promise<string> {
-    const entry = `${this.parts.wakeups.origin}|${takeId}|${this.parts.clock.now() + waitMs}|${workerId}`;
+    const { wakeups, clock, queueFree } = this.parts;
+    const entry = encodeTakerEntry({ origin: wakeups.origin, takeId, expiresAt: clock.now() + waitMs, workerId });
     const key = this.takersKey(endpointId);
-    await Promise.all([
-      this.parts.commands.rpush(key, entry),
-      this.parts.commands.pexpire(key, waitMs + TAKERS_KEY_GRACE_MS),
-    ]);
+    await Promise.all([queueFree.rpush(key, entry), queueFree.pexpire(key, waitMs + TAKERS_KEY_GRACE_MS)]);
     return entry;
   }
 
@@ -148,14 +135,11 @@ export class JobDispatcher {
   }
 
   /**
-   * A job another replica's submission claimed for a take parked here (`h|<origin>|<takeId>|<ep>|<jobId>|<workerId>`,
-   * then input and extra on a line each): it is the take's answer. A take that is gone or no longer waiting (it hung
-   * up, timed out or is taking another job) has the claim undone: the job is IN_QUEUE again and takers are woken.
+   * A job another replica's submission claimed for a take parked here: it is the take's answer. A take that is gone
+   * or no longer waiting (it hung up, timed out or is taking another job) has the claim undone: the job is IN_QUEUE
+   * again and takers are woken.
    */
-  private handedOff(message: string): void {
-    const [head = '', input = '', extra = ''] = message.split('\n');
-    const [, , takeId = '', endpointId = '', jobId = '', ...worker] = head.split('|');
-    const workerId = worker.join('|');
+  private handedOff({ takeId, endpointId, jobId, workerId, input, extra }: HandOffWake): void {
     let job: TakenJob;
     try {
       job = takenJob(jobId, [input, extra]);
@@ -166,8 +150,8 @@ export class JobDispatcher {
       return;
     }
     // A failed give ends the reservation itself.
-    if (this.parts.wakeups.reserve(`t|${endpointId}`, takeId)?.give([job])) {
-      this.inBackground(nextTurn().then(() => this.dropEntry(endpointId, jobId)));
+    if (this.parts.wakeups.reserve(PARKING.takers(endpointId), takeId)?.give([job])) {
+      this.inBackground(turnEnd('after-io').then(() => this.dropEntry(endpointId, jobId)));
       return;
     }
     this.inBackground(this.requeueHandedOff(endpointId, jobId, workerId));
@@ -178,8 +162,8 @@ export class JobDispatcher {
    * taker may have dropped it while the job was claimed) and takers are woken.
    */
   private async requeueHandedOff(endpointId: string, jobId: string, workerId: string): Promise<void> {
-    const { commands, keys, queues } = this.parts;
-    if ((await SCRIPTS.unclaim.run<number>(commands, [keys.base, endpointId, jobId, workerId])) !== 1) return;
+    const { queueFree, keys, queues } = this.parts;
+    if ((await SCRIPTS.unclaim.run(queueFree, { base: keys.base, endpointId, jobId, workerId })) !== 1) return;
     await queues.add(endpointId, jobId);
     await this.wakeTakers(endpointId, jobId);
   }
@@ -206,18 +190,18 @@ export class JobDispatcher {
    * is IN_QUEUE and the caller queues it. A retired worker's take is answered empty.
    */
   private async handOver(endpointId: string, jobId: string, taker: Reservation): Promise<boolean> {
-    const { commands, keys } = this.parts;
+    const { queueFree, keys } = this.parts;
     const workerId = taker.tag ?? '';
     let answered = false;
     try {
-      const job = await this.claim(commands, endpointId, jobId, workerId);
+      const job = await this.claim(queueFree, endpointId, jobId, workerId);
       if (job === RETIRED) {
         answered = taker.give([]);
         return false;
       }
       if (!job) return false;
       answered = taker.give([job]);
-      if (!answered) await SCRIPTS.unclaim.run(commands, [keys.base, endpointId, jobId, workerId]);
+      if (!answered) await SCRIPTS.unclaim.run(queueFree, { base: keys.base, endpointId, jobId, workerId });
       return answered;
     } finally {
       if (!answered) taker.release();
@@ -238,7 +222,7 @@ export class JobDispatcher {
       // between, BullMQ returns the entry and the claim is re-run. A failed release (the entry's lock ran out while
       // this process stalled) does not fail the take: BullMQ returns the entry, and the next claim of it finds the job
       // claimed and drops it.
-      const claiming = this.claim(this.parts.redis, endpointId, entry.id, workerId);
+      const claiming = this.claim(this.parts.queueOrdered, endpointId, entry.id, workerId);
       const [job] = await Promise.all([claiming, entry.release().catch(this.parts.onError)]);
       if (job === RETIRED) {
         // The job is still IN_QUEUE: its entry goes back to the head of the queue, for another taker.
@@ -258,10 +242,10 @@ export class JobDispatcher {
    * worker passes the wake on to another take of this replica.
    */
   private async claimNamed(endpointId: string, workerId: string, jobId: string): Promise<Claim> {
-    const job = await this.claim(this.parts.commands, endpointId, jobId, workerId);
-    if (job === RETIRED) this.parts.wakeups.notify(`t|${endpointId}`, jobId);
-    // The removal's work waits for the next turn of the event loop, so the take's answer goes out first.
-    else if (job) this.inBackground(nextTurn().then(() => this.dropEntry(endpointId, jobId)));
+    const job = await this.claim(this.parts.queueFree, endpointId, jobId, workerId);
+    if (job === RETIRED) this.parts.wakeups.notify(PARKING.takers(endpointId), jobId);
+    // The removal waits for the end of the turn, so the take's answer goes out first.
+    else if (job) this.inBackground(turnEnd('after-io').then(() => this.dropEntry(endpointId, jobId)));
     return job;
   }
 
@@ -270,8 +254,8 @@ export class JobDispatcher {
    * next on it); see {@link Claim}.
    */
   private async claim(client: Redis, endpointId: string, jobId: string, workerId: string): Promise<Claim> {
-    const args = [this.parts.keys.base, endpointId, jobId, workerId, this.parts.clock.now()];
-    const claimed = await SCRIPTS.claim.run<[string, string] | typeof RETIRED | null>(client, args);
+    const args = { base: this.parts.keys.base, endpointId, jobId, workerId, now: this.parts.clock.now() };
+    const claimed = await SCRIPTS.claim.run(client, args);
     if (claimed === RETIRED) return RETIRED;
     return claimed ? takenJob(jobId, claimed) : undefined;
   }
@@ -285,7 +269,10 @@ export class JobDispatcher {
 
   /** Wakes one taker of this replica and one of each other replica, naming the job when there is one. */
   private async wakeTakers(endpointId: string, jobId?: string): Promise<void> {
-    this.parts.wakeups.notify(`t|${endpointId}`, jobId);
-    await this.parts.commands.publish(this.parts.keys.wakeChannel, this.parts.wakeups.queuedMessage(endpointId, jobId));
+    this.parts.wakeups.notify(PARKING.takers(endpointId), jobId);
+    await this.parts.queueFree.publish(
+      this.parts.keys.wakeChannel,
+      this.parts.wakeups.queuedMessage(endpointId, jobId),
+    );
   }
 }

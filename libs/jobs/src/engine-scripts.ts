@@ -1,19 +1,132 @@
+import { defineLuaScript } from '@runplane/queue';
 import * as lua from './lua';
-import { LuaScript } from './scripts';
 
-/** The engine's Lua scripts, loaded once per process. */
+/**
+ * The engine's Lua scripts, each with its named arguments mapped to ARGV in one place (ARGV[1] is always `base`, the
+ * engine's key base). Replies are as each script in lua.ts documents them. Which connection a script runs on is the
+ * caller's choice: see RedisJobEngineOptions for what each one guarantees.
+ */
+
+/** What every script is given: the engine's key base (`JobKeys.base`). */
+interface Based {
+  base: string;
+}
+
+/** A job of an endpoint. */
+interface JobRef extends Based {
+  endpointId: string;
+  jobId: string;
+}
+
+/** A worker of an endpoint. */
+interface WorkerRef extends Based {
+  endpointId: string;
+  workerId: string;
+}
+
+/** Arguments of {@link SCRIPTS.submit}. */
+export interface SubmitArgs extends JobRef {
+  now: number;
+  ttlAt: number;
+  lowPriority: boolean;
+  /** The queued-job wake to publish when the job is queued ('' for none). */
+  announce: string;
+  /** Hand the job to a take registered by another replica, if there is one. */
+  handOff: boolean;
+  /** The record's hash fields, as field/value pairs. */
+  fields: (string | number)[];
+}
+
+/** Arguments of {@link SCRIPTS.claim}. */
+export interface ClaimArgs extends JobRef {
+  workerId: string;
+  now: number;
+}
+
+/** Arguments of {@link SCRIPTS.complete}: a worker's job-done, already encoded. */
+export interface CompleteArgs extends JobRef {
+  workerId: string;
+  now: number;
+  /** A progress update (the job goes on), or the final result. */
+  kind: 'progress' | 'final';
+  status: 'COMPLETED' | 'FAILED';
+  /** The output as JSON, when there is one. */
+  output?: string;
+  /** The error text, when the job failed. */
+  error?: string;
+  /** The worker asks to be recycled. */
+  stopPod: boolean;
+}
+
+/** Arguments of {@link SCRIPTS.retire}. */
+export interface RetireArgs extends WorkerRef {
+  onlyIfIdle: boolean;
+  /** How long the mark outlives the worker. */
+  ttlMs: number;
+  /** When the worker was removed (ms since the epoch): the mark's value. */
+  at: number;
+}
+
+const flag = (value: boolean): string => (value ? '1' : '0');
+const job = (a: JobRef): string[] => [a.base, a.endpointId, a.jobId];
+const worker = (a: WorkerRef): string[] => [a.base, a.endpointId, a.workerId];
+
+/** The engine's scripts, loaded once per process. */
 export const SCRIPTS = {
-  submit: new LuaScript(lua.SUBMIT),
-  claim: new LuaScript(lua.CLAIM),
-  unclaim: new LuaScript(lua.UNCLAIM),
-  retire: new LuaScript(lua.RETIRE),
-  complete: new LuaScript(lua.COMPLETE),
-  cancel: new LuaScript(lua.CANCEL),
-  retry: new LuaScript(lua.RETRY),
-  setTtl: new LuaScript(lua.SET_TTL),
-  append: new LuaScript(lua.APPEND_STREAM),
-  drain: new LuaScript(lua.DRAIN_STREAM),
-  stops: new LuaScript(lua.DRAIN_STOPS),
-  heartbeat: new LuaScript(lua.HEARTBEAT),
-  purge: new LuaScript(lua.PURGE),
+  /** Records and queues a job: 0 (the id exists), 1 (queued) or 2 (handed to a registered take). */
+  submit: defineLuaScript<SubmitArgs, number>(lua.SUBMIT, (a) => ({
+    argv: [...job(a), a.now, a.ttlAt, flag(a.lowPriority), a.announce, flag(a.handOff), ...a.fields],
+  })),
+  /** `[input, extra]`, null when the job is not IN_QUEUE, or 'retired'. */
+  claim: defineLuaScript<ClaimArgs, [string, string] | 'retired' | null>(lua.CLAIM, (a) => ({
+    argv: [...job(a), a.workerId, a.now],
+  })),
+  /** 1, or 0 when the job is no longer that worker's. */
+  unclaim: defineLuaScript<JobRef & { workerId: string }, number>(lua.UNCLAIM, (a) => ({
+    argv: [...job(a), a.workerId],
+  })),
+  /** 1, or 0 when `onlyIfIdle` and the worker holds a job. */
+  retire: defineLuaScript<RetireArgs, number>(lua.RETIRE, (a) => ({
+    argv: [...worker(a), flag(a.onlyIfIdle), a.ttlMs, a.at],
+  })),
+  /** missing | ignored | progress | done | webhook. */
+  complete: defineLuaScript<CompleteArgs, string>(lua.COMPLETE, (a) => ({
+    argv: [
+      ...job(a),
+      a.workerId,
+      a.now,
+      a.kind,
+      a.status,
+      flag(a.output !== undefined),
+      a.output ?? '',
+      flag(a.error !== undefined),
+      a.error ?? '',
+      flag(a.stopPod),
+    ],
+  })),
+  /** missing, the terminal status it had, or the status it was cancelled from. */
+  cancel: defineLuaScript<JobRef & { now: number }, string>(lua.CANCEL, (a) => ({ argv: [...job(a), a.now] })),
+  /** missing, queued, or the status it has. */
+  retry: defineLuaScript<JobRef & { now: number }, string>(lua.RETRY, (a) => ({ argv: [...job(a), a.now] })),
+  /** missing or ok. */
+  setTtl: defineLuaScript<JobRef & { ttlMs: number }, string>(lua.SET_TTL, (a) => ({ argv: [...job(a), a.ttlMs] })),
+  /** missing, ignored or ok. */
+  append: defineLuaScript<JobRef & { workerId: string; chunks: string[] }, string>(lua.APPEND_STREAM, (a) => ({
+    argv: [...job(a), a.workerId, ...a.chunks],
+  })),
+  /** `[status, chunks]`, or null when the job is missing. */
+  drain: defineLuaScript<JobRef, [string, string[]] | null>(lua.DRAIN_STREAM, (a) => ({ argv: job(a) })),
+  /** The ids of the jobs the worker must stop. */
+  stops: defineLuaScript<WorkerRef, string[]>(lua.DRAIN_STOPS, (a) => ({ argv: worker(a) })),
+  heartbeat: defineLuaScript<WorkerRef & { now: number }, number>(lua.HEARTBEAT, (a) => ({
+    argv: [...worker(a), a.now],
+  })),
+  /** The ids of the cancelled jobs. */
+  purge: defineLuaScript<Based & { endpointId: string; now: number }, string[]>(lua.PURGE, (a) => ({
+    argv: [a.base, a.endpointId, a.now],
+  })),
+  /** 1 when the entry was removed, 0 when it changed since it was read. */
+  outboxAck: defineLuaScript<Based & { member: string; score: string }, number>(lua.OUTBOX_ACK, (a) => ({
+    argv: [a.base, a.member, a.score],
+  })),
 };

@@ -57,6 +57,15 @@ export interface TakenJob {
   [extra: string]: unknown;
 }
 
+/** A worker's job-take: up to `count` jobs, waiting up to `waitMs` (or until `signal` aborts) for one to arrive. */
+export interface TakeRequest {
+  endpointId: string;
+  workerId: string;
+  count: number;
+  waitMs: number;
+  signal?: AbortSignal;
+}
+
 /** What a worker reports with job-done (RunPod worker SDK body). */
 export interface JobResult {
   output?: unknown;
@@ -107,7 +116,11 @@ export interface JobEngine {
   readStream(endpointId: string, jobId: string, waitMs: number, signal?: AbortSignal): Promise<StreamRead>;
 
   /** Long-polls up to `waitMs` for at most `count` jobs; woken at once when a job arrives. Empty = 204. */
-  take(endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal): Promise<TakenJob[]>;
+  take(request: TakeRequest): Promise<TakenJob[]>;
+  /** @deprecated Positional form of {@link JobEngine.take}; pass a {@link TakeRequest} instead. */
+  take(
+    ...args: [endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal]
+  ): Promise<TakenJob[]>;
   /** Idempotent; progress updates are accepted until the job is terminal and ignored after. */
   complete(endpointId: string, workerId: string, jobId: string, result: JobResult): Promise<void>;
   appendStream(endpointId: string, workerId: string, jobId: string, output: unknown): Promise<void>;

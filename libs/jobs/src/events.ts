@@ -28,3 +28,8 @@ export const JOB_EVENTS_MAX_LEN = 10_000;
 
 /** One of {@link JOB_EVENT_TYPES}. */
 export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
+
+/** The XADD field/value pairs of an event: `type`, `endpointId`, then `fields` (the Lua `emit` writes the same shape). */
+export function eventEntry(type: JobEventType, endpointId: string, fields: Record<string, string>): string[] {
+  return ['type', type, 'endpointId', endpointId, ...Object.entries(fields).flat()];
+}

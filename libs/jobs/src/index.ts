@@ -1,5 +1,8 @@
 export * from './engine';
-export { RedisJobEngine, type RedisJobEngineOptions } from './redis-job-engine';
+export { RedisJobEngine } from './redis-job-engine';
+export type { EngineConnectionOptions, RedisJobEngineOptions, RedisJobEngineTuning } from './engine-options';
+export { createQueueFreeRedis, createQueueOrderedRedis, type EngineConnections } from './connections';
+export * from './protocol';
 export {
   checkTtl,
   IDEMPOTENCY_WINDOW_MS,

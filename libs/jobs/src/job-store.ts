@@ -1,38 +1,8 @@
 import { NotFoundError } from '@runplane/contracts';
-import { normalizePrefix, type Redis } from '@runplane/queue';
-import type { JobCounts, JobRecord, JobStatus, LiveWorkers } from './engine';
-
-/** Where an engine keeps its keys: "<prefix>jobs:". */
-export class JobKeys {
-  constructor(readonly base: string) {}
-
-  /** The engine's keys under a deployment's Redis key prefix (`<prefix>jobs:`). */
-  static ofPrefix(prefix: string): JobKeys {
-    return new JobKeys(`${normalizePrefix(prefix)}jobs:`);
-  }
-
-  job(endpointId: string, id: string): string {
-    return `${this.base}${endpointId}:job:${id}`;
-  }
-
-  endpoint(endpointId: string, name: string): string {
-    return `${this.base}${endpointId}:${name}`;
-  }
-
-  get wakeChannel(): string {
-    return `${this.base}wake`;
-  }
-
-  /** Finished jobs whose webhook is not queued yet (see webhook-outbox.ts). */
-  get outbox(): string {
-    return `${this.base}outbox`;
-  }
-
-  /** The Redis stream of engine events (see events.ts). */
-  get events(): string {
-    return `${this.base}events`;
-  }
-}
+import type { Redis } from '@runplane/queue';
+import type { JobCounts, JobRecord, JobStatus, JobSubmission, LiveWorkers } from './engine';
+import { RESULT_RETENTION } from './policy';
+import type { JobKeys } from './protocol';
 
 /** What a job's hash holds (all strings, as Redis returns them). */
 export type JobHash = Record<string, string>;
@@ -60,6 +30,27 @@ export function toJobRecord(hash: JobHash, now: number): JobRecord {
     ...(hash['workerId'] ? { workerId: hash['workerId'] } : {}),
     retries: num(hash['retries']) ?? 0,
   };
+}
+
+/**
+ * The hash fields of a job just submitted (field/value pairs for the SUBMIT script), and the size of what a hand-off
+ * message would carry (its input and extra, JSON).
+ */
+export function newRecordFields(
+  job: JobSubmission,
+  id: string,
+  now: number,
+): { fields: (string | number)[]; handOffChars: number } {
+  const retentionMs = job.retentionMs ?? (job.sync ? RESULT_RETENTION.syncMs : RESULT_RETENTION.runMs);
+  const input = JSON.stringify(job.input);
+  const extra = JSON.stringify(job.extra);
+  const fields: (string | number)[] = [
+    'id', id, 'status', 'IN_QUEUE', 'accountId', job.accountId, 'retries', 0, 'input', input, 'extra', extra,
+    'executionTimeoutMs', job.policy.executionTimeoutMs, 'lowPriority', job.policy.lowPriority ? '1' : '0',
+    'sync', job.sync ? '1' : '0', 'retentionMs', retentionMs, 'submittedAt', now, 'queuedAt', now,
+    'ttlAt', now + job.policy.ttlMs, ...(job.webhook !== undefined ? ['webhook', job.webhook] : []),
+  ]; // prettier-ignore
+  return { fields, handOffChars: input.length + extra.length };
 }
 
 /** Read side of the engine's keys: records, recent jobs, counts. */
@@ -124,9 +115,7 @@ export class JobReader {
     if (ids.length === 0) return { idle: [], running: [] };
     const pipeline = this.redis.pipeline();
     for (const id of ids)
-      pipeline
-        .scard(this.keys.endpoint(endpointId, `worker:${id}`))
-        .exists(this.keys.endpoint(endpointId, `retired:${id}`));
+      pipeline.scard(this.keys.workerJobs(endpointId, id)).exists(this.keys.retired(endpointId, id));
     const replies = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
     const live: LiveWorkers = { idle: [], running: [] };
     ids.forEach((id, index) => {

@@ -1,27 +1,21 @@
 /**
  * Lua scripts behind every job state change. Each runs atomically in Redis, so take vs cancel, job-done vs
- * timeout and a repeated job-done can never interleave. ARGV[1] is the engine's key base ("<prefix>jobs:").
- * Keys: `<base><ep>:job:<id>` (hash), `<base><ep>:stream:<id>` (list), `<base><ep>:queued` (zset by queuedAt),
- * `<base><ep>:low`, `<base><ep>:running`, `<base><ep>:worker:<wid>` (its jobs), `<base><ep>:stop:<wid>`,
- * `<base><ep>:workers` (zset by last seen), `<base><ep>:retired:<wid>` (a removed worker), `<base><ep>:takers` (list), `<base><ep>:recent`,
- * `<base><ep>:stats`; global zsets `<base>expiry` (deletion time), `<base>deadlines` (execution timeout),
- * `<base>workers` (last seen), `<base>outbox` (finished jobs whose webhook is not queued yet, by finish time),
- * `<base>stops` (workers told to stop a job that have not asked for it yet, by the first request's time), with
- * members "<ep>/<id|wid>"; the `<base>events` stream and the `<base>wake` channel.
+ * timeout and a repeated job-done can never interleave. ARGV[1] is the engine's key base ("<prefix>jobs:"); the key
+ * layout and the wake messages come from `protocol/` (LUA_KEYS, LUA_WAKES, LUA_TAKERS), shared with the TypeScript.
+ * Each script is called through its wrapper in engine-scripts.ts, which maps named arguments to ARGV.
  */
 
 import { JOB_EVENTS_MAX_LEN } from './events';
+import { LUA_KEYS, LUA_TAKERS, LUA_WAKES } from './protocol';
 
+/** What every script starts with: the key base, key and message builders, events, wakes and terminal steps. */
 export const PRELUDE = `
 local base = ARGV[1]
-local function jkey(ep, id) return base .. ep .. ':job:' .. id end
-local function ekey(ep, name) return base .. ep .. ':' .. name end
-local TERMINAL = { COMPLETED = true, FAILED = true, CANCELLED = true, TIMED_OUT = true }
+${LUA_KEYS}${LUA_WAKES}${LUA_TAKERS}local TERMINAL = { COMPLETED = true, FAILED = true, CANCELLED = true, TIMED_OUT = true }
 local function emit(kind, ep, ...)
-  redis.call('XADD', base .. 'events', 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', 'type', kind, 'endpointId', ep, ...)
+  redis.call('XADD', gkey('events'), 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', 'type', kind, 'endpointId', ep, ...)
 end
-local function wake(message) redis.call('PUBLISH', base .. 'wake', message) end
-local function split(member) return string.match(member, '^([^/]+)/(.+)$') end
+local function wake(message) redis.call('PUBLISH', gkey('wake'), message) end
 local function unqueue(ep, id)
   redis.call('ZREM', ekey(ep, 'queued'), id)
   redis.call('SREM', ekey(ep, 'low'), id)
@@ -29,9 +23,9 @@ end
 -- Tells a worker to stop a job; the worker's first request not drained yet is remembered in 'stops', for workers
 -- without the job-stop channel (see SWEEP_UNHEEDED_STOPS).
 local function stop(ep, wid, id, now)
-  redis.call('SADD', ekey(ep, 'stop:' .. wid), id)
-  redis.call('ZADD', base .. 'stops', 'NX', now, ep .. '/' .. wid)
-  wake('s|' .. ep .. '|' .. wid)
+  redis.call('SADD', stopkey(ep, wid), id)
+  redis.call('ZADD', gkey('stops'), 'NX', now, member(ep, wid))
+  wake(stopWake(ep, wid))
 end
 -- A terminal transition; a job with a webhook enters the outbox in the same step (see webhook-outbox.ts).
 -- Returns true when it did.
@@ -42,13 +36,13 @@ local function finish(ep, id, status, now, err)
   if err then redis.call('HSET', k, 'error', err) end
   unqueue(ep, id)
   redis.call('SREM', ekey(ep, 'running'), id)
-  redis.call('ZREM', base .. 'deadlines', ep .. '/' .. id)
-  if f[1] then redis.call('SREM', ekey(ep, 'worker:' .. f[1]), id) end
-  redis.call('ZADD', base .. 'expiry', math.min(tonumber(f[2]), now + tonumber(f[3])), ep .. '/' .. id)
+  redis.call('ZREM', gkey('deadlines'), member(ep, id))
+  if f[1] then redis.call('SREM', wkey(ep, f[1]), id) end
+  redis.call('ZADD', gkey('expiry'), math.min(tonumber(f[2]), now + tonumber(f[3])), member(ep, id))
   redis.call('HINCRBY', ekey(ep, 'stats'), status, 1)
   emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '')
-  wake('j|' .. ep .. '|' .. id)
-  if f[4] then redis.call('ZADD', base .. 'outbox', now, ep .. '/' .. id) end
+  wake(jobChangedWake(ep, id))
+  if f[4] then redis.call('ZADD', gkey('outbox'), now, member(ep, id)) end
   return f[4] ~= false
 end
 `;
@@ -66,9 +60,9 @@ local function claim(ep, id, wid, now)
   redis.call('HDEL', k, 'lastWorkerId')
   unqueue(ep, id)
   redis.call('SADD', ekey(ep, 'running'), id)
-  redis.call('SADD', ekey(ep, 'worker:' .. wid), id)
-  redis.call('ZADD', base .. 'deadlines', now + tonumber(f[2]), ep .. '/' .. id)
-  redis.call('ZADD', base .. 'workers', now, ep .. '/' .. wid)
+  redis.call('SADD', wkey(ep, wid), id)
+  redis.call('ZADD', gkey('deadlines'), now + tonumber(f[2]), member(ep, id))
+  redis.call('ZADD', gkey('workers'), now, member(ep, wid))
   redis.call('ZADD', ekey(ep, 'workers'), now, wid)
   emit('job.started', ep, 'jobId', id, 'workerId', wid)
   return { f[3], f[4] }
@@ -78,9 +72,9 @@ end
 /**
  * Creates the job hash and queues it: ARGV ep, id, now, ttlAt, low(0|1), a queued-job wake to publish ('' for none),
  * handOff (1|0), then hash field/value pairs. With handOff, the job goes to the oldest take registered in
- * `<ep>:takers` (entries "<origin>|<takeId>|<expiresAt>|<workerId>", see dispatch.ts) that has not expired and whose
- * worker is not retired: it is claimed for it here and `h|<origin>|<takeId>|<ep>|<id>|<workerId>`, input and extra
- * (a line each) are published instead of the wake. Returns 0 (the id exists), 1 (queued) or 2 (handed to a registered take).
+ * `<ep>:takers` (TakerEntry, see protocol/takers.ts and dispatch.ts) that has not expired and whose
+ * worker is not retired: it is claimed for it here and a hand-off wake (HandOffWake, with the job's input and extra)
+ * is published for the take's replica instead of the queued-job wake. Returns 0 (the id exists), 1 (queued) or 2 (handed to a registered take).
  */
 export const SUBMIT = `${PRELUDE}${CLAIM_STEP}
 local ep, id, now, ttlAt, low, announce, handOff = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], ARGV[8]
@@ -89,19 +83,19 @@ if redis.call('EXISTS', k) == 1 then return 0 end
 redis.call('HSET', k, unpack(ARGV, 9))
 redis.call('ZADD', ekey(ep, 'queued'), now, id)
 if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
-redis.call('ZADD', base .. 'expiry', ttlAt, ep .. '/' .. id)
+redis.call('ZADD', gkey('expiry'), ttlAt, member(ep, id))
 redis.call('ZADD', ekey(ep, 'recent'), now, id)
 redis.call('ZREMRANGEBYRANK', ekey(ep, 'recent'), 0, -1001)
-redis.call('SADD', base .. 'endpoints', ep)
+redis.call('SADD', gkey('endpoints'), ep)
 emit('job.queued', ep, 'jobId', id, 'lowPriority', low)
 if handOff == '1' then
   while true do
     local entry = redis.call('LPOP', ekey(ep, 'takers'))
     if not entry then break end
-    local origin, takeId, expiresAt, wid = string.match(entry, '^([^|]+)|([^|]+)|(%d+)|(.+)$')
-    if origin and tonumber(expiresAt) > now and redis.call('EXISTS', ekey(ep, 'retired:' .. wid)) == 0 then
+    local origin, takeId, expiresAt, wid = parseTaker(entry)
+    if origin and tonumber(expiresAt) > now and redis.call('EXISTS', retiredkey(ep, wid)) == 0 then
       local job = claim(ep, id, wid, now)
-      wake('h|' .. origin .. '|' .. takeId .. '|' .. ep .. '|' .. id .. '|' .. wid .. '\\n' .. job[1] .. '\\n' .. job[2])
+      wake(handOffWake(origin, takeId, ep, id, wid, job[1], job[2]))
       return 2
     end
   end
@@ -116,7 +110,7 @@ return 1
  */
 export const CLAIM = `${PRELUDE}${CLAIM_STEP}
 local ep, id, wid, now = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
-if redis.call('EXISTS', ekey(ep, 'retired:' .. wid)) == 1 then return 'retired' end
+if redis.call('EXISTS', retiredkey(ep, wid)) == 1 then return 'retired' end
 return claim(ep, id, wid, now) or false
 `;
 
@@ -134,8 +128,8 @@ redis.call('HDEL', k, 'workerId', 'takenAt')
 redis.call('ZADD', ekey(ep, 'queued'), f[3], id)
 if f[4] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 redis.call('SREM', ekey(ep, 'running'), id)
-redis.call('SREM', ekey(ep, 'worker:' .. wid), id)
-redis.call('ZREM', base .. 'deadlines', ep .. '/' .. id)
+redis.call('SREM', wkey(ep, wid), id)
+redis.call('ZREM', gkey('deadlines'), member(ep, id))
 emit('job.requeued', ep, 'jobId', id, 'workerId', wid, 'retries', f[5])
 return 1
 `;
@@ -149,8 +143,8 @@ return 1
  */
 export const RETIRE = `${PRELUDE}
 local ep, wid, onlyIfIdle, ttl, at = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-if onlyIfIdle == '1' and redis.call('SCARD', ekey(ep, 'worker:' .. wid)) > 0 then return 0 end
-redis.call('SET', ekey(ep, 'retired:' .. wid), at, 'PX', ttl)
+if onlyIfIdle == '1' and redis.call('SCARD', wkey(ep, wid)) > 0 then return 0 end
+redis.call('SET', retiredkey(ep, wid), at, 'PX', ttl)
 return 1
 `;
 
@@ -170,7 +164,7 @@ local mine = (f[1] == 'IN_PROGRESS' and f[2] == wid) or (f[1] == 'IN_QUEUE' and 
 if not mine then return 'ignored' end
 if kind == 'progress' then
   if ARGV[8] == '1' then redis.call('HSET', k, 'output', ARGV[9]) end
-  wake('j|' .. ep .. '|' .. id)
+  wake(jobChangedWake(ep, id))
   return 'progress'
 end
 if ARGV[8] == '1' then redis.call('HSET', k, 'output', ARGV[9]) else redis.call('HDEL', k, 'output') end
@@ -199,10 +193,10 @@ if not f[1] then return 'missing' end
 if f[1] ~= 'FAILED' and f[1] ~= 'TIMED_OUT' then return f[1] end
 redis.call('HSET', k, 'status', 'IN_QUEUE', 'queuedAt', now)
 redis.call('HDEL', k, 'output', 'error', 'workerId', 'takenAt', 'doneAt', 'lastWorkerId')
-redis.call('DEL', ekey(ep, 'stream:' .. id))
+redis.call('DEL', skey(ep, id))
 redis.call('ZADD', ekey(ep, 'queued'), now, id)
 if f[3] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
-redis.call('ZADD', base .. 'expiry', f[2], ep .. '/' .. id)
+redis.call('ZADD', gkey('expiry'), f[2], member(ep, id))
 redis.call('HINCRBY', ekey(ep, 'stats'), 'retried', 1)
 emit('job.queued', ep, 'jobId', id, 'lowPriority', f[3], 'retry', '1')
 return 'queued'
@@ -218,7 +212,7 @@ local ttlAt = tonumber(f[2]) + ttl
 redis.call('HSET', k, 'ttlAt', ttlAt)
 local deleteAt = ttlAt
 if TERMINAL[f[1]] then deleteAt = math.min(ttlAt, tonumber(f[3]) + tonumber(f[4])) end
-redis.call('ZADD', base .. 'expiry', deleteAt, ep .. '/' .. id)
+redis.call('ZADD', gkey('expiry'), deleteAt, member(ep, id))
 return 'ok'
 `;
 
@@ -228,8 +222,8 @@ local ep, id, wid = ARGV[2], ARGV[3], ARGV[4]
 local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId')
 if not f[1] then return 'missing' end
 if f[1] ~= 'IN_PROGRESS' or f[2] ~= wid then return 'ignored' end
-redis.call('RPUSH', ekey(ep, 'stream:' .. id), unpack(ARGV, 5))
-wake('j|' .. ep .. '|' .. id)
+redis.call('RPUSH', skey(ep, id), unpack(ARGV, 5))
+wake(jobChangedWake(ep, id))
 return 'ok'
 `;
 
@@ -238,7 +232,7 @@ export const DRAIN_STREAM = `${PRELUDE}
 local ep, id = ARGV[2], ARGV[3]
 local status = redis.call('HGET', jkey(ep, id), 'status')
 if not status then return false end
-local s = ekey(ep, 'stream:' .. id)
+local s = skey(ep, id)
 local chunks = redis.call('LRANGE', s, 0, -1)
 redis.call('DEL', s)
 return { status, chunks }
@@ -246,17 +240,17 @@ return { status, chunks }
 
 /** ARGV ep, workerId. Hands out (and forgets) the jobs the worker must stop. */
 export const DRAIN_STOPS = `${PRELUDE}
-local s = ekey(ARGV[2], 'stop:' .. ARGV[3])
+local s = stopkey(ARGV[2], ARGV[3])
 local ids = redis.call('SMEMBERS', s)
 redis.call('DEL', s)
-redis.call('ZREM', base .. 'stops', ARGV[2] .. '/' .. ARGV[3])
+redis.call('ZREM', gkey('stops'), member(ARGV[2], ARGV[3]))
 return ids
 `;
 
 /** ARGV ep, workerId, now. */
 export const HEARTBEAT = `${PRELUDE}
 local ep, wid, now = ARGV[2], ARGV[3], ARGV[4]
-redis.call('ZADD', base .. 'workers', now, ep .. '/' .. wid)
+redis.call('ZADD', gkey('workers'), now, member(ep, wid))
 redis.call('ZADD', ekey(ep, 'workers'), now, wid)
 return 1
 `;
@@ -271,7 +265,7 @@ return ids
 
 /** ARGV member ("<ep>/<id>"), score. Removes an outbox entry only if it is still the one relayed (same finish time). */
 export const OUTBOX_ACK = `${PRELUDE}
-local key = base .. 'outbox'
+local key = gkey('outbox')
 local score = redis.call('ZSCORE', key, ARGV[2])
 if score and tonumber(score) == tonumber(ARGV[3]) then return redis.call('ZREM', key, ARGV[2]) end
 return 0

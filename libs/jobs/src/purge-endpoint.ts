@@ -9,8 +9,8 @@
  * gone), which ends the job on their side. A job-router that found the endpoint within its endpoint cache window
  * (5 s) may still accept a job for it meanwhile; purging again removes such a straggler (the purge is idempotent).
  */
-import { EndpointQueues, type Redis } from '@runplane/queue';
-import { JobKeys } from './job-store';
+import { defineLuaScript, EndpointQueues, type Redis } from '@runplane/queue';
+import { type GlobalKey, indexMemberPrefix, JobKeys } from './protocol';
 
 /** Keys or members handled per Redis call, so a large endpoint never blocks Redis for long. */
 const BATCH = 500;
@@ -18,19 +18,28 @@ const BATCH = 500;
 /** Lua string patterns for SCAN's glob: `*`, `?`, `[`, `]` and `\` in a prefix are matched literally. */
 const GLOB_ESCAPE = `local function literal(s) return (string.gsub(s, '[%*%?%[%]\\\\]', '\\\\%0')) end`;
 
-/** One SCAN step over the keys starting with KEYS[1], unlinking what it found; returns the next cursor. */
-const UNLINK_STEP = `${GLOB_ESCAPE}
+/** One SCAN step over the keys starting with `prefix` (a KEY), unlinking what it found; returns the next cursor. */
+const UNLINK_STEP = defineLuaScript<{ prefix: string; cursor: string }, string>(
+  `${GLOB_ESCAPE}
 local reply = redis.call('SCAN', ARGV[1], 'MATCH', literal(KEYS[1]) .. '*', 'COUNT', ARGV[2])
 if #reply[2] > 0 then redis.call('UNLINK', unpack(reply[2])) end
-return reply[1]`;
+return reply[1]`,
+  (a) => ({ keys: [a.prefix], argv: [a.cursor, BATCH] }),
+);
 
-/** One ZSCAN step over the sorted set KEYS[1], removing members starting with ARGV[2]; returns the next cursor. */
-const ZREM_STEP = `${GLOB_ESCAPE}
+/** One ZSCAN step over the sorted set `key`, removing members starting with `prefix`; returns the next cursor. */
+const ZREM_STEP = defineLuaScript<{ key: string; cursor: string; prefix: string }, string>(
+  `${GLOB_ESCAPE}
 local reply = redis.call('ZSCAN', KEYS[1], ARGV[1], 'MATCH', literal(ARGV[2]) .. '*', 'COUNT', ARGV[3])
 local members = {}
 for i = 1, #reply[2], 2 do members[#members + 1] = reply[2][i] end
 if #members > 0 then redis.call('ZREM', KEYS[1], unpack(members)) end
-return reply[1]`;
+return reply[1]`,
+  (a) => ({ keys: [a.key], argv: [a.cursor, a.prefix, BATCH] }),
+);
+
+/** The engine-wide indexes whose members name an endpoint. */
+const INDEXES: GlobalKey[] = ['deadlines', 'expiry', 'workers', 'outbox'];
 
 /**
  * Purges an endpoint's job data. `redis` carries the deployment's key prefix (InfrastructureModule's REDIS_CLIENT):
@@ -40,23 +49,22 @@ export async function purgeEndpointJobs(redis: Redis, endpointId: string): Promi
   const keys = new JobKeys('jobs:');
   // Its queue first, so no worker is handed one of its jobs while the rest goes (BullMQ keys: "<prefix>bull:<queue>:").
   await unlinkKeysStartingWith(redis, `bull:${EndpointQueues.queueName(endpointId)}:`);
-  const member = `${endpointId}/`;
-  for (const index of ['deadlines', 'expiry', 'workers', 'outbox'])
-    await removeMembersStartingWith(redis, `${keys.base}${index}`, member);
-  await unlinkKeysStartingWith(redis, keys.endpoint(endpointId, ''));
-  await redis.srem(`${keys.base}endpoints`, endpointId);
+  for (const index of INDEXES)
+    await removeMembersStartingWith(redis, keys.global(index), indexMemberPrefix(endpointId));
+  await unlinkKeysStartingWith(redis, keys.endpointPrefix(endpointId));
+  await redis.srem(keys.global('endpoints'), endpointId);
 }
 
 async function unlinkKeysStartingWith(redis: Redis, prefix: string): Promise<void> {
   let cursor = '0';
   do {
-    cursor = (await redis.eval(UNLINK_STEP, 1, prefix, cursor, BATCH)) as string;
+    cursor = await UNLINK_STEP.run(redis, { prefix, cursor });
   } while (cursor !== '0');
 }
 
 async function removeMembersStartingWith(redis: Redis, key: string, prefix: string): Promise<void> {
   let cursor = '0';
   do {
-    cursor = (await redis.eval(ZREM_STEP, 1, key, cursor, prefix, BATCH)) as string;
+    cursor = await ZREM_STEP.run(redis, { key, cursor, prefix });
   } while (cursor !== '0');
 }

@@ -1,5 +1,5 @@
 import type { Redis } from '@runplane/queue';
-import { JobKeys } from './job-store';
+import { type EndpointKey, JobKeys } from './protocol';
 
 /** One worker as the engine's heartbeat view knows it. */
 export interface EngineWorker {
@@ -44,7 +44,7 @@ export class JobScalingReader {
   }
 
   async view(endpointId: string): Promise<ScalingView> {
-    const key = (name: string): string => this.keys.endpoint(endpointId, name);
+    const key = (name: EndpointKey): string => this.keys.endpoint(endpointId, name);
     const [queued, low, running, head, seen] = await Promise.all([
       this.redis.zcard(key('queued')),
       this.redis.scard(key('low')),
@@ -74,7 +74,7 @@ export class JobScalingReader {
     if (seen.length === 0) return workers;
     const pipeline = this.redis.pipeline();
     for (let index = 0; index < seen.length; index += 2)
-      pipeline.scard(this.keys.endpoint(endpointId, `worker:${seen[index]}`));
+      pipeline.scard(this.keys.workerJobs(endpointId, seen[index] as string));
     const counts = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
     for (let index = 0; index < seen.length; index += 2) {
       workers.set(seen[index] as string, { lastSeenAt: Number(seen[index + 1]), jobs: counts[index / 2] ?? 0 });

@@ -1,5 +1,3 @@
-export { LuaScript } from '@runplane/queue';
-
 /** Pairs a flat [ep, id, ep, id, ...] script reply. */
 export function pairs(flat: string[]): { endpointId: string; id: string }[] {
   const out: { endpointId: string; id: string }[] = [];

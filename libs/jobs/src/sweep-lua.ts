@@ -4,7 +4,7 @@ import { PRELUDE } from './lua';
 export const SWEEP_TIMEOUTS = `${PRELUDE}
 local now, limit = tonumber(ARGV[2]), ARGV[3]
 local out = {}
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'deadlines', '-inf', now, 'LIMIT', 0, limit)) do
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', gkey('deadlines'), '-inf', now, 'LIMIT', 0, limit)) do
   local ep, id = split(m)
   local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId', 'executionTimeoutMs')
   if f[1] == 'IN_PROGRESS' then
@@ -13,7 +13,7 @@ for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'deadlines', '-inf', now,
     table.insert(out, ep)
     table.insert(out, id)
   else
-    redis.call('ZREM', base .. 'deadlines', m)
+    redis.call('ZREM', gkey('deadlines'), m)
   end
 end
 return out
@@ -26,7 +26,7 @@ return out
 export const SWEEP_EXPIRED = `${PRELUDE}
 local now, limit = tonumber(ARGV[2]), ARGV[3]
 local out = {}
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'expiry', '-inf', now, 'LIMIT', 0, limit)) do
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', gkey('expiry'), '-inf', now, 'LIMIT', 0, limit)) do
   local ep, id = split(m)
   local k = jkey(ep, id)
   local f = redis.call('HMGET', k, 'status', 'workerId')
@@ -34,18 +34,18 @@ for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'expiry', '-inf', now, 'L
     table.insert(out, ep)
     table.insert(out, id)
   elseif f[1] == 'IN_PROGRESS' and f[2] then
-    redis.call('SREM', ekey(ep, 'worker:' .. f[2]), id)
+    redis.call('SREM', wkey(ep, f[2]), id)
     stop(ep, f[2], id, now)
   end
-  redis.call('DEL', k, ekey(ep, 'stream:' .. id))
+  redis.call('DEL', k, skey(ep, id))
   unqueue(ep, id)
   redis.call('SREM', ekey(ep, 'running'), id)
   redis.call('ZREM', ekey(ep, 'recent'), id)
-  redis.call('ZREM', base .. 'deadlines', m)
-  redis.call('ZREM', base .. 'expiry', m)
+  redis.call('ZREM', gkey('deadlines'), m)
+  redis.call('ZREM', gkey('expiry'), m)
   if f[1] then
     emit('job.expired', ep, 'jobId', id, 'status', f[1])
-    wake('j|' .. ep .. '|' .. id)
+    wake(jobChangedWake(ep, id))
   end
 end
 return out
@@ -60,12 +60,12 @@ return out
 export const SWEEP_UNHEEDED_STOPS = `${PRELUDE}
 local cutoff, limit = ARGV[2], ARGV[3]
 local out = {}
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'stops', '-inf', cutoff, 'LIMIT', 0, limit)) do
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', gkey('stops'), '-inf', cutoff, 'LIMIT', 0, limit)) do
   local ep, wid = split(m)
-  local s = ekey(ep, 'stop:' .. wid)
+  local s = stopkey(ep, wid)
   local ids = redis.call('SMEMBERS', s)
   redis.call('DEL', s)
-  redis.call('ZREM', base .. 'stops', m)
+  redis.call('ZREM', gkey('stops'), m)
   if #ids > 0 then
     emit('worker.refresh', ep, 'workerId', wid, 'reason', 'did not stop job ' .. table.concat(ids, ', ') .. ' when told to (no job-stop channel)')
     table.insert(out, ep)
@@ -90,11 +90,11 @@ local function requeue(ep, id, k, f, wid, why)
   end
   redis.call('HSET', k, 'status', 'IN_QUEUE', 'retries', retries + 1, 'queuedAt', now, 'lastWorkerId', wid)
   redis.call('HDEL', k, 'workerId', 'takenAt', 'output')
-  redis.call('DEL', ekey(ep, 'stream:' .. id))
+  redis.call('DEL', skey(ep, id))
   redis.call('ZADD', ekey(ep, 'queued'), now, id)
   if f[4] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
   redis.call('SREM', ekey(ep, 'running'), id)
-  redis.call('ZREM', base .. 'deadlines', ep .. '/' .. id)
+  redis.call('ZREM', gkey('deadlines'), member(ep, id))
   redis.call('HINCRBY', ekey(ep, 'stats'), 'retried', 1)
   emit('job.requeued', ep, 'jobId', id, 'workerId', wid, 'retries', retries + 1)
   table.insert(requeued, ep)
@@ -109,17 +109,17 @@ end
 export const SWEEP_LOST_WORKERS = `${PRELUDE}
 local now, cutoff, maxRetries, limit = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local requeued, failed = {}, {}
-${REQUEUE}for _, m in ipairs(redis.call('ZRANGEBYSCORE', base .. 'workers', '-inf', cutoff, 'LIMIT', 0, limit)) do
+${REQUEUE}for _, m in ipairs(redis.call('ZRANGEBYSCORE', gkey('workers'), '-inf', cutoff, 'LIMIT', 0, limit)) do
   local ep, wid = split(m)
-  local wk = ekey(ep, 'worker:' .. wid)
+  local wk = wkey(ep, wid)
   for _, id in ipairs(redis.call('SMEMBERS', wk)) do
     local k = jkey(ep, id)
     local f = redis.call('HMGET', k, 'status', 'workerId', 'retries', 'lowPriority')
     if f[1] == 'IN_PROGRESS' and f[2] == wid then requeue(ep, id, k, f, wid, 'stopped responding while running the job') end
   end
-  redis.call('DEL', wk, ekey(ep, 'stop:' .. wid))
-  redis.call('ZREM', base .. 'stops', m)
-  redis.call('ZREM', base .. 'workers', m)
+  redis.call('DEL', wk, stopkey(ep, wid))
+  redis.call('ZREM', gkey('stops'), m)
+  redis.call('ZREM', gkey('workers'), m)
   redis.call('ZREM', ekey(ep, 'workers'), wid)
   emit('worker.lost', ep, 'workerId', wid)
 end
@@ -138,13 +138,13 @@ local requeued, failed = {}, {}
 ${REQUEUE}
 local held = {}
 for i = 7, #ARGV do held[ARGV[i]] = true end
-for _, id in ipairs(redis.call('SMEMBERS', ekey(ep, 'worker:' .. wid))) do
+for _, id in ipairs(redis.call('SMEMBERS', wkey(ep, wid))) do
   if not held[id] then
     local k = jkey(ep, id)
     local f = redis.call('HMGET', k, 'status', 'workerId', 'retries', 'lowPriority', 'takenAt')
     if f[1] == 'IN_PROGRESS' and f[2] == wid and tonumber(f[5] or now) <= takenBefore then
       requeue(ep, id, k, f, wid, 'no longer reports the job it was given')
-      redis.call('SREM', ekey(ep, 'worker:' .. wid), id)
+      redis.call('SREM', wkey(ep, wid), id)
     end
   end
 end

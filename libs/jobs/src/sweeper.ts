@@ -1,13 +1,7 @@
 import type { EndpointQueues, Redis } from '@runplane/queue';
-import type { JobKeys } from './job-store';
-import { LuaScript, pairs } from './scripts';
-import { RECONCILE_WORKER, SWEEP_EXPIRED, SWEEP_LOST_WORKERS, SWEEP_TIMEOUTS, SWEEP_UNHEEDED_STOPS } from './sweep-lua';
-
-const TIMEOUTS = new LuaScript(SWEEP_TIMEOUTS);
-const EXPIRED = new LuaScript(SWEEP_EXPIRED);
-const LOST_WORKERS = new LuaScript(SWEEP_LOST_WORKERS);
-const RECONCILE = new LuaScript(RECONCILE_WORKER);
-const UNHEEDED_STOPS = new LuaScript(SWEEP_UNHEEDED_STOPS);
+import type { JobKeys } from './protocol';
+import { pairs } from './scripts';
+import { SWEEP_SCRIPTS } from './sweep-scripts';
 // Oldest queued jobs checked per endpoint and sweep: a bound on the repair's cost behind a deep backlog.
 const REPAIR_CHECKS = 50;
 
@@ -45,19 +39,19 @@ export class Sweeper {
   /** One pass of every rule; each handles at most `batch` due items, the next pass takes the rest. */
   async sweep(now: number): Promise<void> {
     const base = this.keys.base;
-    const { batch, maxRetries, heartbeatIntervalMs } = this.options;
-    const timedOut = pairs(await TIMEOUTS.run<string[]>(this.redis, [base, now, batch]));
+    const { batch: limit, maxRetries, heartbeatIntervalMs } = this.options;
+    const timedOut = pairs(await SWEEP_SCRIPTS.timeouts.run(this.redis, { base, now, limit }));
     await Promise.all(timedOut.map(({ endpointId, id }) => this.options.finished(endpointId, id)));
 
-    const expiredQueued = pairs(await EXPIRED.run<string[]>(this.redis, [base, now, batch]));
+    const expiredQueued = pairs(await SWEEP_SCRIPTS.expired.run(this.redis, { base, now, limit }));
     // Best effort: an entry a taker holds right now is dropped at its claim, the job being gone.
     await Promise.all(expiredQueued.map(({ endpointId, id }) => this.queues.remove(endpointId, id).catch(() => false)));
 
     const cutoff = now - 3 * heartbeatIntervalMs;
-    await this.settle(await LOST_WORKERS.run<[string[], string[]]>(this.redis, [base, now, cutoff, maxRetries, batch]));
+    await this.settle(await SWEEP_SCRIPTS.lostWorkers.run(this.redis, { base, now, cutoff, maxRetries, limit }));
     // A worker with the job-stop channel asks for its stop requests within moments (its poll is parked, or comes back
     // within a second); one that has not in 3 heartbeat intervals has no such channel, and is recycled.
-    await UNHEEDED_STOPS.run<string[]>(this.redis, [base, cutoff, batch]);
+    await SWEEP_SCRIPTS.unheededStops.run(this.redis, { base, cutoff, limit });
     await this.repairQueues(now);
     await this.options.relayWebhooks(now);
   }
@@ -68,8 +62,9 @@ export class Sweeper {
    */
   async reconcile(endpointId: string, workerId: string, heldJobIds: string[], now: number): Promise<void> {
     const takenBefore = now - 2 * this.options.heartbeatIntervalMs;
-    const args = [this.keys.base, endpointId, workerId, now, takenBefore, this.options.maxRetries, ...heldJobIds];
-    await this.settle(await RECONCILE.run<[string[], string[]]>(this.redis, args));
+    const { maxRetries } = this.options;
+    const args = { base: this.keys.base, endpointId, workerId, now, takenBefore, maxRetries, heldJobIds };
+    await this.settle(await SWEEP_SCRIPTS.reconcile.run(this.redis, args));
   }
 
   private async settle([requeued, failed]: [string[], string[]]): Promise<void> {
@@ -83,7 +78,7 @@ export class Sweeper {
    */
   private async repairQueues(now: number): Promise<void> {
     const cutoff = now - (this.options.repairGraceMs ?? 10_000);
-    const endpoints = await this.redis.smembers(`${this.keys.base}endpoints`);
+    const endpoints = await this.redis.smembers(this.keys.global('endpoints'));
     for (const endpointId of endpoints) {
       const queued = this.keys.endpoint(endpointId, 'queued');
       const ids = await this.redis.zrangebyscore(queued, '-inf', cutoff, 'LIMIT', 0, REPAIR_CHECKS);

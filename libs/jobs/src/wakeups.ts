@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '@runplane/queue';
+import { channelOf, encodeWake, type HandOffWake, isTakersChannel, parseWake } from './protocol';
 
 interface Waiter {
   wake: (news?: unknown) => void;
@@ -53,15 +54,16 @@ export interface ParkOptions<T> {
 }
 
 /**
- * Long-poll wake-ups over Redis pub/sub, so every job-router replica hears them. Messages (published by the Lua
- * scripts and the engine): `t|<ep>` a job was queued, `j|<ep>|<id>` a job changed, `s|<ep>|<workerId>` a stop request,
- * `h|<origin>|...` a job claimed for a take parked on the replica `origin` (see {@link onHandOff}).
+ * Long-poll wake-ups over Redis pub/sub, so every job-router replica hears them. Callers park on the channels of
+ * `PARKING` (protocol/channels.ts); the messages (`WakeMessage`, protocol/wake-messages.ts, published by the Lua
+ * scripts and the engine) each wake the channel `channelOf` names, except a hand-off, which goes to the take it names
+ * (see {@link onHandOff}).
  *
  * The replica that caused a change also wakes its own callers at once ({@link notify}), without waiting for the
- * message's round trip through Redis. A queued-job wake it publishes carries its origin and the job's id
- * (`t|<ep>|<origin>|<jobId>`): its own copy is not delivered twice (each replica wakes one taker per queued job), and
- * the taker woken elsewhere is told which job to claim. Other messages that come back are delivered again, which
- * costs a parked caller one more look at the job at most.
+ * message's round trip through Redis. A queued-job wake it publishes carries its origin and the job's id: its own copy
+ * is not delivered twice (each replica wakes one taker per queued job), and the taker woken elsewhere is told which
+ * job to claim. Other messages that come back are delivered again, which costs a parked caller one more look at the
+ * job at most.
  */
 export class Wakeups {
   /** Tags this replica's queued-job wakes (see {@link queuedMessage}). */
@@ -70,8 +72,8 @@ export class Wakeups {
   private readonly subscriber: Redis;
   private readonly ready: Promise<unknown>;
   private closed = false;
-  /** Receives the hand-off messages (`h|...`) published for this replica's takes; see {@link onHandOff}. */
-  private handOffs: ((message: string) => void) | undefined;
+  /** Receives the hand-offs published for this replica's takes; see {@link onHandOff}. */
+  private handOffs: ((handOff: HandOffWake) => void) | undefined;
 
   constructor(redis: Redis, channel: string) {
     this.subscriber = redis.duplicate();
@@ -129,8 +131,8 @@ export class Wakeups {
     return waiter && this.reservation(waiter);
   }
 
-  /** Routes the hand-off messages (`h|<origin>|...`) published for this replica to `handler`. */
-  onHandOff(handler: (message: string) => void): void {
+  /** Routes the hand-offs published for this replica's takes to `handler`. */
+  onHandOff(handler: (handOff: HandOffWake) => void): void {
     this.handOffs = handler;
   }
 
@@ -169,7 +171,7 @@ export class Wakeups {
 
   /** The message that announces a queued job of `endpointId` (and its id, when known) to the other replicas. */
   queuedMessage(endpointId: string, jobId?: string): string {
-    return jobId === undefined ? `t|${endpointId}|${this.origin}` : `t|${endpointId}|${this.origin}|${jobId}`;
+    return encodeWake({ type: 'queued', endpointId, origin: this.origin, ...(jobId === undefined ? {} : { jobId }) });
   }
 
   /** Number of callers waiting for a wake-up (not mid-attempt), for tests and metrics. */
@@ -186,19 +188,23 @@ export class Wakeups {
     this.subscriber.disconnect();
   }
 
-  private received(message: string): void {
-    if (message.startsWith(`h|${this.origin}|`)) return this.handOffs?.(message);
-    if (message.startsWith('h|')) return;
-    if (!message.startsWith('t|')) return this.deliver(message);
-    const [, endpointId, origin, jobId] = message.split('|');
+  private received(text: string): void {
+    const message = parseWake(text);
+    if (!message) return;
+    if (message.type === 'handOff') {
+      if (message.origin === this.origin) this.handOffs?.(message);
+      return;
+    }
     // Our own queued-job wake was delivered when it was sent.
-    if (origin !== this.origin) this.deliver(`t|${endpointId}`, jobId);
+    if (message.type === 'queued' && message.origin === this.origin) return;
+    const channel = channelOf(message);
+    if (channel !== undefined) this.deliver(channel, message.type === 'queued' ? message.jobId : undefined);
   }
 
   private deliver(message: string, news?: unknown): void {
     const list = this.waiters.get(message);
     if (!list) return;
-    if (message.startsWith('t|')) {
+    if (isTakersChannel(message)) {
       list.find(isFree)?.wake(news);
       return;
     }

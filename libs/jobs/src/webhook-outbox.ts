@@ -1,11 +1,9 @@
 import type { Redis, TypedQueue } from '@runplane/queue';
 import { TERMINAL_STATUSES } from './engine';
 import type { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
-import { type JobKeys, toJobRecord } from './job-store';
-import { OUTBOX_ACK } from './lua';
-import { LuaScript, pairs } from './scripts';
-
-const ACK = new LuaScript(OUTBOX_ACK);
+import { toJobRecord } from './job-store';
+import { SCRIPTS } from './engine-scripts';
+import { indexMember, type JobKeys, parseIndexMember } from './protocol';
 
 /** Settings of a {@link WebhookOutbox}. */
 export interface WebhookOutboxOptions {
@@ -34,7 +32,7 @@ export class WebhookOutbox {
 
   /** Relays one job's entry, if it has one (right after its terminal transition). */
   async relay(endpointId: string, jobId: string): Promise<void> {
-    const member = `${endpointId}/${jobId}`;
+    const member = indexMember(endpointId, jobId);
     const [score, hash] = await Promise.all([
       this.redis.zscore(this.keys.outbox, member),
       this.redis.hgetall(this.keys.job(endpointId, jobId)),
@@ -53,7 +51,7 @@ export class WebhookOutbox {
       };
       await this.webhooks.add('webhook.deliver', payload, { jobId: `${jobId}-${hash['doneAt']}` });
     }
-    await ACK.run(this.redis, [this.keys.base, member, score]);
+    await SCRIPTS.outboxAck.run(this.redis, { base: this.keys.base, member, score });
   }
 
   /** Relays up to `batch` entries older than the grace period (left by a process that died before relaying them). */
@@ -66,7 +64,9 @@ export class WebhookOutbox {
       0,
       this.options.batch,
     );
-    const entries = pairs(due.flatMap((member) => member.split('/', 2)));
-    for (const { endpointId, id } of entries) await this.relay(endpointId, id);
+    for (const member of due) {
+      const entry = parseIndexMember(member);
+      if (entry) await this.relay(entry.endpointId, entry.id);
+    }
   }
 }

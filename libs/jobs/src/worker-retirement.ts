@@ -1,6 +1,6 @@
 import type { Redis } from '@runplane/queue';
 import { SCRIPTS } from './engine-scripts';
-import { JobKeys } from './job-store';
+import { JobKeys } from './protocol';
 
 /** How long a retired worker's mark is kept: far longer than a removed worker's process can outlive its removal. */
 const RETIRED_MARK_MS = 24 * 60 * 60 * 1000;
@@ -38,18 +38,12 @@ export class WorkerRetirement {
 
   /** When the worker was retired (ms since the epoch), or null when it was not (or so long ago the mark is gone). */
   async retiredAt(endpointId: string, workerId: string): Promise<number | null> {
-    const value = await this.redis.get(this.keys.endpoint(endpointId, `retired:${workerId}`));
+    const value = await this.redis.get(this.keys.retired(endpointId, workerId));
     return value === null ? null : Number(value);
   }
 
   private run(endpointId: string, workerId: string, onlyIfIdle: boolean, at: number): Promise<number> {
-    return SCRIPTS.retire.run<number>(this.redis, [
-      this.keys.base,
-      endpointId,
-      workerId,
-      onlyIfIdle ? 1 : 0,
-      RETIRED_MARK_MS,
-      at,
-    ]);
+    const base = this.keys.base;
+    return SCRIPTS.retire.run(this.redis, { base, endpointId, workerId, onlyIfIdle, ttlMs: RETIRED_MARK_MS, at });
   }
 }

@@ -1,6 +1,7 @@
 export { checkRedis, closeRedis, createRedis, normalizePrefix } from './redis';
 export type { CreateRedisOptions, Redis } from './redis';
-export { LuaScript } from './lua-script';
+export { defineLuaScript, LuaScript, NamedLuaScript } from './lua-script';
+export type { LuaCall } from './lua-script';
 export { defineJobCatalog, JobCatalogError, jobNamesIn } from './catalog';
 export type { JobBackoff, JobCatalog, JobData, JobDefinition, JobNamesIn, JobPayload, QueueNameOf } from './catalog';
 export { assertQueueConnection, bullPrefix, createQueue } from './queues';

@@ -27,3 +27,36 @@ export class LuaScript {
     }
   }
 }
+
+/** What one call of a script sends: its KEYS (which get the client's keyPrefix) and its ARGV, in order. */
+export interface LuaCall {
+  keys?: string[];
+  argv: (string | number)[];
+}
+
+/**
+ * A Lua script called with named arguments: `A` is the options object a caller passes, `R` the script's reply. The
+ * options are mapped to KEYS and ARGV in one place (the `toCall` given to {@link defineLuaScript}), beside the
+ * script's source, so no call site depends on argument positions.
+ */
+export class NamedLuaScript<A, R> {
+  private readonly script: LuaScript;
+
+  constructor(
+    source: string,
+    private readonly toCall: (args: A) => LuaCall,
+  ) {
+    this.script = new LuaScript(source);
+  }
+
+  /** Runs the script on `redis` (the connection decides what it is ordered with; see the caller's rule). */
+  run(redis: Redis, args: A): Promise<R> {
+    const { keys = [], argv } = this.toCall(args);
+    return this.script.runWithKeys<R>(redis, keys, argv);
+  }
+}
+
+/** Declares a script with named arguments: `toCall` maps the options object to KEYS and ARGV. */
+export function defineLuaScript<A, R>(source: string, toCall: (args: A) => LuaCall): NamedLuaScript<A, R> {
+  return new NamedLuaScript<A, R>(source, toCall);
+}

@@ -1,8 +1,9 @@
 import { bullPrefix, createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, FakeClock, pollUntil, testRedisPrefix } from '@runplane/testing';
 import type { JobSubmission } from '../engine';
-import { JobKeys } from '../job-store';
-import { RedisJobEngine, type RedisJobEngineOptions } from '../redis-job-engine';
+import { encodeWake, JobKeys } from '../protocol';
+import type { RedisJobEngineOptions } from '../engine-options';
+import { RedisJobEngine } from '../redis-job-engine';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -28,7 +29,8 @@ export function startEngine(label: string, options: Partial<RedisJobEngineOption
   const prefix = testRedisPrefix(label);
   const clock = new FakeClock();
   const errors: Error[] = [];
-  const engine = new RedisJobEngine({ redis, prefix, region: 'u1', clock, onError: (e) => errors.push(e), ...options });
+  const onError = (e: Error) => errors.push(e);
+  const engine = new RedisJobEngine({ queueOrdered: redis, prefix, region: 'u1', clock, onError, ...options });
   const replicas: RedisJobEngine[] = [];
   const keys = JobKeys.ofPrefix(prefix);
   return {
@@ -39,16 +41,9 @@ export function startEngine(label: string, options: Partial<RedisJobEngineOption
     keys,
     errors,
     wakeFromAnotherReplica: (endpointId, jobId) =>
-      redis.publish(keys.wakeChannel, `t|${endpointId}|another-replica|${jobId}`),
+      redis.publish(keys.wakeChannel, encodeWake({ type: 'queued', endpointId, origin: 'another-replica', jobId })),
     replica() {
-      const replica = new RedisJobEngine({
-        redis,
-        prefix,
-        region: 'u1',
-        clock,
-        onError: (e) => errors.push(e),
-        ...options,
-      });
+      const replica = new RedisJobEngine({ queueOrdered: redis, prefix, region: 'u1', clock, onError, ...options });
       replicas.push(replica);
       return replica;
     },

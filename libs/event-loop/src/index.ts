@@ -1,0 +1,1 @@
+export { atTurnEnd, turnEnd, type TurnEdge } from './turn';

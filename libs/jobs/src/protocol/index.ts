@@ -1,0 +1,4 @@
+export * from './keys';
+export * from './wake-messages';
+export * from './channels';
+export * from './takers';

@@ -1,0 +1,48 @@
+import type { EngineConnections } from './connections';
+import { HAND_OFF_MAX_CHARS, type JobDispatcher } from './dispatch';
+import type { JobSubmission } from './engine';
+import { SCRIPTS } from './engine-scripts';
+import { newRecordFields } from './job-store';
+import type { JobKeys } from './protocol';
+
+/** What recording a submitted job works with: the engine's connections, keys and dispatcher. */
+export interface SubmissionParts extends EngineConnections {
+  keys: JobKeys;
+  dispatcher: JobDispatcher;
+}
+
+/** A job accepted by `submit`, with its new id and the submission time (engine clock). */
+export interface NewJob {
+  job: JobSubmission;
+  id: string;
+  now: number;
+}
+
+/**
+ * Records a submitted job (the SUBMIT script) and dispatches it, in one round trip. With a take parked on this
+ * replica, the job is claimed for it. Otherwise the record's script hands the job to a take another replica
+ * registered, or else announces it to the other replicas' takers, which claim it by id: they never wait for the queue
+ * entry, and the local add wakes this replica's own.
+ */
+export async function recordAndDispatch(parts: SubmissionParts, { job, id, now }: NewJob): Promise<void> {
+  const { endpointId } = job;
+  const { keys, dispatcher } = parts;
+  const record = newRecordFields(job, id, now);
+  const taker = dispatcher.reserve(endpointId);
+  const submitted = {
+    base: keys.base,
+    endpointId,
+    jobId: id,
+    now,
+    ttlAt: now + job.policy.ttlMs,
+    lowPriority: job.policy.lowPriority,
+    announce: taker ? '' : dispatcher.announcement(endpointId, id),
+    handOff: !taker && record.handOffChars <= HAND_OFF_MAX_CHARS,
+    fields: record.fields,
+  };
+  // The record's script is sent first on the connection the next step uses (a taker's claim on queueFree, or
+  // BullMQ's add on queueOrdered), so Redis runs it first and a taker never finds an entry without its record
+  // (repairQueues covers a NOSCRIPT retry).
+  const recording = SCRIPTS.submit.run(taker ? parts.queueFree : parts.queueOrdered, submitted);
+  await Promise.all([recording, dispatcher.dispatch(endpointId, id, taker, taker ? undefined : recording)]);
+}
