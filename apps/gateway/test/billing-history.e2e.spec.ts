@@ -62,24 +62,28 @@ describe('billing history through the usage queue, the aggregator and /v1/billin
     templateId: null,
     imageName: 'img:pod',
   });
+  type WorkerDims = Pick<
+    WorkerUsageEvent,
+    'workerId' | 'endpointId' | 'gpuTypeId' | 'costPerHr' | 'templateId' | 'imageName' | 'dataCenterId'
+  >;
   const worker =
-    (id: string, endpointId: string, gpuTypeId: string, costPerHr: string, dims: [string, string, string]) =>
+    (dims: WorkerDims) =>
     (type: WorkerUsageEvent['type'], time: string): WorkerUsageEvent => ({
-      eventId: `${id}-${type}`,
+      eventId: `${dims.workerId}-${type}`,
       accountId,
       occurredAt: at(time),
       type,
-      workerId: id,
-      endpointId,
       ...compute,
-      gpuTypeId,
-      costPerHr,
-      templateId: dims[0],
-      imageName: dims[1],
-      dataCenterId: dims[2],
+      ...dims,
     });
-  const w1 = worker('w1', 'e1', A40, '1.80', ['tpl-1', 'img:1', 'EU-RO-1']);
-  const w2 = worker('w2', 'e2', L4, '0.72', ['tpl-2', 'img:2', 'US-TX-3']);
+  const w1 = worker({
+    ...{ workerId: 'w1', endpointId: 'e1', gpuTypeId: A40, costPerHr: '1.80' },
+    ...{ templateId: 'tpl-1', imageName: 'img:1', dataCenterId: 'EU-RO-1' },
+  });
+  const w2 = worker({
+    ...{ workerId: 'w2', endpointId: 'e2', gpuTypeId: L4, costPerHr: '0.72' },
+    ...{ templateId: 'tpl-2', imageName: 'img:2', dataCenterId: 'US-TX-3' },
+  });
   const volume = (type: VolumeUsageEvent['type'], time: string, sizeGb: number): VolumeUsageEvent => ({
     eventId: id('v1', type, time),
     accountId,
