@@ -1,3 +1,5 @@
+import { atTurnEnd } from '@runplane/event-loop';
+
 interface Waiting<I, O> {
   item: I;
   resolve: (value: O) => void;
@@ -5,8 +7,9 @@ interface Waiting<I, O> {
 }
 
 /**
- * Collects the calls made while the current batch of work runs (until the event loop turns) and answers them with
- * one call of `run`, so a reconciler pass working on many Pods at once makes one query per step, not one per Pod.
+ * Collects the calls made in the current event-loop turn (until its `'after-io'` edge, see @runplane/event-loop) and
+ * answers them with one call of `run`, so a reconciler pass working on many Pods at once makes one query per step,
+ * not one per Pod.
  * `run` answers the items in order; when it fails, every call of that batch fails with its error.
  */
 export class MicroBatch<I, O> {
@@ -21,7 +24,7 @@ export class MicroBatch<I, O> {
   load(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (this.waiting.length === 1) setImmediate(() => this.flush());
+      if (this.waiting.length === 1) atTurnEnd('after-io', () => this.flush());
       else if (this.waiting.length >= this.maxSize) this.flush();
     });
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { atTurnEnd } from '@runplane/event-loop';
 import type { ResourceWatch, V1Pod, V1Secret } from '@runplane/kube';
 import { buildTokenSecret, TOKEN_SECRET_LABEL, tokenSecretPodIds } from './workload-objects';
 
@@ -54,7 +55,8 @@ export class TokenSecrets {
     const name = `rp-tokens-${randomBytes(6).toString('hex')}`;
     this.open.set(name, { name, accountId, data: {}, waiters: [] });
     this.current.set(accountId, name);
-    setImmediate(() => this.flush(name));
+    // Every workload the driver creates in this turn joins it before it is written (see TurnEdge 'after-io').
+    atTurnEnd('after-io', () => this.flush(name));
     return name;
   }
 
