@@ -1,11 +1,8 @@
 import { seedCatalog } from '@runplane/catalog';
 import type { EndpointDto, TemplateDto } from '@runplane/contracts';
-import type { LightMyRequestResponse } from '@runplane/http';
-import { bearer, type GatewayHarness, startGateway } from './harness';
+import { type Caller, type GatewayHarness, type Method, requestsAs, startGateway } from './harness';
 
-/** An account calling the API with its key. */
-export type Caller = { accountId: string; secret: string };
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type { Caller, Method } from './harness';
 
 /** What the /v1/endpoints specs start from: two accounts, each with a template of its own. */
 export interface EndpointsWorld {
@@ -40,8 +37,7 @@ export async function startEndpointsWorld(label: string): Promise<EndpointsWorld
 
 /** Requests of the endpoints specs, on the gateway and owner that `world` returns when a test runs. */
 export function endpointRequests(world: () => Pick<EndpointsWorld, 'gw' | 'owner'>) {
-  const call = (caller: Caller, method: Method, url: string, payload?: object): Promise<LightMyRequestResponse> =>
-    world().gw.inject({ method, url, headers: bearer(caller.secret), ...(payload ? { payload } : {}) });
+  const call = requestsAs(() => world().gw);
   async function ok<T>(caller: Caller, method: Method, url: string, payload?: object): Promise<T> {
     const res = await call(caller, method, url, payload);
     expect({ url, status: res.statusCode, body: res.statusCode === 200 ? null : res.body }).toEqual({

@@ -72,3 +72,15 @@ export async function startGateway(
 
 /** Authorization header in Bearer form. */
 export const bearer = (secret: string): Record<string, string> => ({ authorization: `Bearer ${secret}` });
+
+/** An account calling the API with its key. */
+export type Caller = { accountId: string; secret: string };
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** A request as `caller` on the gateway that `gw` returns when the request is made (specs start it in beforeAll). */
+export function requestsAs(
+  gw: () => GatewayHarness,
+): (caller: Caller, method: Method, url: string, payload?: object) => Promise<LightMyRequestResponse> {
+  return (caller, method, url, payload) =>
+    gw().inject({ method, url, headers: bearer(caller.secret), ...(payload ? { payload } : {}) });
+}
