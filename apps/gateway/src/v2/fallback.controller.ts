@@ -45,7 +45,7 @@ export class V2FallbackController {
     throw notOffered('ECR delegations (/v2/registries/delegations): use registry credentials (/v2/registries)');
   }
 
-  @All('*')
+  @All(['', '*'])
   unknown(@Req() request: FastifyRequest): never {
     const path = request.url.split('?')[0] ?? '';
     const allowed = allowedMethods(path);

@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { V2FallbackController } from './fallback.controller';
 import { type RateLimitWindow, V2_RATE_LIMIT_WINDOWS, V2RateLimiter, V2RateLimitInterceptor } from './http/rate-limit';
+import { V2EdgeProblems } from './http/edge-problems';
 import { V2OpenApiController } from './openapi/openapi.controller';
 
 /** Settings of the v2 API beyond the shared infrastructure. */
@@ -20,6 +21,7 @@ class V2HttpModule {
         { provide: V2_RATE_LIMIT_WINDOWS, useValue: options.rateLimits },
         V2RateLimiter,
         V2RateLimitInterceptor,
+        V2EdgeProblems,
       ],
       exports: [V2RateLimiter, V2RateLimitInterceptor],
     };

@@ -1,0 +1,42 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from '@runplane/http';
+import { PROBLEM_CONTENT_TYPE, problemTitle } from './problem';
+
+const V2_PATH = /^\/v2(?:[/?]|$)/;
+
+/** A v1-shaped error body (`{"message", "code", "requestId"}`) as a problem's detail, or undefined. */
+function v1Detail(payload: unknown): string | undefined {
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return undefined;
+  try {
+    const body = JSON.parse(payload) as { message?: unknown; title?: unknown };
+    return typeof body.message === 'string' && body.title === undefined ? body.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Errors Fastify raises before a v2 route's own filter can run (a malformed JSON body, a body over the limit, an
+ * unsupported media type, a URL that is not valid percent-encoding) are answered by the gateway's v1 error handler;
+ * this rewrites such an answer on a `/v2` path as problem+json, so every v2 error has the one shape.
+ */
+@Injectable()
+export class V2EdgeProblems implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onSend', (request, reply, payload, done) => {
+      const contentType = String(reply.getHeader('content-type') ?? '');
+      if (reply.statusCode < 400 || !V2_PATH.test(request.url) || !contentType.startsWith('application/json')) {
+        return done(null, payload);
+      }
+      const detail = v1Detail(payload);
+      if (detail === undefined) return done(null, payload);
+      void reply.header('content-type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`);
+      const status = reply.statusCode;
+      return done(null, JSON.stringify({ title: problemTitle(status), status, detail }));
+    });
+  }
+}

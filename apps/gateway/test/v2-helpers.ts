@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { buildService, type LightMyRequestResponse } from '@runplane/http';
+import { createTestDatabase, testRedisPrefix } from '@runplane/testing';
+import { unbookedPlacement } from '@runplane/workloads';
+import { gatewayEnvSchema } from '../src/config';
+import { GatewayModule } from '../src/gateway.module';
+import { bearer, type GatewayHarness } from './harness';
+
+/** An account with a key, calling the gateway as that account. */
+export interface V2Caller {
+  accountId: string;
+  secret: string;
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
+}
+
+/** A new account of the gateway with a key of `scope`, as a caller. */
+export async function v2Caller(gw: GatewayHarness, scope: 'ALL' | 'READ_ONLY' = 'ALL'): Promise<V2Caller> {
+  const { accountId, secret } = await gw.accountWithKey(scope);
+  return {
+    accountId,
+    secret,
+    call: (method, url, payload) =>
+      gw.inject({
+        method,
+        url,
+        headers: bearer(secret),
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      }),
+  };
+}
+
+/** The problem+json body of an answer, after checking its status and media type. */
+export function problemOf(
+  res: LightMyRequestResponse,
+  status: number,
+): { title: string; status: number; detail: string; errors?: string[] } {
+  expect({ status: res.statusCode, body: res.body }).toEqual({ status, body: expect.any(String) });
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  const body = res.json<{ title: string; status: number; detail: string; errors?: string[] }>();
+  expect(body).toEqual(expect.objectContaining({ title: expect.any(String), status, detail: expect.any(String) }));
+  return body;
+}
+
+/** Every item of a paginated v2 list, following nextCursor with pages of `limit`; also returns how many pages. */
+export async function allPages<T>(
+  caller: V2Caller,
+  url: string,
+  key: string,
+  limit: number,
+): Promise<{ items: T[]; pages: number }> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const query: string = `limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await caller.call('GET', `${url}?${query}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json<
+      Record<string, unknown> & { pagination: { nextCursor: string | null; hasNextPage: boolean } }
+    >();
+    items.push(...(body[key] as T[]));
+    expect(body.pagination.hasNextPage).toBe(body.pagination.nextCursor !== null);
+    cursor = body.pagination.nextCursor;
+    pages += 1;
+  } while (cursor !== null && pages < 100);
+  return { items, pages };
+}
+
+/** A gateway (no harness conveniences) with environment overrides, e.g. low v2 quotas. */
+export async function startGatewayWithEnv(label: string, env: Record<string, string>) {
+  const database = await createTestDatabase(label);
+  const config = gatewayEnvSchema.parse({
+    DATABASE_URL: database.url,
+    REDIS_PREFIX: testRedisPrefix(label),
+    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const app = await buildService({
+    serviceName: 'gateway',
+    errorStyle: 'v1',
+    config,
+    module: (infrastructure) => GatewayModule.forRoot(config, infrastructure, () => unbookedPlacement),
+  });
+  await app.init();
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.ready();
+  return {
+    fastify,
+    databaseUrl: database.url,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
