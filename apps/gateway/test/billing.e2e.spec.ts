@@ -1,8 +1,7 @@
 import { seedCatalog } from '@runplane/catalog';
 import { type BillingRecordKind, newId } from '@runplane/db';
-import { bearer, type GatewayHarness, startGateway } from './harness';
+import { bearer, type Caller, type GatewayHarness, startGateway } from './harness';
 
-type Caller = { accountId: string; secret: string };
 type Row = {
   time: string;
   podId?: string;
@@ -21,6 +20,13 @@ type Row = {
 
 const HOUR = 3_600_000;
 const dims = (templateId: string, imageName: string, dataCenterId: string) => ({ templateId, imageName, dataCenterId });
+const pod = (time: string, podId: string, gpuTypeId: string) => ({ time, podId, gpuTypeId });
+const worker = (time: string, endpointId: string, podId: string, gpuTypeId: string) => ({
+  time,
+  endpointId,
+  podId,
+  gpuTypeId,
+});
 const L4 = 'NVIDIA L4';
 const A40 = 'NVIDIA A40';
 
@@ -54,64 +60,15 @@ describe('v1 /billing', () => {
     owner = await gw.accountWithKey('ALL');
     other = await gw.accountWithKey('ALL');
     await insert(owner.accountId, 'POD', [
-      {
-        time: '2023-12-31T23:00:00Z',
-        podId: 'pod-2',
-        gpuTypeId: A40,
-        amount: 0.1,
-        timeBilledMs: HOUR,
-        diskSpaceBilledGb: 20,
-      },
-      {
-        time: '2024-01-01T00:00:00Z',
-        podId: 'pod-1',
-        gpuTypeId: L4,
-        amount: 1.5,
-        timeBilledMs: HOUR,
-        diskSpaceBilledGb: 50,
-      },
-      {
-        time: '2024-01-01T01:00:00Z',
-        podId: 'pod-1',
-        gpuTypeId: L4,
-        amount: 1.5,
-        timeBilledMs: HOUR,
-        diskSpaceBilledGb: 50,
-      },
-      {
-        time: '2024-01-01T00:00:00Z',
-        podId: 'pod-2',
-        gpuTypeId: A40,
-        amount: 0.4,
-        timeBilledMs: HOUR,
-        diskSpaceBilledGb: 20,
-      },
-      {
-        time: '2024-01-01T03:00:00Z',
-        podId: 'pod-3',
-        gpuTypeId: L4,
-        amount: 1,
-        timeBilledMs: HOUR,
-        diskSpaceBilledGb: 10,
-      },
-      {
-        time: '2024-01-02T05:00:00Z',
-        podId: 'pod-1',
-        gpuTypeId: L4,
-        amount: 0.5,
-        timeBilledMs: HOUR / 2,
-        diskSpaceBilledGb: 60,
-      },
+      { ...pod('2023-12-31T23:00:00Z', 'pod-2', A40), amount: 0.1, timeBilledMs: HOUR, diskSpaceBilledGb: 20 },
+      { ...pod('2024-01-01T00:00:00Z', 'pod-1', L4), amount: 1.5, timeBilledMs: HOUR, diskSpaceBilledGb: 50 },
+      { ...pod('2024-01-01T01:00:00Z', 'pod-1', L4), amount: 1.5, timeBilledMs: HOUR, diskSpaceBilledGb: 50 },
+      { ...pod('2024-01-01T00:00:00Z', 'pod-2', A40), amount: 0.4, timeBilledMs: HOUR, diskSpaceBilledGb: 20 },
+      { ...pod('2024-01-01T03:00:00Z', 'pod-3', L4), amount: 1, timeBilledMs: HOUR, diskSpaceBilledGb: 10 },
+      { ...pod('2024-01-02T05:00:00Z', 'pod-1', L4), amount: 0.5, timeBilledMs: HOUR / 2, diskSpaceBilledGb: 60 },
     ]);
     await insert(other.accountId, 'POD', [
-      {
-        time: '2024-01-01T00:00:00Z',
-        podId: 'their-pod',
-        gpuTypeId: L4,
-        amount: 999,
-        timeBilledMs: HOUR,
-        diskSpaceBilledGb: 1,
-      },
+      { ...pod('2024-01-01T00:00:00Z', 'their-pod', L4), amount: 999, timeBilledMs: HOUR, diskSpaceBilledGb: 1 },
     ]);
   });
   afterAll(() => gw.close());
@@ -188,45 +145,23 @@ describe('v1 /billing', () => {
       const a = owner.accountId;
       await insert(a, 'ENDPOINT', [
         {
-          time: '2024-02-01T00:00:00Z',
-          endpointId: 'ep-one',
-          podId: 'w-1',
-          gpuTypeId: L4,
+          ...worker('2024-02-01T00:00:00Z', 'ep-one', 'w-1', L4),
           ...dims('tpl-one', 'img:1', 'EU-RO-1'),
-          amount: 2,
-          timeBilledMs: HOUR,
-          diskSpaceBilledGb: 5,
+          ...{ amount: 2, timeBilledMs: HOUR, diskSpaceBilledGb: 5 },
         },
         {
-          time: '2024-02-01T01:00:00Z',
-          endpointId: 'ep-one',
-          podId: 'w-2',
-          gpuTypeId: A40,
+          ...worker('2024-02-01T01:00:00Z', 'ep-one', 'w-2', A40),
           ...dims('tpl-one', 'img:1', 'US-TX-3'),
-          amount: 1,
-          timeBilledMs: HOUR / 2,
-          diskSpaceBilledGb: 5,
+          ...{ amount: 1, timeBilledMs: HOUR / 2, diskSpaceBilledGb: 5 },
         },
         {
-          time: '2024-02-01T00:00:00Z',
-          endpointId: 'ep-two',
-          podId: 'w-3',
-          gpuTypeId: L4,
+          ...worker('2024-02-01T00:00:00Z', 'ep-two', 'w-3', L4),
           ...dims('tpl-two', 'img:2', 'EU-RO-1'),
-          amount: 3,
-          timeBilledMs: HOUR,
-          diskSpaceBilledGb: 7,
+          ...{ amount: 3, timeBilledMs: HOUR, diskSpaceBilledGb: 7 },
         },
       ]);
       await insert(other.accountId, 'ENDPOINT', [
-        {
-          time: '2024-02-01T00:00:00Z',
-          endpointId: 'ep-one',
-          podId: 'w-1',
-          gpuTypeId: L4,
-          amount: 500,
-          timeBilledMs: HOUR,
-        },
+        { ...worker('2024-02-01T00:00:00Z', 'ep-one', 'w-1', L4), amount: 500, timeBilledMs: HOUR },
       ]);
     });
 
