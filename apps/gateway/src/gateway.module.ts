@@ -23,6 +23,7 @@ export class GatewayModule {
         infrastructure,
         V1Module.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY, placement: placementClient }),
         V2Module.forRoot({
+          encryptionKey: config.RUNPLANE_ENCRYPTION_KEY,
           rateLimits: rateLimitWindows(
             config.V2_RATE_LIMIT_PER_MINUTE,
             config.V2_RATE_LIMIT_PER_HOUR,

@@ -9,6 +9,7 @@ export { AccountsService, type AccountDto } from './accounts.service';
 export { ApiKeysService } from './api-keys.service';
 export { AccountsRepository } from './accounts.repository';
 export { ApiKeysRepository } from './api-keys.repository';
+export { PUBLIC_KEY_ENV, SshKeysRepository } from './ssh-keys.repository';
 export { AUTH_CACHE_TTL_MS, AuthCache, CredentialCache } from './auth-cache';
 export { generateSecret, hashSecret, isWellFormedSecret } from './api-key-secret';
 export {

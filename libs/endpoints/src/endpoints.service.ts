@@ -8,7 +8,8 @@ import {
   type TemplateDto,
   ValidationError,
 } from '@runplane/contracts';
-import { type Endpoint, isForeignKeyViolation, newId } from '@runplane/db';
+import { type Endpoint, isForeignKeyViolation } from '@runplane/db';
+import { newEndpointId } from './endpoint-id';
 import { checkWorkerBounds, type EndpointShapeChecker, requestedVolumeIds } from './endpoint-shape';
 import type { EndpointConfig, EndpointsRepository } from './endpoints.repository';
 import type { EndpointRuntimeData, EndpointTemplateSource, EndpointWorkerSource } from './ports';
@@ -90,7 +91,7 @@ export class EndpointsService {
   async create(accountId: string, input: EndpointCreateInput): Promise<EndpointDto> {
     const template = await this.usableTemplate(accountId, input.templateId);
     const config = await this.newConfig(accountId, input, template);
-    const row = await referencesKept(() => this.endpoints.create({ ...config, id: newId(), accountId }));
+    const row = await referencesKept(() => this.endpoints.create({ ...config, id: newEndpointId(), accountId }));
     return toDto(row, template);
   }
 

@@ -3,11 +3,17 @@ import { V2FallbackController } from './fallback.controller';
 import { type RateLimitWindow, V2_RATE_LIMIT_WINDOWS, V2RateLimiter, V2RateLimitInterceptor } from './http/rate-limit';
 import { V2EdgeProblems } from './http/edge-problems';
 import { V2OpenApiController } from './openapi/openapi.controller';
+import { AccountModule } from './account/account.module';
+import { TemplatesV2Module } from './templates/templates.module';
+import { NetworkVolumesV2Module } from './network-volumes/network-volumes.module';
+import { RegistriesV2Module } from './registries/registries.module';
 
 /** Settings of the v2 API beyond the shared infrastructure. */
 export interface V2Options {
   /** Per-account quotas (see rateLimitWindows); empty: no limits and no RateLimit headers. */
   rateLimits: RateLimitWindow[];
+  /** Seals registry passwords at rest (the key v1 uses). */
+  encryptionKey: Buffer;
 }
 
 /** What every v2 resource family's controllers need: the quota counters their V2Controller decorator applies. */
@@ -37,7 +43,13 @@ export class V2Module {
   static forRoot(options: V2Options): DynamicModule {
     return {
       module: V2Module,
-      imports: [V2HttpModule.forRoot(options)],
+      imports: [
+        V2HttpModule.forRoot(options),
+        AccountModule,
+        TemplatesV2Module,
+        NetworkVolumesV2Module,
+        RegistriesV2Module.forRoot(options),
+      ],
       controllers: [V2OpenApiController, V2FallbackController],
     };
   }

@@ -52,6 +52,16 @@ export class PodRepository {
     return this.db.pod.create({ data, include: withRelations });
   }
 
+  /** The account's SSH public keys, one a line (the `PUBLIC_KEY` a new Pod gets), or undefined when it has none. */
+  async sshPublicKeys(accountId: string): Promise<string | undefined> {
+    const keys = await this.db.sshKey.findMany({
+      where: { accountId },
+      orderBy: { position: 'asc' },
+      select: { publicKey: true },
+    });
+    return keys.length > 0 ? keys.map((key) => key.publicKey).join('\n') : undefined;
+  }
+
   findById(accountId: string, id: string): Promise<PodRow | null> {
     return this.db.pod.findFirst({ where: { id, accountId }, include: withRelations });
   }

@@ -73,6 +73,10 @@ export class PodsService {
 
   async create(accountId: string, input: PodCreateInput): Promise<PodDto> {
     const data = await this.planner.plan(accountId, newId(), input, this.clock());
+    // As on RunPod, the account's SSH keys reach a new Pod in PUBLIC_KEY, unless its env sets one.
+    const env = stringMap(data.env);
+    const publicKey = env.PUBLIC_KEY === undefined ? await this.pods.sshPublicKeys(accountId) : undefined;
+    if (publicKey !== undefined) data.env = { ...env, PUBLIC_KEY: publicKey };
     let row: PodRow;
     try {
       row = await this.pods.create(data);

@@ -1,5 +1,9 @@
 import { buildV2OpenApiDocument, type V2OpenApiDocument } from './document';
 import type { V2Route } from './route';
+import { accountRoutes } from '../account/account.routes';
+import { templateRoutes } from '../templates/templates.routes';
+import { networkVolumeRoutes } from '../network-volumes/network-volumes.routes';
+import { registryRoutes } from '../registries/registries.routes';
 
 /** `/v2/openapi.json` itself. */
 const documentRoutes: V2Route[] = [
@@ -19,7 +23,13 @@ const documentRoutes: V2Route[] = [
  * Every v2 route, in the order the document lists them: each resource family exports its table beside its controller
  * and adds one line here. The fallback uses the same table to answer a known path's wrong method with 405 and `Allow`.
  */
-export const V2_ROUTES: readonly V2Route[] = [...documentRoutes];
+export const V2_ROUTES: readonly V2Route[] = [
+  ...documentRoutes,
+  ...accountRoutes,
+  ...templateRoutes,
+  ...networkVolumeRoutes,
+  ...registryRoutes,
+];
 
 let cached: V2OpenApiDocument | undefined;
 
