@@ -3,6 +3,7 @@ import { V2FallbackController } from './fallback.controller';
 import { type RateLimitWindow, V2_RATE_LIMIT_WINDOWS, V2RateLimiter, V2RateLimitInterceptor } from './http/rate-limit';
 import { V2EdgeProblems } from './http/edge-problems';
 import { V2OpenApiController } from './openapi/openapi.controller';
+import { V2LogsModule } from './logs/logs.module';
 import { AccountModule } from './account/account.module';
 import { TemplatesV2Module } from './templates/templates.module';
 import { NetworkVolumesV2Module } from './network-volumes/network-volumes.module';
@@ -45,6 +46,7 @@ export class V2Module {
       module: V2Module,
       imports: [
         V2HttpModule.forRoot(options),
+        V2LogsModule,
         AccountModule,
         TemplatesV2Module,
         NetworkVolumesV2Module,

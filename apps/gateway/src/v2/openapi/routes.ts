@@ -1,5 +1,6 @@
 import { buildV2OpenApiDocument, type V2OpenApiDocument } from './document';
 import type { V2Route } from './route';
+import { LOG_ROUTES } from '../logs/logs.routes';
 import { accountRoutes } from '../account/account.routes';
 import { templateRoutes } from '../templates/templates.routes';
 import { networkVolumeRoutes } from '../network-volumes/network-volumes.routes';
@@ -29,6 +30,7 @@ export const V2_ROUTES: readonly V2Route[] = [
   ...templateRoutes,
   ...networkVolumeRoutes,
   ...registryRoutes,
+  ...LOG_ROUTES,
 ];
 
 let cached: V2OpenApiDocument | undefined;
