@@ -3,20 +3,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubeTestEnv, pollUntil } from '@runplane/testing';
+import { kubeTestEnv, pollUntil, TcpProxy } from '@runplane/testing';
 import { H100, type KubePlatform, startKubePlatform } from './kube-platform';
-import { ApiserverProxy } from './tcp-proxy';
 
 const POOL = 'sched-kube-outage';
 
 describe('the kubernetes driver through an apiserver outage', () => {
   let k: KubePlatform;
-  let proxy: ApiserverProxy;
+  let proxy: TcpProxy;
   let dir: string;
 
   beforeAll(async () => {
     const env = kubeTestEnv();
-    proxy = await ApiserverProxy.start(env.connection.server);
+    proxy = await TcpProxy.start(env.connection.server);
     dir = mkdtempSync(join(tmpdir(), 'runplane-outage-'));
     const kubeconfig = join(dir, 'kubeconfig.yaml');
     writeFileSync(kubeconfig, proxy.kubeconfigVia(env.kubeconfig));

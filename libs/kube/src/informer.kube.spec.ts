@@ -1,6 +1,5 @@
-import { createTestNamespace, kubeTestEnv, pollUntil, type TestNamespace } from '@runplane/testing';
+import { createTestNamespace, kubeTestEnv, pollUntil, TcpProxy, type TestNamespace } from '@runplane/testing';
 import type { V1ConfigMap } from '@kubernetes/client-node';
-import { kubeconfigVia, TcpProxy } from '../test/tcp-proxy';
 import { createKubeClients, type KubeClients } from './client';
 import { watchResource, type ResourceWatch } from './informer';
 
@@ -22,10 +21,9 @@ describe('watchResource against a real apiserver', () => {
   beforeAll(async () => {
     namespace = await createTestNamespace('kube-informer');
     direct = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 50, burst: 50 });
-    const server = new URL(env.connection.server);
-    proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port) });
+    proxy = await TcpProxy.start(env.connection.server);
     viaProxy = createKubeClients({
-      kubeconfig: kubeconfigVia(env.kubeconfig, env.connection.server, proxy.port),
+      kubeconfig: proxy.kubeconfigVia(env.kubeconfig),
       qps: 50,
       burst: 50,
     });
@@ -72,8 +70,7 @@ describe('watchResource against a real apiserver', () => {
 
   it('restarts after the connection is cut and refused, and catches up on what changed meanwhile', async () => {
     if (!informer) throw new Error('the first test starts the informer');
-    proxy.refuse(true);
-    proxy.cutAll();
+    proxy.cut();
     await pollUntil(() => errors.length >= 2, {
       timeoutMs: 15_000,
       description: 'failed restarts while the apiserver is unreachable',
@@ -81,7 +78,7 @@ describe('watchResource against a real apiserver', () => {
     // Changes the informer cannot see yet.
     await create('during-outage', { app: 'watched' });
     await direct.core.deleteNamespacedConfigMap({ name: 'live', namespace: namespace.name });
-    proxy.refuse(false);
+    proxy.restore();
     await saw('add during-outage');
     await saw('delete live');
     expect(informer.restarts).toBeGreaterThanOrEqual(2);

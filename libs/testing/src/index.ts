@@ -17,6 +17,9 @@ export {
   type TestDatabase,
 } from './database';
 export { pollUntil, type PollOptions } from './poll';
+export { type ApiAnswer, callWithKey } from './api-call';
+export { TcpProxy } from './tcp-proxy';
+export { createTestStores, TEST_REDIS_URL, type TestStores } from './test-stores';
 export { servedRoutes } from './served-routes';
 export { answerOf, type RawAnswer, sendRaw, trickleUntilAnswered } from './raw-http';
 export { FakeClock } from './clock';

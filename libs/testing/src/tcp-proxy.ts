@@ -1,10 +1,10 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
- * A TCP proxy in front of the test apiserver, so a test can cut the scheduler's connections (its watches die with
- * ECONNRESET) and refuse new ones (an outage) without touching the shared control plane. TLS passes through.
+ * A TCP proxy in front of a test server (the test apiserver), so a test can cut live connections (a watch dies with
+ * ECONNRESET) and refuse new ones (an outage) without touching the shared server. TLS passes through untouched.
  */
-export class ApiserverProxy {
+export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private readonly server: Server;
   private refusing = false;
@@ -13,27 +13,32 @@ export class ApiserverProxy {
     this.server = createServer((client) => this.forward(client));
   }
 
-  /** Listens on a free loopback port and forwards to the apiserver at `server` (https://host:port). */
-  static async start(server: string): Promise<ApiserverProxy> {
-    const proxy = new ApiserverProxy(new URL(server));
+  /** Listens on a free loopback port and forwards to the server at `server` (scheme://host:port). */
+  static async start(server: string): Promise<TcpProxy> {
+    const proxy = new TcpProxy(new URL(server));
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
 
-  /** The kubeconfig text with its server pointed at this proxy. */
-  kubeconfigVia(kubeconfig: string): string {
+  /** The loopback port the proxy listens on. */
+  get port(): number {
     const address = this.server.address();
     if (address === null || typeof address === 'string') throw new Error('the proxy has no TCP address');
-    const server = this.target.origin;
-    return kubeconfig.split(server).join(`${this.target.protocol}//${this.target.hostname}:${address.port}`);
+    return address.port;
   }
 
-  /** An outage: every open connection is reset and new ones are refused until `restore()`. */
+  /** `text` (a kubeconfig) with the target's origin pointed at this proxy. */
+  kubeconfigVia(text: string): string {
+    return text.split(this.target.origin).join(`${this.target.protocol}//${this.target.hostname}:${this.port}`);
+  }
+
+  /** An outage: every open connection is reset, as a network failure would, and new ones are refused until `restore()`. */
   cut(): void {
     this.refusing = true;
     for (const socket of this.sockets) socket.resetAndDestroy();
   }
 
+  /** Ends the outage: new connections are forwarded again. */
   restore(): void {
     this.refusing = false;
   }
