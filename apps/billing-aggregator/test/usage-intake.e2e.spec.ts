@@ -1,9 +1,8 @@
-import { USAGE_QUEUE, usageCatalog } from '@runplane/billing';
 import { DEFAULT_STORAGE_PRICES } from '@runplane/catalog';
 import type { PodUsageEvent, UsageEvent, WorkerUsageEvent } from '@runplane/contracts';
 import { createPrismaClient, type DatabaseClient, newId } from '@runplane/db';
 import { buildService, type NestFastifyApplication } from '@runplane/http';
-import { createQueue, createRedis, defineJobCatalog, type Redis } from '@runplane/queue';
+import { createQueue, createRedis, defineJobCatalog, type Redis, USAGE_QUEUE, usageCatalog } from '@runplane/queue';
 import {
   cleanupRedisPrefix,
   createTestDatabase,

@@ -1,7 +1,15 @@
 import { DEFAULT_STORAGE_PRICES, seedCatalog } from '@runplane/catalog';
-import { startUsageConsumer, USAGE_QUEUE, usageCatalog, UsageAggregator, type UsageFailure } from '@runplane/billing';
+import { startUsageConsumer, UsageAggregator, type UsageFailure } from '@runplane/billing';
 import type { PodUsageEvent, UsageEvent, VolumeUsageEvent, WorkerUsageEvent } from '@runplane/contracts';
-import { createQueue, createRedis, type Redis, type TypedQueue, type TypedWorker } from '@runplane/queue';
+import {
+  createQueue,
+  createRedis,
+  type Redis,
+  type TypedQueue,
+  type TypedWorker,
+  USAGE_QUEUE,
+  usageCatalog,
+} from '@runplane/queue';
 import { cleanupRedisPrefix, FakeClock, pollUntil, testRedisPrefix } from '@runplane/testing';
 import { bearer, type GatewayHarness, startGateway } from './harness';
 

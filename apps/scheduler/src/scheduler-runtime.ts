@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { createWorkerTokensService, type WorkerTokensService } from '@runplane/accounts';
-import { USAGE_QUEUE, usageCatalog, usageJobId, UsageLedgerRepository } from '@runplane/billing';
+import { UsageLedgerRepository } from '@runplane/billing';
 import type { UsageEvent } from '@runplane/contracts';
 import type { DbClient } from '@runplane/db';
 import { ScalingRepository, WorkerStateStore } from '@runplane/endpoints';
 import { JobScalingReader, WorkerRetirement } from '@runplane/jobs';
 import { CapacityRepository, MachinesRepository } from '@runplane/placement';
-import { createQueue, createRedis, type Redis } from '@runplane/queue';
+import { createQueue, createRedis, type Redis, USAGE_QUEUE, usageCatalog, usageJobId } from '@runplane/queue';
 import { PodsStateRepository, VolumeSizesRepository } from '@runplane/workloads';
 import { AutoscalerService } from './autoscaler/autoscaler.service';
 import { JobEventsFollower } from './autoscaler/job-events';

@@ -6,15 +6,18 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { jobEventsCatalog, WEBHOOKS_QUEUE } from '@runplane/jobs';
-import { createWorker, type Redis, type TypedWorker, UnrecoverableError } from '@runplane/queue';
 import {
-  OrphanedWebhookError,
+  createWorker,
+  jobEventsCatalog,
+  type Redis,
+  type TypedWorker,
+  UnrecoverableError,
   WEBHOOK_ATTEMPTS_QUEUE,
   type WebhookAttemptsQueue,
   webhookAttemptsCatalog,
-  type WebhookDispatcher,
-} from '@runplane/webhooks';
+  WEBHOOKS_QUEUE,
+} from '@runplane/queue';
+import { OrphanedWebhookError, type WebhookDispatcher } from '@runplane/webhooks';
 import type { WebhookDispatcherConfig } from './config';
 import { ATTEMPTS_QUEUE, DISPATCHER_CONFIG, QUEUE_REDIS, WEBHOOK_DISPATCHER } from './tokens';
 

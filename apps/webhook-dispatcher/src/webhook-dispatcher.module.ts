@@ -1,15 +1,19 @@
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DbClient } from '@runplane/db';
 import { DB_CLIENT, HealthController } from '@runplane/http';
-import { createQueue, createRedis, type Redis } from '@runplane/queue';
+import {
+  createQueue,
+  createRedis,
+  type Redis,
+  WEBHOOK_ATTEMPTS_QUEUE,
+  type WebhookAttemptsQueue,
+  webhookAttemptsCatalog,
+} from '@runplane/queue';
 import {
   type HostResolver,
   requeueAttempt,
   scheduleAttempt,
   UndiciWebhookSender,
-  WEBHOOK_ATTEMPTS_QUEUE,
-  type WebhookAttemptsQueue,
-  webhookAttemptsCatalog,
   WebhookDeliveriesRepository,
   WebhookDispatcher,
   WebhookSecretsRepository,

@@ -1,13 +1,7 @@
 import { newId } from '@runplane/db';
-import { createQueue, createRedis, type Redis } from '@runplane/queue';
+import { createQueue, createRedis, type Redis, WEBHOOK_ATTEMPTS_QUEUE, webhookAttemptsCatalog } from '@runplane/queue';
 import { getFreePort, pollUntil } from '@runplane/testing';
-import {
-  UndiciWebhookSender,
-  WEBHOOK_ATTEMPTS_QUEUE,
-  webhookAttemptsCatalog,
-  type WebhookRequest,
-  type WebhookSender,
-} from '@runplane/webhooks';
+import { UndiciWebhookSender, type WebhookRequest, type WebhookSender } from '@runplane/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { type RecordedDelivery, startWebhookStack, type WebhookStack } from './harness';
 

@@ -4,8 +4,15 @@ import { createAccountsServices } from '@runplane/accounts';
 import type { WebhookDeliverPayload } from '@runplane/contracts';
 import { createPrismaClient, newId, type WebhookAttempt, type WebhookDelivery } from '@runplane/db';
 import { buildService, type NestFastifyApplication } from '@runplane/http';
-import { jobEventsCatalog, WEBHOOKS_QUEUE } from '@runplane/jobs';
-import { bullPrefix, createQueue, createRedis, type Redis, type TypedQueue } from '@runplane/queue';
+import {
+  bullPrefix,
+  createQueue,
+  createRedis,
+  jobEventsCatalog,
+  type Redis,
+  type TypedQueue,
+  WEBHOOKS_QUEUE,
+} from '@runplane/queue';
 import {
   cleanupRedisPrefix,
   createTestDatabase,

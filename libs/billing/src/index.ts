@@ -15,7 +15,6 @@ export {
 export function createBillingService(db: DbClient, catalog: BillingCatalog): BillingService {
   return new BillingService(new BillingRepository(db), catalog);
 }
-export { USAGE_QUEUE, usageCatalog, usageJobId } from './usage-catalog';
 export { type UsageRejection, UsageEventRejectedError } from './aggregation/errors';
 export {
   type Clock,

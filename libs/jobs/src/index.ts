@@ -13,7 +13,6 @@ export {
   syncRetentionMs,
   type PolicyInput,
 } from './policy';
-export { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 export { MAX_STREAM_CHUNK_BYTES, splitStreamOutput } from './stream-chunks';
 export { JOB_EVENT_TYPES, type JobEventType } from './events';
 export { JobScalingReader, type EngineWorker, type ScalingView } from './scaling-reader';

@@ -1,5 +1,12 @@
 import { NotFoundError, ValidationError } from '@runplane/contracts';
-import { createQueue, EndpointQueues, type Redis, type TypedQueue } from '@runplane/queue';
+import {
+  createQueue,
+  EndpointQueues,
+  jobEventsCatalog,
+  type Redis,
+  type TypedQueue,
+  WEBHOOKS_QUEUE,
+} from '@runplane/queue';
 import type {
   Clock,
   JobCounts,
@@ -13,7 +20,6 @@ import type {
   TakeRequest,
 } from './engine';
 import { eventEntry, JOB_EVENTS_MAX_LEN } from './events';
-import { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 import { claimIdempotencyKey, idempotencyKey } from './idempotency';
 import { JobReader, toJobRecord } from './job-store';
 import {

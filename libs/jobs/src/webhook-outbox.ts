@@ -1,6 +1,5 @@
-import type { Redis, TypedQueue } from '@runplane/queue';
+import type { jobEventsCatalog, Redis, TypedQueue, WEBHOOKS_QUEUE } from '@runplane/queue';
 import { TERMINAL_STATUSES } from './engine';
-import type { jobEventsCatalog, WEBHOOKS_QUEUE } from './job-catalog';
 import { toJobRecord } from './job-store';
 import { SCRIPTS } from './engine-scripts';
 import { indexMember, type JobKeys, parseIndexMember } from './protocol';

@@ -10,3 +10,4 @@ export { createWorker, UnrecoverableError } from './workers';
 export type { JobContext, JobHandlers, TypedWorker, WorkerOptions } from './workers';
 export { EndpointQueues } from './endpoint-queues';
 export type { EndpointQueuesOptions, FetchedEntry } from './endpoint-queues';
+export * from './catalogs';

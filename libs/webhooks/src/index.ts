@@ -16,15 +16,7 @@ export type { DeliveryCursor, DeliveryWithAttempts, FinishedAttempt, NewDelivery
 export { decodeCursor, encodeCursor, WebhookDeliveriesService } from './deliveries.service';
 export { WebhookSecretsRepository } from './secrets.repository';
 export { WebhookSecretsService, type SecretSealer } from './secrets.service';
-export {
-  attemptJobId,
-  requeueAttempt,
-  scheduleAttempt,
-  WEBHOOK_ATTEMPTS_QUEUE,
-  webhookAttemptPayloadSchema,
-  webhookAttemptsCatalog,
-  type WebhookAttemptsQueue,
-} from './attempt-catalog';
+export { requeueAttempt, scheduleAttempt } from './attempt-schedule';
 export {
   OrphanedWebhookError,
   WebhookDispatcher,

@@ -1,5 +1,11 @@
-import { createWorker, type QueueConnection, type TypedWorker, UnrecoverableError } from '@runplane/queue';
-import { USAGE_QUEUE, usageCatalog } from '../usage-catalog';
+import {
+  createWorker,
+  type QueueConnection,
+  type TypedWorker,
+  UnrecoverableError,
+  USAGE_QUEUE,
+  usageCatalog,
+} from '@runplane/queue';
 import { type UsageRejection, UsageEventRejectedError } from './errors';
 import type { UsageAggregator } from './usage-aggregator';
 

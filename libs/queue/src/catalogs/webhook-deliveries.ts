@@ -1,7 +1,7 @@
 import { webhookDeliverPayloadSchema } from '@runplane/contracts';
-import { defineJobCatalog } from '@runplane/queue';
+import { defineJobCatalog } from '../catalog';
 
-/** Queue of outbound webhook deliveries (consumed by webhook-dispatcher). */
+/** Queue of outbound webhook deliveries: produced by the job engine, consumed by webhook-dispatcher. */
 export const WEBHOOKS_QUEUE = 'webhooks';
 
 /**

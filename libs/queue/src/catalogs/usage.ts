@@ -1,5 +1,5 @@
 import { usageEventSchema } from '@runplane/contracts';
-import { defineJobCatalog } from '@runplane/queue';
+import { defineJobCatalog } from '../catalog';
 
 /** Queue of usage events: produced by the scheduler, consumed by the billing aggregator. */
 export const USAGE_QUEUE = 'usage';
