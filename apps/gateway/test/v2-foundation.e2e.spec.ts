@@ -1,3 +1,5 @@
+import { servedRoutes } from '@runplane/testing';
+import { V2_ROUTES } from '../src/v2/openapi/routes';
 import { bearer, type GatewayHarness, startGateway } from './harness';
 import { problemOf, startGatewayWithEnv, type V2Caller, v2Caller } from './v2-helpers';
 
@@ -121,6 +123,25 @@ describe('management API v2 conventions', () => {
     const unauthenticated = await gw.inject({ method: 'GET', url: '/v2/templates' });
     expect(unauthenticated.headers['x-request-id']).toEqual(expect.any(String));
     expect(unauthenticated.headers.ratelimit).toBeUndefined();
+  });
+
+  it('documents every v2 route it serves in /v2/openapi.json, and serves every route documented', () => {
+    const fallback = /^\S+ \/v2(\/\*|\/clusters.*|\/serverless\/:id\/builds.*|\/registries\/delegations.*)?$/;
+    const served = servedRoutes(gw.app.getHttpAdapter().getInstance().printRoutes())
+      .filter((route) => /^\S+ \/v2(\/|$)/.test(route) && !fallback.test(route))
+      .map((route) => route.replace(/:[^/]+/g, '{}'));
+    const documented = V2_ROUTES.map((route) => `${route.method} ${route.path.replace(/\{[^}]+\}/g, '{}')}`);
+    expect([...new Set(served)].sort()).toEqual([...documented].sort());
+  });
+
+  it('refuses every v2 route that changes state to a read-only key (403), and lets it read', async () => {
+    const reader = await v2Caller(gw, 'READ_ONLY');
+    for (const route of V2_ROUTES.filter((r) => !r.public)) {
+      const url = route.path.replace(/\{[^}]+\}/g, 'sweep-id');
+      const res = await reader.call(route.method, url, route.method === 'GET' ? undefined : {});
+      if (route.method === 'GET') expect([route.path, res.statusCode]).not.toEqual([route.path, 403]);
+      else expect([route.path, problemOf(res, 403).detail]).toEqual([route.path, 'This API key is read-only']);
+    }
   });
 
   it('serves /v2/openapi.json without a key, with every route and problem+json errors', async () => {
