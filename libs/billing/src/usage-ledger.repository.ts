@@ -18,7 +18,14 @@ function toEntry(row: {
   running: boolean;
   snapshot: unknown;
 }): LedgerEntry {
-  return { ...row, kind: row.kind as LedgerEntry['kind'], snapshot: (row.snapshot ?? {}) as Record<string, unknown> };
+  return {
+    resourceId: row.resourceId,
+    kind: row.kind as LedgerEntry['kind'],
+    accountId: row.accountId,
+    seq: row.seq,
+    running: row.running,
+    snapshot: (row.snapshot ?? {}) as Record<string, unknown>,
+  };
 }
 
 /**
