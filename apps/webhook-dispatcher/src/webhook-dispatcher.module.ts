@@ -1,5 +1,5 @@
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
-import type { DbClient } from '@runplane/db';
+import { type DbClient, SecretBox } from '@runplane/db';
 import { DB_CLIENT, HealthController } from '@runplane/http';
 import {
   createQueue,
@@ -21,7 +21,6 @@ import {
   type WebhookSender,
   WebhookUrlGuard,
 } from '@runplane/webhooks';
-import { SecretBox } from '@runplane/workloads';
 import type { WebhookDispatcherConfig } from './config';
 import { DispatcherWorkers } from './dispatcher-workers';
 import { ATTEMPTS_QUEUE, DISPATCHER_CONFIG, QUEUE_REDIS, WEBHOOK_DISPATCHER } from './tokens';

@@ -9,6 +9,7 @@ export {
 } from './client';
 export { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from './errors';
 export { newId } from './ids';
+export { SecretBox } from './secret-box';
 export { DatabaseAdmin, databaseNameOf, ensureDatabaseExists, withDatabaseAdmin, withDatabaseName } from './admin';
 export { applyMigrations, migrationsFingerprint, repositoryRoot, type ApplyMigrationsOptions } from './migrations';
 export { missingMigrations, shippedMigrations } from './schema-state';

@@ -1,4 +1,5 @@
-export { SecretBox } from './registry-auth/secret-box';
+/** @deprecated Import SecretBox from @runplane/db, which seals secrets at rest. */
+export { SecretBox } from '@runplane/db';
 export { RegistryAuthRepository } from './registry-auth/registry-auth.repository';
 export { RegistryAuthService, type RegistryCredentials } from './registry-auth/registry-auth.service';
 export * from './templates';

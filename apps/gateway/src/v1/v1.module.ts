@@ -1,8 +1,8 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { createAccountsServices } from '@runplane/accounts';
-import type { DbClient } from '@runplane/db';
+import { type DbClient, SecretBox } from '@runplane/db';
 import { API_KEY_AUTHENTICATOR, DB_CLIENT } from '@runplane/http';
-import { type PodPlacementClient, RegistryAuthRepository, RegistryAuthService, SecretBox } from '@runplane/workloads';
+import { type PodPlacementClient, RegistryAuthRepository, RegistryAuthService } from '@runplane/workloads';
 import { ApiKeysController } from './api-keys.controller';
 import { RegistryAuthController } from './registry-auth.controller';
 import { API_KEYS_SERVICE, REGISTRY_AUTH_SERVICE } from './tokens';

@@ -1,7 +1,6 @@
-import type { DbClient } from '@runplane/db';
+import { type DbClient, SecretBox } from '@runplane/db';
 import { RegistryAuthRepository } from '../registry-auth/registry-auth.repository';
 import { RegistryAuthService } from '../registry-auth/registry-auth.service';
-import { SecretBox } from '../registry-auth/secret-box';
 import { type WorkloadExtrasRow, WorkloadExtrasRepository } from './workload-extras.repository';
 
 /** What a compute driver needs about a Pod beyond its workload spec, read from its row when the workload is created. */

@@ -4,10 +4,9 @@ import {
   NotFoundError,
   ValidationError,
 } from '@runplane/contracts';
-import { type ContainerRegistryAuth, isUniqueViolation, newId } from '@runplane/db';
+import { type ContainerRegistryAuth, isUniqueViolation, newId, type SecretBox } from '@runplane/db';
 import { inUseMessage } from './in-use';
 import type { RegistryAuthRepository } from './registry-auth.repository';
-import type { SecretBox } from './secret-box';
 
 /** Registry credentials in clear, for building image pull secrets; never part of an API response. */
 export interface RegistryCredentials {

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { DbClient } from '@runplane/db';
+import { type DbClient, SecretBox } from '@runplane/db';
 import { DB_CLIENT } from '@runplane/http';
 import {
   WebhookDeliveriesRepository,
@@ -7,7 +7,6 @@ import {
   WebhookSecretsRepository,
   WebhookSecretsService,
 } from '@runplane/webhooks';
-import { SecretBox } from '@runplane/workloads';
 import { WebhookDeliveriesController, WebhookSecretController } from './webhooks.controller';
 import { WEBHOOK_DELIVERIES_SERVICE, WEBHOOK_SECRETS_SERVICE } from './webhooks.tokens';
 

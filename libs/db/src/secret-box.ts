@@ -4,6 +4,7 @@ const VERSION = 'v1';
 const IV_BYTES = 12;
 
 /**
+ * Column encryption for secrets stored in Postgres (registry-auth passwords, webhook signing secrets).
  * AES-256-GCM envelope for secrets at rest: `v1.<iv>.<tag>.<ciphertext>` (base64url parts). The associated data
  * binds a ciphertext to its row, so a ciphertext copied into another row does not decrypt.
  */
