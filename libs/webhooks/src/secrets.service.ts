@@ -3,8 +3,7 @@ import type { WebhookSecretsRepository } from './secrets.repository';
 import { generateSigningSecret } from './signing';
 
 /**
- * Seals secrets at rest (AES-256-GCM with associated data). The registry-auth SecretBox of the workloads lib
- * fits; the apps pass it in, so this lib shares the one implementation without depending on another domain.
+ * Seals secrets at rest (AES-256-GCM with associated data). SecretBox of @runplane/db fits; the apps pass it in.
  */
 export interface SecretSealer {
   seal(plaintext: string, associatedData: string): string;
