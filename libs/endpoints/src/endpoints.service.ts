@@ -130,6 +130,22 @@ export class EndpointsService {
     await this.runtime.purge(id);
   }
 
+  /**
+   * A new endpoint's GPUs or CPUs, checked against the catalog. GPU endpoints ignore CPU fields and CPU endpoints GPU
+   * types, as RunPod documents.
+   */
+  private async newCompute(input: EndpointCreateInput) {
+    const gpuCount = input.gpuCount ?? DEFAULTS.gpuCount;
+    const vcpuCount = input.vcpuCount ?? DEFAULTS.vcpuCount;
+    const gpuTypeIds = input.computeType === 'GPU' ? (input.gpuTypeIds ?? []) : [];
+    await this.shape.checkGpus(gpuTypeIds, gpuCount);
+    const cpu =
+      input.computeType === 'CPU'
+        ? await this.shape.resolveCpu(input.cpuFlavorIds, vcpuCount)
+        : { cpuFlavorIds: [], vcpuCount, instanceIds: [] };
+    return { gpuTypeIds, gpuCount, ...cpu };
+  }
+
   /** A full configuration from a create body: RunPod's defaults, checked against the catalog and volumes. */
   private async newConfig(
     accountId: string,
@@ -139,15 +155,7 @@ export class EndpointsService {
     const workersMin = input.workersMin ?? DEFAULTS.workersMin;
     const workersMax = input.workersMax ?? Math.max(DEFAULTS.workersMax, workersMin);
     checkWorkerBounds(workersMin, workersMax);
-    const gpuCount = input.gpuCount ?? DEFAULTS.gpuCount;
-    const vcpuCount = input.vcpuCount ?? DEFAULTS.vcpuCount;
-    // GPU endpoints ignore CPU fields and CPU endpoints GPU types, as RunPod documents.
-    const gpuTypeIds = input.computeType === 'GPU' ? (input.gpuTypeIds ?? []) : [];
-    await this.shape.checkGpus(gpuTypeIds, gpuCount);
-    const cpu =
-      input.computeType === 'CPU'
-        ? await this.shape.resolveCpu(input.cpuFlavorIds, vcpuCount)
-        : { cpuFlavorIds: [], vcpuCount, instanceIds: [] };
+    const compute = await this.newCompute(input);
     const placement = await this.shape.resolvePlacement(
       accountId,
       input.dataCenterIds,
@@ -158,9 +166,7 @@ export class EndpointsService {
       templateId: template.id,
       env: {},
       computeType: input.computeType,
-      gpuTypeIds,
-      gpuCount,
-      ...cpu,
+      ...compute,
       dataCenterIds: placement.dataCenterIds,
       networkVolumeId: placement.networkVolumeIds[0] ?? null,
       networkVolumeIds: placement.networkVolumeIds,
