@@ -1,4 +1,5 @@
 import { DomainError } from '@runplane/contracts';
+import { atTurnEnd } from '@runplane/event-loop';
 import type { Redis } from '@runplane/queue';
 import { RateLimiterRedis, type RateLimiterRes } from '@runplane/http';
 import { DEFAULT_LIMITS, type LimitedOperation, type OperationLimit } from './limit-table';
@@ -109,7 +110,7 @@ export class JobRateLimiter {
       const created: PendingAcquire = { key, endpointId, operation, limit, waiters: [] };
       this.acquiring.set(key, created);
       // After the turn's I/O callbacks, so every request of the same key read in this turn joins the batch.
-      setImmediate(() => {
+      atTurnEnd('after-io', () => {
         this.flush(created).catch((error: unknown) => created.waiters.forEach((waiter) => waiter.reject(error)));
       });
       batch = created;
@@ -220,12 +221,12 @@ export class JobRateLimiter {
 
   /**
    * Gives back slots of a key; the slots given back until the current callback and its microtasks end go out as one
-   * reward. Flushed on process.nextTick, not with the acquires' setImmediate: the tick runs before any further I/O
-   * callback or immediate, so the reward is issued on the Redis client before the caller can have read the answer and
-   * sent its next request, and before any acquire batch (even one already pending) is flushed. ioredis keeps the order
-   * of commands, auto-pipelined or not, and Redis runs them in order, so that next acquire finds the slot free
-   * (client-routes.ts relies on it). A setImmediate flush would not do: an acquire batch scheduled earlier in the same
-   * turn could take the caller's next request and flush before the reward.
+   * reward. Flushed at the turn's 'before-io' edge, not the acquires' 'after-io' one: the reward is issued on the Redis
+   * client before the caller can have read the answer and sent its next request, and before any acquire batch (even
+   * one already pending) is flushed. ioredis keeps the order of commands, auto-pipelined or not, and Redis runs them in
+   * order, so that next acquire finds the slot free (the route pipeline gives the slot back before it answers). An
+   * 'after-io' flush would not do: an acquire batch scheduled earlier in the same turn could take the caller's next
+   * request and flush before the reward.
    */
   private giveBack(key: string, points: number): Promise<void> {
     const pending = this.returning.get(key);
@@ -236,7 +237,7 @@ export class JobRateLimiter {
     const batch: PendingReturn = {
       points,
       sent: new Promise<void>((resolve, reject) => {
-        process.nextTick(() => {
+        atTurnEnd('before-io', () => {
           this.returning.delete(key);
           this.concurrency.reward(key, batch.points).then(() => resolve(), reject);
         });

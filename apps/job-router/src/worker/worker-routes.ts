@@ -31,7 +31,8 @@ function takeRoutes(engine: JobEngine, { waitMs }: WorkerRouteOptions): WorkerRo
       policy: 'worker',
       query: jobTakeQuery,
       handle: async ({ caller, reply }) => {
-        const jobs = await engine.take(caller.endpointId, caller.workerId, 1, waitMs, longPollSignal(reply));
+        const { endpointId, workerId } = caller;
+        const jobs = await engine.take({ endpointId, workerId, count: 1, waitMs, signal: longPollSignal(reply) });
         return jobs.length > 0 ? jobs[0] : noContent(reply);
       },
     }),
@@ -42,7 +43,8 @@ function takeRoutes(engine: JobEngine, { waitMs }: WorkerRouteOptions): WorkerRo
       query: jobTakeBatchQuery,
       handle: async ({ caller, query, reply }) => {
         const { endpointId, workerId } = caller;
-        const jobs = await engine.take(endpointId, workerId, query.batch_size, waitMs, longPollSignal(reply));
+        const signal = longPollSignal(reply);
+        const jobs = await engine.take({ endpointId, workerId, count: query.batch_size, waitMs, signal });
         return jobs.length > 0 ? jobs : noContent(reply);
       },
     }),
