@@ -4,6 +4,7 @@ import { type RateLimitWindow, V2_RATE_LIMIT_WINDOWS, V2RateLimiter, V2RateLimit
 import { V2EdgeProblems } from './http/edge-problems';
 import { V2OpenApiController } from './openapi/openapi.controller';
 import { V2LogsModule } from './logs/logs.module';
+import { PodsV2Module } from './pods/pods.module';
 import { AccountModule } from './account/account.module';
 import { TemplatesV2Module } from './templates/templates.module';
 import { NetworkVolumesV2Module } from './network-volumes/network-volumes.module';
@@ -47,6 +48,7 @@ export class V2Module {
       imports: [
         V2HttpModule.forRoot(options),
         V2LogsModule,
+        PodsV2Module,
         AccountModule,
         TemplatesV2Module,
         NetworkVolumesV2Module,

@@ -1,6 +1,7 @@
 import { buildV2OpenApiDocument, type V2OpenApiDocument } from './document';
 import type { V2Route } from './route';
 import { LOG_ROUTES } from '../logs/logs.routes';
+import { podRoutes } from '../pods/pods.routes';
 import { accountRoutes } from '../account/account.routes';
 import { templateRoutes } from '../templates/templates.routes';
 import { networkVolumeRoutes } from '../network-volumes/network-volumes.routes';
@@ -30,6 +31,7 @@ export const V2_ROUTES: readonly V2Route[] = [
   ...templateRoutes,
   ...networkVolumeRoutes,
   ...registryRoutes,
+  ...podRoutes,
   ...LOG_ROUTES,
 ];
 

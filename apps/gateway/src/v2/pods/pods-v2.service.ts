@@ -1,0 +1,79 @@
+import { NotFoundError } from '@runplane/contracts';
+import type { PodRepository, PodRow, PodsService } from '@runplane/workloads';
+import { paginate } from '../http/pagination';
+import { ProblemError } from '../http/problem';
+import { withV2FieldNames } from '../shared/field-names';
+import { podActionsV2, podStatusV2, toPodV2 } from './pod-v2.mapper';
+import { POD_V2_NAMES, toV1Create, toV1Update } from './pod-v2-input';
+import type {
+  CreatePodRequest,
+  ListPodsQuery,
+  ListPodsResponse,
+  PodActionV2,
+  PodV2,
+  UpdatePodRequest,
+} from './pods.schemas';
+
+/**
+ * `/v2/pods` over the same rows and rules as v1's PodsService (placement, pricing, templates, the lifecycle state
+ * machine); v2 adds its shapes, the observed status with the actions valid in it, and 409 for any other action.
+ */
+export class PodsV2Service {
+  constructor(
+    private readonly pods: PodsService,
+    private readonly rows: PodRepository,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async list(accountId: string, query: ListPodsQuery): Promise<ListPodsResponse> {
+    const rows = await this.rows.list(accountId, { includeWorkers: false });
+    const order = { list: 'pods', key: (row: PodRow) => `${row.createdAt.toISOString()}|${row.id}` };
+    const { items, pagination } = paginate(rows, query, order);
+    const now = this.clock();
+    return { pods: items.map((row) => toPodV2(row, now)), pagination };
+  }
+
+  async create(accountId: string, input: CreatePodRequest): Promise<PodV2> {
+    const created = await withV2FieldNames(POD_V2_NAMES, () => this.pods.create(accountId, toV1Create(input)));
+    return this.get(accountId, created.id);
+  }
+
+  async get(accountId: string, id: string): Promise<PodV2> {
+    return toPodV2(await this.own(accountId, id), this.clock());
+  }
+
+  async update(accountId: string, id: string, input: UpdatePodRequest): Promise<PodV2> {
+    const row = await this.own(accountId, id);
+    await withV2FieldNames(POD_V2_NAMES, () => this.pods.update(accountId, id, toV1Update(row, input)));
+    return this.get(accountId, id);
+  }
+
+  /** start, stop or restart answer the Pod; terminate deletes it (null: 204). Invalid in the Pod's status: 409. */
+  async act(accountId: string, id: string, action: PodActionV2): Promise<PodV2 | null> {
+    const row = await this.own(accountId, id);
+    const status = podStatusV2(row);
+    const allowed = podActionsV2(status);
+    if (!allowed.includes(action)) {
+      const now = allowed.length > 0 ? `; valid now: ${allowed.join(', ')}` : '';
+      throw new ProblemError(409, `Cannot ${action} a Pod that is ${status}${now}`);
+    }
+    if (action === 'terminate') {
+      await this.pods.delete(accountId, id);
+      return null;
+    }
+    await withV2FieldNames(POD_V2_NAMES, () => this.pods.act(accountId, id, action));
+    return this.get(accountId, id);
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    await this.own(accountId, id);
+    await this.pods.delete(accountId, id);
+  }
+
+  /** The caller's Pod; serverless workers are not Pods here (their endpoint manages them). */
+  private async own(accountId: string, id: string): Promise<PodRow> {
+    const row = await this.rows.findById(accountId, id);
+    if (!row || row.endpointId !== null) throw new NotFoundError('Pod');
+    return row;
+  }
+}
