@@ -1,15 +1,20 @@
 import type { DbClient } from '@runplane/db';
 
-/** A machine as a compute driver reports it (a Kubernetes node, or one of the local driver's machines). */
+/**
+ * A machine as a compute driver reports it (a Kubernetes node, or one of the local driver's machines): GPUs by their
+ * GFD product label.
+ */
 export interface ReportedMachine {
-  /** Unique name; becomes the Machine row id. */
+  /** Unique name (Kubernetes node name); becomes the Machine row id. */
   name: string;
+  /** GFD `nvidia.com/gpu.product`, e.g. "NVIDIA-GeForce-RTX-4090"; null for CPU-only machines. */
   gpuProduct: string | null;
   gpuCount: number;
   cpuCount: number;
   memoryInGb: number;
   dataCenterId: string | null;
   secureCloud: boolean;
+  /** CPU flavors a CPU-only machine serves; empty means any. */
   cpuFlavorIds: string[];
   ready: boolean;
   labels: Record<string, string>;

@@ -5,24 +5,11 @@
  */
 
 import type { LogCursor, LogLine, LogSource } from '@runplane/contracts';
+import type { ReportedMachine } from '@runplane/placement';
 import type { LeaderElection } from '../leader/leader-election';
 
-/** A machine (node) the driver offers, as reported by the driver: GPUs by their GFD product label. */
-export interface DriverMachine {
-  /** Unique name (Kubernetes node name); becomes the Machine row id. */
-  name: string;
-  /** GFD `nvidia.com/gpu.product`, e.g. "NVIDIA-GeForce-RTX-4090"; null for CPU-only machines. */
-  gpuProduct: string | null;
-  gpuCount: number;
-  cpuCount: number;
-  memoryInGb: number;
-  dataCenterId: string | null;
-  secureCloud: boolean;
-  /** CPU flavors a CPU-only machine serves; empty means any. */
-  cpuFlavorIds: string[];
-  ready: boolean;
-  labels: Record<string, string>;
-}
+/** A machine (node) the driver offers, as reported by the driver; the inventory mirrors it into the Machine table. */
+export type DriverMachine = ReportedMachine;
 
 /** What to run for one Pod or worker. `generation` changes when the workload must be recreated (restart, reset). */
 export interface WorkloadSpec {

@@ -1,5 +1,6 @@
 import type { PodUsageEvent, UsageEvent, VolumeUsageEvent, WorkerUsageEvent } from '@runplane/contracts';
 import type { LedgerEntry, UsageLedgerRepository } from '@runplane/billing';
+import type { VolumeSize } from '@runplane/workloads';
 
 /** The ledger as the recorder uses it (the runtime's saves are batched, see `batchedSaves`). */
 export type UsageLedger = Pick<UsageLedgerRepository, 'find' | 'listKind' | 'save' | 'remove'>;
@@ -26,14 +27,7 @@ export interface PodUsageShape {
 }
 
 /** A network volume as billed. */
-export interface VolumeShape {
-  id: string;
-  accountId: string;
-  dataCenterId: string;
-  size: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type VolumeShape = VolumeSize;
 
 const compute = (shape: PodUsageShape) => ({
   gpuTypeId: shape.gpuTypeId,
