@@ -1,7 +1,6 @@
 // The usage ledger against real Postgres: entries saved together are one statement in which the last entry of a
 // resource wins, and reads by kind see exactly what was saved.
-import { createPrismaClient, type DatabaseClient } from '@runplane/db';
-import { createTestDatabase, type TestDatabase } from '@runplane/testing';
+import { createTestStores, type TestStores } from '@runplane/testing';
 import { type LedgerEntry, UsageLedgerRepository } from './usage-ledger.repository';
 
 const entry = (resourceId: string, extra: Partial<LedgerEntry> = {}): LedgerEntry => ({
@@ -15,20 +14,17 @@ const entry = (resourceId: string, extra: Partial<LedgerEntry> = {}): LedgerEntr
 });
 
 describe('UsageLedgerRepository', () => {
-  let database: TestDatabase;
-  let db: DatabaseClient;
+  let stores: TestStores;
+  let db: TestStores['db'];
   let ledger: UsageLedgerRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase('billing-usage-ledger');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('billing-usage-ledger');
+    db = stores.db;
     ledger = new UsageLedgerRepository(db);
   });
 
-  afterAll(async () => {
-    await db?.$disconnect();
-    await database?.drop();
-  });
+  afterAll(() => stores?.close());
 
   it('saves many entries at once, the last one of a resource winning, and reads them back by kind', async () => {
     await ledger.saveMany([

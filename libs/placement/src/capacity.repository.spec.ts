@@ -1,20 +1,19 @@
 // The capacity tables against real Postgres: what a reservation takes from a machine, when it stops taking it, and
 // that placements under the lock run one after the other.
-import { createPrismaClient, type DatabaseClient } from '@runplane/db';
-import { createTestDatabase, pollUntil, type TestDatabase } from '@runplane/testing';
+import { createTestStores, pollUntil, type TestStores } from '@runplane/testing';
 import { CapacityRepository } from './capacity.repository';
 
 const NOW = new Date('2030-01-01T00:00:00Z');
 const LATER = new Date('2030-01-01T00:01:00Z');
 
 describe('CapacityRepository', () => {
-  let database: TestDatabase;
-  let db: DatabaseClient;
+  let stores: TestStores;
+  let db: TestStores['db'];
   let capacity: CapacityRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase('placement-capacity');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('placement-capacity');
+    db = stores.db;
     capacity = new CapacityRepository(db);
     await db.machine.create({
       data: {
@@ -30,10 +29,7 @@ describe('CapacityRepository', () => {
     });
   });
 
-  afterAll(async () => {
-    await db?.$disconnect();
-    await database?.drop();
-  });
+  afterAll(() => stores?.close());
 
   it('subtracts live reservations from the machine and drops them once they expire', async () => {
     const reservation = { podId: 'p1', machineId: 'm1', gpuCount: 2, vcpuCount: 16, memoryInGb: 64 };
