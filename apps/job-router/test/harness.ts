@@ -34,20 +34,10 @@ export interface JobRouterHarness {
   close(): Promise<void>;
 }
 
-/** Starts a job-router for one test file; `env` overrides configuration (small limits, short holds). */
-export async function startJobRouter(label: string, env: Record<string, string> = {}): Promise<JobRouterHarness> {
-  const database = await createTestDatabase(label);
-  const prefix = testRedisPrefix(label);
-  const config = jobRouterEnvSchema.parse({
-    DATABASE_URL: database.url,
-    REDIS_PREFIX: prefix,
-    LOG_LEVEL: 'silent',
-    JOB_SWEEP_INTERVAL_MS: '0',
-    JOB_TAKE_WAIT_MS: '200',
-    JOB_STREAM_WAIT_MS: '200',
-    ...env,
-  });
-  const clock = new FakeClock(Date.now());
+type Db = ReturnType<typeof createPrismaClient>;
+
+/** The job-router app on `config`, its engine on `clock`, ready for inject. */
+async function buildJobRouter(config: JobRouterConfig, clock: FakeClock) {
   let engine: RedisJobEngine | undefined;
   const app = await buildService({
     serviceName: 'job-router',
@@ -61,24 +51,19 @@ export async function startJobRouter(label: string, env: Record<string, string> 
       }),
   });
   await app.init();
-  const fastify = app.getHttpAdapter().getInstance();
-  await fastify.ready();
-  const db = createPrismaClient(database.url);
-  const redis = createRedis(config.REDIS_URL);
+  await app.getHttpAdapter().getInstance().ready();
+  const builtEngine = (): RedisJobEngine => {
+    if (!engine) throw new Error('the job engine was not built');
+    return engine;
+  };
+  return { app, engine: builtEngine };
+}
+
+/** Accounts, keys, endpoints and worker tokens written straight to the test database. */
+function fixtures(db: Db, label: string): Pick<JobRouterHarness, 'accountWithKey' | 'endpoint' | 'workerToken'> {
   const { accounts, apiKeys } = createAccountsServices(db);
   const workerTokens = createWorkerTokensService(db);
   return {
-    app,
-    config,
-    databaseUrl: database.url,
-    db,
-    redis,
-    clock,
-    engine: () => {
-      if (!engine) throw new Error('the job engine was not built');
-      return engine;
-    },
-    inject: (options) => fastify.inject(options),
     async accountWithKey(scope = 'ALL', allowedEndpointIds) {
       const account = await accounts.create({ name: `${label}-account` });
       const { secret } = await apiKeys.create(account.id, { name: `${scope} key`, scope, allowedEndpointIds });
@@ -96,6 +81,37 @@ export async function startJobRouter(label: string, env: Record<string, string> 
     async workerToken(endpointId, workerId) {
       return (await workerTokens.issue(endpointId, workerId)).token;
     },
+  };
+}
+
+/** Starts a job-router for one test file; `env` overrides configuration (small limits, short holds). */
+export async function startJobRouter(label: string, env: Record<string, string> = {}): Promise<JobRouterHarness> {
+  const database = await createTestDatabase(label);
+  const prefix = testRedisPrefix(label);
+  const config = jobRouterEnvSchema.parse({
+    DATABASE_URL: database.url,
+    REDIS_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+    JOB_SWEEP_INTERVAL_MS: '0',
+    JOB_TAKE_WAIT_MS: '200',
+    JOB_STREAM_WAIT_MS: '200',
+    ...env,
+  });
+  const clock = new FakeClock(Date.now());
+  const { app, engine } = await buildJobRouter(config, clock);
+  const fastify = app.getHttpAdapter().getInstance();
+  const db = createPrismaClient(database.url);
+  const redis = createRedis(config.REDIS_URL);
+  return {
+    app,
+    config,
+    databaseUrl: database.url,
+    db,
+    redis,
+    clock,
+    engine,
+    inject: (options) => fastify.inject(options),
+    ...fixtures(db, label),
     async close() {
       // An aborted client fetch can leave a connection with no request on it, which Node counts as busy until its
       // headers timeout (60 s): drop every open connection so closing the server does not wait for it.
