@@ -24,6 +24,7 @@ export class GatewayModule {
         V1Module.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY, placement: placementClient }),
         V2Module.forRoot({
           encryptionKey: config.RUNPLANE_ENCRYPTION_KEY,
+          jobApiUrl: config.PUBLIC_JOB_API_URL,
           rateLimits: rateLimitWindows(
             config.V2_RATE_LIMIT_PER_MINUTE,
             config.V2_RATE_LIMIT_PER_HOUR,

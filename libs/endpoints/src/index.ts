@@ -56,3 +56,4 @@ export function createEndpointsService(db: DbClient, deps: EndpointsDependencies
     deps.runtime,
   );
 }
+export { EndpointReleasesRepository, releaseDiff, type EndpointReleaseRow, type ReleaseChange } from './releases';

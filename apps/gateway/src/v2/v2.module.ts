@@ -3,6 +3,8 @@ import { V2FallbackController } from './fallback.controller';
 import { type RateLimitWindow, V2_RATE_LIMIT_WINDOWS, V2RateLimiter, V2RateLimitInterceptor } from './http/rate-limit';
 import { V2EdgeProblems } from './http/edge-problems';
 import { V2OpenApiController } from './openapi/openapi.controller';
+import { CatalogModule } from './catalog/catalog.module';
+import { ServerlessV2Module } from './serverless/serverless.module';
 import { V2LogsModule } from './logs/logs.module';
 import { PodsV2Module } from './pods/pods.module';
 import { AccountModule } from './account/account.module';
@@ -12,6 +14,8 @@ import { RegistriesV2Module } from './registries/registries.module';
 
 /** Settings of the v2 API beyond the shared infrastructure. */
 export interface V2Options {
+  /** Public base URL of the job API, for serverless endpoints' requestUrls. */
+  jobApiUrl: string;
   /** Per-account quotas (see rateLimitWindows); empty: no limits and no RateLimit headers. */
   rateLimits: RateLimitWindow[];
   /** Seals registry passwords at rest (the key v1 uses). */
@@ -47,6 +51,8 @@ export class V2Module {
       module: V2Module,
       imports: [
         V2HttpModule.forRoot(options),
+        CatalogModule,
+        ServerlessV2Module.forRoot(options),
         V2LogsModule,
         PodsV2Module,
         AccountModule,

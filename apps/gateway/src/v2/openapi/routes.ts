@@ -1,5 +1,7 @@
 import { buildV2OpenApiDocument, type V2OpenApiDocument } from './document';
 import type { V2Route } from './route';
+import { catalogRoutes } from '../catalog/catalog.routes';
+import { serverlessRoutes } from '../serverless/serverless.routes';
 import { LOG_ROUTES } from '../logs/logs.routes';
 import { podRoutes } from '../pods/pods.routes';
 import { accountRoutes } from '../account/account.routes';
@@ -33,6 +35,8 @@ export const V2_ROUTES: readonly V2Route[] = [
   ...registryRoutes,
   ...podRoutes,
   ...LOG_ROUTES,
+  ...catalogRoutes,
+  ...serverlessRoutes,
 ];
 
 let cached: V2OpenApiDocument | undefined;
