@@ -29,6 +29,8 @@ export interface LogPlatform {
   scheduler: ProcessGroup;
   /** An account with an API key. */
   tenant(name: string): Promise<{ accountId: string; secret: string }>;
+  /** Shuts the gateway down as a rolling upgrade does (close() then skips it). */
+  closeGateway(): Promise<void>;
   /** Active inotify watches of the scheduler process (one per open local log stream). */
   schedulerWatches(): number;
   close(): Promise<void>;
@@ -114,6 +116,12 @@ async function startScheduler(options: {
   return scheduler;
 }
 
+/** Closes the app the first time it is called. */
+function once(app: GatewayApp): () => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return () => (closing ??= app.close());
+}
+
 /** Starts the platform pieces log streams need: the real gateway (v1 and v2) and the real scheduler. */
 export async function startLogPlatform(label: string): Promise<LogPlatform> {
   const database = await createTestDatabase(label);
@@ -128,7 +136,7 @@ export async function startLogPlatform(label: string): Promise<LogPlatform> {
     stateDir,
     port: schedulerPort,
   });
-  const app = await startGatewayApp(database.url, prefix, gatewayPort);
+  const closeGateway = once(await startGatewayApp(database.url, prefix, gatewayPort));
   const { accounts, apiKeys } = createAccountsServices(db);
   return {
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
@@ -141,10 +149,11 @@ export async function startLogPlatform(label: string): Promise<LogPlatform> {
       return { accountId: account.id, secret };
     },
     schedulerWatches: () => inotifyWatches(scheduler.pid),
+    closeGateway,
     async close() {
       await stopProcessGroup(scheduler, 5_000);
       stopLeftWorkloads(stateDir);
-      await app.close();
+      await closeGateway();
       await db.$disconnect();
       await database.drop();
       rmSync(stateDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pollUntil, stopProcessGroup } from '@runplane/testing';
+import { pollUntil } from '@runplane/testing';
 import { type LogPlatform, startLogPlatform } from './v2-logs-platform';
 
 interface SseEvent {
@@ -15,6 +15,8 @@ interface SseStream {
   headers: IncomingMessage['headers'];
   events: SseEvent[];
   body: string;
+  /** Resolves once the server ended the response. */
+  ended: Promise<void>;
   close(): void;
 }
 
@@ -23,6 +25,7 @@ function openSse(baseUrl: string, path: string, headers: Record<string, string>)
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${baseUrl}${path}`, { headers }, (res) => {
       const stream: SseStream = {
+        ended: new Promise((done) => res.on('end', done).on('close', done)),
         status: res.statusCode ?? 0,
         headers: res.headers,
         events: [],
@@ -208,12 +211,23 @@ describe('v2 log streams (SSE) of a local Pod and worker', () => {
   });
 
   it('answers a 503 problem when no scheduler takes the stream', async () => {
-    await stopProcessGroup(p.scheduler, 5_000);
-    const answer = await open(`/v2/pods/${podId}/logs`);
+    // A paused scheduler hears nothing until it resumes (then it finds nobody listening and drops the stream).
+    process.kill(p.scheduler.pid, 'SIGSTOP');
+    const answer = await open(`/v2/pods/${podId}/logs`).finally(() => process.kill(p.scheduler.pid, 'SIGCONT'));
     expect(answer.status).toBe(503);
     expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
     await pollUntil(() => answer.body.endsWith('}'));
     expect(JSON.parse(answer.body)).toMatchObject({ status: 503, detail: expect.stringContaining('log stream') });
+  });
+  it('a gateway shutting down ends its open streams with an error event, so clients reconnect elsewhere', async () => {
+    const stream = await open(`/v2/pods/${podId}/logs?tail=1`);
+    await pollUntil(() => stream.events.length >= 1, { timeoutMs: 20_000 });
+    await p.closeGateway();
+    await stream.ended;
+    expect(stream.body).toMatch(
+      /event: error\ndata: \{"message":"The gateway is shutting down; reconnect with Last-Event-ID"\}\n\n$/,
+    );
+    await pollUntil(() => p.schedulerWatches() === 0, { timeoutMs: 5_000, description: 'the follower closed' });
   });
 });
 

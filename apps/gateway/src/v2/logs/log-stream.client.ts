@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { OnApplicationShutdown } from '@nestjs/common';
+import type { BeforeApplicationShutdown, OnApplicationShutdown } from '@nestjs/common';
 import {
   DomainError,
   type LogLine,
@@ -39,9 +39,11 @@ export interface LogStreamClientOptions {
  * every stream of this gateway, each stream on its own channel. Subscribing comes before the open request, so no
  * line is missed; unsubscribing plus a close message end the scheduler's upstream at once.
  */
-export class LogStreamClient implements OnApplicationShutdown {
+export class LogStreamClient implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly channels;
   private readonly handlers = new Map<string, (message: LogStreamMessage) => void>();
+  /** The sinks of open streams, ended when the gateway shuts down (an open stream would hold its HTTP server). */
+  private readonly sinks = new Map<string, LogStreamSink>();
   private subscriber: Redis | null = null;
   private publisher: Redis | null = null;
 
@@ -55,6 +57,7 @@ export class LogStreamClient implements OnApplicationShutdown {
     const streamId = randomBytes(12).toString('base64url');
     const channel = this.channels.out(streamId);
     const close = async (): Promise<void> => {
+      this.sinks.delete(channel);
       if (!this.handlers.delete(channel)) return;
       await Promise.allSettled([subscriber.unsubscribe(channel), publisher.publish(this.channels.close, streamId)]);
     };
@@ -85,7 +88,14 @@ export class LogStreamClient implements OnApplicationShutdown {
       throw error;
     }
     await opened;
+    this.sinks.set(channel, sink);
     return { close };
+  }
+
+  /** Ends every open stream before the HTTP server closes; clients reconnect elsewhere with Last-Event-ID. */
+  beforeApplicationShutdown(): void {
+    for (const sink of this.sinks.values()) sink.ended('The gateway is shutting down; reconnect with Last-Event-ID');
+    this.sinks.clear();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -148,7 +148,7 @@ export class KubeLogFollower implements LogFollower {
       if (backfill && ((after && !logCursorAfter(cursor, after)) || (!after && since && when < since))) continue;
       lines.push(logLineAt(cursor, 'system', eventLine(event)));
     }
-    const chosen = backfill && !after ? lines.slice(Math.max(0, lines.length - tail)) : lines;
+    const chosen = backfill && !after && !since ? lines.slice(Math.max(0, lines.length - tail)) : lines;
     for (const line of chosen) this.push(line);
   }
 

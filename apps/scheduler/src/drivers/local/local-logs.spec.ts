@@ -100,9 +100,13 @@ describe('LocalLogFollower', () => {
     expect(texts(follow({ tail: 1, after }).lines)).toEqual(['container:d']);
   });
 
-  it('skips the backfill when the log did not change since `since`', () => {
-    writeFileSync(file, 'old\n');
+  it('skips the backfill when the log did not change since `since`, and ignores the tail when it did', () => {
+    writeFileSync(file, 'old\nlines\n');
     expect(texts(follow({ since: new Date(Date.now() + 60_000) }).lines)).toEqual([]);
+    expect(texts(follow({ since: new Date(Date.now() - 60_000), tail: 1, sources: ['container'] }).lines)).toEqual([
+      'container:old',
+      'container:lines',
+    ]);
   });
 
   it('waits for a file that does not exist yet, and releases its timer and file watch once closed', async () => {

@@ -114,7 +114,8 @@ export class LocalLogFollower implements LogFollower {
     const all = [start, ...keptContainer, exit].filter(
       (c): c is Candidate => c !== undefined && (c.source === 'container' || keepSystem(c)) && this.wants(c.source),
     );
-    const chosen = after ? all : all.slice(Math.max(0, all.length - tail));
+    // `tail` counts back from the end only when no resume point (Last-Event-ID or since) was given.
+    const chosen = after || since ? all : all.slice(Math.max(0, all.length - tail));
     if (chosen.length > 0) this.emit(chosen);
   }
 
