@@ -56,7 +56,10 @@ describe('v1 fuzz: every route, malformed every way', () => {
       `v1 fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm run test:unit -- apps/gateway/test/fuzz.e2e.spec.ts)`,
     );
     const document = (await gw.inject({ method: 'GET', url: '/v1/openapi.json' })).json<OpenApiDocument>();
-    const served = servedRoutes(gw.app.getHttpAdapter().getInstance().printRoutes());
+    // The v2 management API answers problem+json and has its own fuzz suite (v2-fuzz.e2e.spec.ts).
+    const served = servedRoutes(gw.app.getHttpAdapter().getInstance().printRoutes()).filter(
+      (route) => !/^\S+ \/v2(\/|$)/.test(route),
+    );
     const routes = fuzzRoutes(served, document);
     expect(routes.filter((route) => route.body.length > 0).length).toBeGreaterThan(5);
     const ids = await realIds();

@@ -170,16 +170,7 @@ describe('management API v2 quotas', () => {
   it('answers 429 with Retry-After past an account quota, counting each account on its own', async () => {
     const gw = await startGatewayWithEnv('v2-quota', { V2_RATE_LIMIT_PER_MINUTE: '3', V2_RATE_LIMIT_PER_DAY: '0' });
     try {
-      const { createAccountsServices } = await import('@runplane/accounts');
-      const { createPrismaClient } = await import('@runplane/db');
-      const db = createPrismaClient(gw.databaseUrl);
-      const { accounts, apiKeys } = createAccountsServices(db);
-      const keyOf = async () => {
-        const account = await accounts.create({ name: 'quota' });
-        return (await apiKeys.create(account.id, { name: 'k', scope: 'ALL' })).secret;
-      };
-      const [first, second] = [await keyOf(), await keyOf()];
-      await db.$disconnect();
+      const [first, second] = [await gw.newKey(), await gw.newKey()];
       const get = (secret: string) =>
         gw.fastify.inject({ method: 'GET', url: '/v2/templates', headers: bearer(secret) });
       const remaining: string[] = [];

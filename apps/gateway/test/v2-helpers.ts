@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createAccountsServices } from '@runplane/accounts';
+import { createPrismaClient } from '@runplane/db';
 import { buildService, type LightMyRequestResponse } from '@runplane/http';
 import { createTestDatabase, testRedisPrefix } from '@runplane/testing';
 import { unbookedPlacement } from '@runplane/workloads';
@@ -33,14 +35,23 @@ export async function v2Caller(gw: GatewayHarness, scope: 'ALL' | 'READ_ONLY' = 
   };
 }
 
-/** The problem+json body of an answer, after checking its status and media type. */
-export function problemOf(
-  res: LightMyRequestResponse,
-  status: number,
-): { title: string; status: number; detail: string; errors?: string[] } {
+/** A problem+json body without its requestId. */
+export interface ProblemBody {
+  title: string;
+  status: number;
+  detail: string;
+  errors?: string[];
+}
+
+/**
+ * The problem+json body of an answer, after checking its status, media type and that its `requestId` is the answer's
+ * x-request-id; returned without the requestId.
+ */
+export function problemOf(res: LightMyRequestResponse, status: number): ProblemBody {
   expect({ status: res.statusCode, body: res.body }).toEqual({ status, body: expect.any(String) });
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  const body = res.json<{ title: string; status: number; detail: string; errors?: string[] }>();
+  const { requestId, ...body } = res.json<ProblemBody & { requestId?: string }>();
+  expect(requestId).toBe(res.headers['x-request-id']);
   expect(body).toEqual(expect.objectContaining({ title: expect.any(String), status, detail: expect.any(String) }));
   return body;
 }
@@ -70,7 +81,7 @@ export async function allPages<T>(
   return { items, pages };
 }
 
-/** A gateway (no harness conveniences) with environment overrides, e.g. low v2 quotas. */
+/** A gateway like the harness's, with environment overrides (e.g. v2 quotas). */
 export async function startGatewayWithEnv(label: string, env: Record<string, string>) {
   const database = await createTestDatabase(label);
   const config = gatewayEnvSchema.parse({
@@ -89,11 +100,20 @@ export async function startGatewayWithEnv(label: string, env: Record<string, str
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
   await fastify.ready();
+  const db = createPrismaClient(database.url);
+  const { accounts, apiKeys } = createAccountsServices(db);
   return {
+    app,
     fastify,
-    databaseUrl: database.url,
+    db,
+    /** A new account's key of scope ALL. */
+    async newKey(): Promise<string> {
+      const account = await accounts.create({ name: `${label}-account` });
+      return (await apiKeys.create(account.id, { name: 'key', scope: 'ALL' })).secret;
+    },
     async close() {
       await app.close();
+      await db.$disconnect();
       await database.drop();
     },
   };

@@ -2,8 +2,11 @@ import { FUZZ_SEED_ENV, requestRandom } from './random';
 import { type FuzzContext, type FuzzRequest, fuzzRequest, type FuzzRoute } from './requests';
 import { type FuzzAnswer, FuzzTransport } from './transport';
 
-/** Which error shape an API answers in: v1 `{"message"}` or the job API's `{"error"}`, both with `requestId`. */
-export type FuzzErrorField = 'message' | 'error';
+/**
+ * Which error shape an API answers in: v1 `{"message"}`, the job API's `{"error"}` or v2's problem+json `{"detail"}`,
+ * all with `requestId`.
+ */
+export type FuzzErrorField = 'message' | 'error' | 'detail';
 
 /** A fuzz run over a listening server. */
 export interface FuzzRunOptions {

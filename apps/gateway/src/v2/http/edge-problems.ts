@@ -5,12 +5,14 @@ import { PROBLEM_CONTENT_TYPE, problemTitle } from './problem';
 
 const V2_PATH = /^\/v2(?:[/?]|$)/;
 
-/** A v1-shaped error body (`{"message", "code", "requestId"}`) as a problem's detail, or undefined. */
-function v1Detail(payload: unknown): string | undefined {
+/** A v1-shaped error body (`{"message", "code", "requestId"}`), or undefined. */
+function v1Error(payload: unknown): { message: string; requestId?: unknown } | undefined {
   if (typeof payload !== 'string' || !payload.startsWith('{')) return undefined;
   try {
-    const body = JSON.parse(payload) as { message?: unknown; title?: unknown };
-    return typeof body.message === 'string' && body.title === undefined ? body.message : undefined;
+    const body = JSON.parse(payload) as { message?: unknown; title?: unknown; requestId?: unknown };
+    return typeof body.message === 'string' && body.title === undefined
+      ? { message: body.message, requestId: body.requestId }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -32,11 +34,12 @@ export class V2EdgeProblems implements OnModuleInit {
       if (reply.statusCode < 400 || !V2_PATH.test(request.url) || !contentType.startsWith('application/json')) {
         return done(null, payload);
       }
-      const detail = v1Detail(payload);
-      if (detail === undefined) return done(null, payload);
+      const error = v1Error(payload);
+      if (error === undefined) return done(null, payload);
       void reply.header('content-type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`);
       const status = reply.statusCode;
-      return done(null, JSON.stringify({ title: problemTitle(status), status, detail }));
+      const problem = { title: problemTitle(status), status, detail: error.message, requestId: error.requestId };
+      return done(null, JSON.stringify(problem));
     });
   }
 }

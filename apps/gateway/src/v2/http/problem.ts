@@ -22,6 +22,8 @@ export const problemSchema = z.object({
   status: z.number().int(),
   detail: z.string(),
   errors: z.array(z.string()).optional(),
+  /** Runplane's extension: the answer's `x-request-id`, to quote when asking about it. */
+  requestId: z.string().optional(),
 });
 
 /** The standard reason phrase of a status (`Unprocessable Entity`), the problem's title. */
@@ -86,14 +88,18 @@ export function toProblem(error: unknown): (Problem & ProblemExtras) | undefined
   };
 }
 
-/** Writes a problem+json answer. */
+/**
+ * Writes a problem+json answer. Beside RFC 9457's members it carries `requestId` (an extension member, as v1 errors
+ * carry it), the `x-request-id` of the answer.
+ */
 export function sendProblem(reply: FastifyReply, problem: Problem & ProblemExtras): void {
   const { retryAfterSeconds, headers, ...body } = problem;
   for (const [name, value] of Object.entries(headers ?? {})) void reply.header(name, value);
   if (retryAfterSeconds !== undefined)
     void reply.header('retry-after', String(Math.max(0, Math.ceil(retryAfterSeconds))));
-  const wire: Problem = { title: body.title, status: body.status, detail: body.detail };
+  const wire: Problem & { requestId?: string } = { title: body.title, status: body.status, detail: body.detail };
   if (body.errors) wire.errors = body.errors;
+  wire.requestId = reply.request.id;
   void reply.status(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).send(JSON.stringify(wire));
 }
 
