@@ -46,7 +46,7 @@ const INDEXES: GlobalKey[] = ['deadlines', 'expiry', 'workers', 'outbox'];
  * every key below is relative to it, and the steps pass their keys as KEYS so the client prefixes them.
  */
 export async function purgeEndpointJobs(redis: Redis, endpointId: string): Promise<void> {
-  const keys = new JobKeys('jobs:');
+  const keys = JobKeys.forPrefixedClient();
   // Its queue first, so no worker is handed one of its jobs while the rest goes (BullMQ keys: "<prefix>bull:<queue>:").
   await unlinkKeysStartingWith(redis, `bull:${EndpointQueues.queueName(endpointId)}:`);
   for (const index of INDEXES)

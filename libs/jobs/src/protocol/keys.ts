@@ -63,13 +63,21 @@ const IDEMPOTENCY = 'idem';
 /** Separates an index member's endpoint id from the job or worker id. */
 const MEMBER_SEPARATOR = '/';
 
+/** The engine's namespace under a deployment's Redis key prefix. */
+const NAMESPACE = 'jobs:';
+
 /** Where an engine keeps its keys: "<prefix>jobs:". */
 export class JobKeys {
   constructor(readonly base: string) {}
 
   /** The engine's keys under a deployment's Redis key prefix (`<prefix>jobs:`). */
   static ofPrefix(prefix: string): JobKeys {
-    return new JobKeys(`${normalizePrefix(prefix)}jobs:`);
+    return new JobKeys(`${normalizePrefix(prefix)}${NAMESPACE}`);
+  }
+
+  /** The engine's keys as seen through a client that adds the deployment's prefix itself (ioredis keyPrefix). */
+  static forPrefixedClient(): JobKeys {
+    return new JobKeys(NAMESPACE);
   }
 
   /** A job's record (hash). */
