@@ -100,6 +100,9 @@ export const listPodsQuery = paginationQuery.extend({ includeClusterPods: queryB
 /** Parsed query of `GET /v2/pods`. */
 export type ListPodsQuery = z.infer<typeof listPodsQuery>;
 
+const NO_GLOBAL_NETWORK = 'Not assigned: Runplane keeps the flag but runs no global network of its own';
+const NO_TELEMETRY = 'Omitted: Runplane does not collect utilization';
+const utilization = z.object({ util: z.number().int() });
 const sshEndpoint = z.object({ host: z.string(), port: z.number().int(), username: z.string(), command: z.string() });
 const runtimePort = z.object({
   private: z.number().int(),
@@ -133,8 +136,32 @@ export const podSchema = z.object({
   template: z.string().nullable(),
   cost: z.number(),
   locked: z.boolean(),
-  globalNetworking: z.object({ enabled: z.boolean() }),
-  runtime: z.object({ uptime: z.number().int(), ports: z.array(runtimePort) }).nullable(),
+  globalNetworking: z.object({
+    enabled: z.boolean(),
+    ip: z.string().optional().describe(NO_GLOBAL_NETWORK),
+    internalDns: z.string().optional().describe(NO_GLOBAL_NETWORK),
+  }),
+  runtime: z
+    .object({
+      uptime: z.number().int(),
+      ports: z.array(runtimePort),
+      gpus: z
+        .array(utilization.extend({ memoryUtil: z.number().int() }))
+        .optional()
+        .describe(NO_TELEMETRY),
+      cpu: utilization.optional().describe(NO_TELEMETRY),
+      memory: utilization.optional().describe(NO_TELEMETRY),
+    })
+    .nullable(),
+  cluster: z
+    .object({
+      id: z.string(),
+      rank: z.number().int().nullable(),
+      role: z.string().optional(),
+      ip: z.string().optional(),
+    })
+    .optional()
+    .describe('Never set: Runplane has no clusters'),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
 });
