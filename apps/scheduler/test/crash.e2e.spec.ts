@@ -2,29 +2,23 @@
 // processes run by the local driver) work through a few hundred jobs, more jobs arrive while it is down, and a new
 // scheduler process starts on the same state. Every job the job API accepted completes (nothing is lost), and the new
 // scheduler adopts the running workers (no second process) and scales them away once idle.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAccountsServices } from '@runplane/accounts';
 import { seedCatalog } from '@runplane/catalog';
 import { createPrismaClient, newId } from '@runplane/db';
-import { createRedis } from '@runplane/queue';
 import {
-  cleanupRedisPrefix,
-  createTestDatabase,
+  createTestStores,
   ECHO_WORKER_TEMPLATE,
   getFreePorts,
   pollUntil,
   type ProcessGroup,
   signalProcessGroup,
   stopProcessGroup,
-  type TestDatabase,
-  testRedisPrefix,
+  TEST_REDIS_URL,
+  type TestStores,
 } from '@runplane/testing';
 import { REPO_ROOT, startApp, waitReady } from './app-process';
 import { processRecord, workloadProcesses } from './workloads';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 /** Jobs submitted before the kill; the scheduler dies once KILL_AFTER of them completed. */
 const BEFORE_KILL = 200;
 const KILL_AFTER = 40;
@@ -35,10 +29,9 @@ const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
 type JobStatus = { status: string; retries?: number };
 
 describe('scheduler killed with SIGKILL under load', () => {
-  let database: TestDatabase;
+  let stores: TestStores;
   let db: ReturnType<typeof createPrismaClient>;
-  const prefix = testRedisPrefix('sched-crash');
-  const stateDir = mkdtempSync(join(tmpdir(), 'runplane-sched-crash-'));
+  let stateDir: string;
   const groups: ProcessGroup[] = [];
   let schedulerEnv: Record<string, string>;
   let schedulerPort: number;
@@ -47,16 +40,16 @@ describe('scheduler killed with SIGKILL under load', () => {
   let endpointId: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('sched-crash');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('sched-crash');
+    ({ db, stateDir } = stores);
     await seedCatalog(db);
     const [jobPort = 0, port = 0] = await getFreePorts(2);
     schedulerPort = port;
     jobApi = `http://127.0.0.1:${jobPort}`;
     const common = {
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      REDIS_PREFIX: prefix,
+      DATABASE_URL: stores.database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: stores.prefix,
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
     };
@@ -96,12 +89,7 @@ describe('scheduler killed with SIGKILL under load', () => {
     for (const group of groups) await stopProcessGroup(group, 5_000);
     // A worker the scheduler did not end (it failed above) is not left running.
     for (const pod of pods) for (const pid of workloadProcesses(pod.id)) signalProcessGroup(pid, 'SIGKILL');
-    const redis = createRedis(REDIS_URL);
-    await cleanupRedisPrefix(redis, prefix);
-    redis.disconnect();
-    await db.$disconnect();
-    await database.drop();
-    rmSync(stateDir, { recursive: true, force: true });
+    await stores.close();
   }, 90_000);
 
   async function submit(count: number, from: number): Promise<string[]> {

@@ -1,29 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createAccountsServices } from '@runplane/accounts';
 import { seedCatalog } from '@runplane/catalog';
-import { createPrismaClient } from '@runplane/db';
+import type { createPrismaClient, DbClient } from '@runplane/db';
 import { buildService, type NestFastifyApplication } from '@runplane/http';
-import { bullPrefix, createRedis, type Redis } from '@runplane/queue';
+import { bullPrefix, type Redis } from '@runplane/queue';
 import {
-  cleanupRedisPrefix,
-  createTestDatabase,
+  callWithKey,
+  createTestStores,
   getFreePorts,
   pollUntil,
   type ProcessGroup,
   stopProcessGroup,
-  type TestDatabase,
-  testRedisPrefix,
+  TEST_REDIS_URL,
 } from '@runplane/testing';
 import { type SchedulerConfig, schedulerEnvSchema } from '../src/config';
 import { SCHEDULER_RUNTIME, SchedulerModule } from '../src/scheduler.module';
 import type { SchedulerRuntime } from '../src/scheduler-runtime';
 import { startPlacementListener } from '../src/start-scheduler';
 import { REPO_ROOT, startApp, waitForPort } from './app-process';
-
-const REDIS_URL = 'redis://127.0.0.1:6379';
+import { accountWithKey } from './test-account';
 
 /** One platform for a test file: gateway and job-router as processes, the scheduler in this process (restartable). */
 export interface PlatformHarness {
@@ -68,115 +62,111 @@ async function buildScheduler(config: SchedulerConfig): Promise<NestFastifyAppli
   return app;
 }
 
-/** Starts the platform pieces for one test file. */
-export async function startPlatform(label: string, options: PlatformOptions = {}): Promise<PlatformHarness> {
-  const database: TestDatabase = await createTestDatabase(label);
-  const prefix = testRedisPrefix(label);
-  const stateDir = mkdtempSync(join(tmpdir(), `runplane-${label}-`));
-  const db = createPrismaClient(database.url);
-  await seedCatalog(db);
-  const redis = createRedis(REDIS_URL);
-  const [gatewayPort = 0, jobPort = 0] = await getFreePorts(2);
-  const common = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
-  const processes: { name: string; group: ProcessGroup; port: number }[] = [
-    {
-      name: 'gateway',
-      port: gatewayPort,
-      group: startApp('gateway', {
-        ...common,
-        PORT: String(gatewayPort),
-        RUNPLANE_ENCRYPTION_KEY: options.scheduler?.['RUNPLANE_ENCRYPTION_KEY'] ?? randomBytes(32).toString('hex'),
-      }),
-    },
-  ];
+/** An app run as a process for the platform, and the port it listens on. */
+interface PlatformProcess {
+  name: string;
+  group: ProcessGroup;
+  port: number;
+}
+
+/** Gateway (and job-router, if asked) processes on the given ports; they are not waited for here. */
+function startProcesses(
+  common: Record<string, string>,
+  ports: { gateway: number; jobRouter: number },
+  options: PlatformOptions,
+): PlatformProcess[] {
+  const encryptionKey = options.scheduler?.['RUNPLANE_ENCRYPTION_KEY'] ?? randomBytes(32).toString('hex');
+  const gatewayEnv = { ...common, PORT: String(ports.gateway), RUNPLANE_ENCRYPTION_KEY: encryptionKey };
+  const processes = [{ name: 'gateway', port: ports.gateway, group: startApp('gateway', gatewayEnv) }];
   if (options.jobRouter) {
-    processes.push({
-      name: 'job-router',
-      port: jobPort,
-      group: startApp('job-router', { ...common, PORT: String(jobPort), ...options.jobRouterEnv }),
-    });
+    const env = { ...common, PORT: String(ports.jobRouter), ...options.jobRouterEnv };
+    processes.push({ name: 'job-router', port: ports.jobRouter, group: startApp('job-router', env) });
   }
-  const config = schedulerEnvSchema.parse({
+  return processes;
+}
+
+/** The in-process scheduler's configuration: the platform's stores, a fast tick, then the test's overrides. */
+function schedulerConfig(
+  common: Record<string, string>,
+  stateDir: string,
+  jobApiUrl: string,
+  overrides: Record<string, string> = {},
+): SchedulerConfig {
+  return schedulerEnvSchema.parse({
     ...common,
-    LOG_LEVEL: 'warn',
     SCHEDULER_STATE_DIR: stateDir,
     SCHEDULER_WORK_DIR: REPO_ROOT,
-    SCHEDULER_JOB_API_URL: `http://127.0.0.1:${jobPort}`,
+    SCHEDULER_JOB_API_URL: jobApiUrl,
     SCHEDULER_TICK_MS: '250',
     SCHEDULER_STOP_GRACE_MS: '3000',
     SCHEDULER_WORKER_PING_MS: '1000',
-    ...options.scheduler,
+    ...overrides,
   });
-  let app: NestFastifyApplication;
+}
+
+/** Builds the scheduler once every process listens; a failed start leaves nothing running behind it. */
+async function startScheduler(config: SchedulerConfig, processes: PlatformProcess[]): Promise<NestFastifyApplication> {
   try {
-    app = await buildScheduler(config);
+    const app = await buildScheduler(config);
     for (const entry of processes) await waitForPort(entry.group, entry.port, entry.name);
+    return app;
   } catch (error) {
-    // A failed start leaves nothing running behind it.
     for (const entry of processes) await stopProcessGroup(entry.group, 5_000);
     throw error;
   }
-  const { accounts, apiKeys } = createAccountsServices(db);
-  const account = await accounts.create({ name: `${label}-account` });
-  const { secret } = await apiKeys.create(account.id, { name: 'test key', scope: 'ALL' });
+}
+
+/** Usage events published so far (the `usage` queue's jobs under `prefix`), by event id. */
+async function usageEventsIn(redis: Redis, prefix: string): Promise<Map<string, Record<string, unknown>>> {
+  const keys = await redis.keys(`${bullPrefix(prefix)}:usage:*`);
+  const events = new Map<string, Record<string, unknown>>();
+  for (const key of keys) {
+    if ((await redis.type(key)) !== 'hash') continue;
+    const job = await redis.hgetall(key);
+    if (job['name'] !== 'usage.record' || !job['data']) continue;
+    const envelope = JSON.parse(job['data']) as { payload: Record<string, unknown> };
+    events.set(String(envelope.payload['eventId']), envelope.payload);
+  }
+  return events;
+}
+
+/** Deleting every Pod row lets the scheduler end their processes before it stops. */
+async function stopScheduler(app: NestFastifyApplication, db: DbClient): Promise<void> {
+  await db.pod.deleteMany({});
+  await pollUntil(
+    async () => (await app.get<SchedulerRuntime>(SCHEDULER_RUNTIME).driver.list()).length === 0 || undefined,
+    { timeoutMs: 30_000, description: 'every workload process to end' },
+  ).catch(() => undefined);
+  await app.close();
+}
+
+/** Starts the platform pieces for one test file. */
+export async function startPlatform(label: string, options: PlatformOptions = {}): Promise<PlatformHarness> {
+  const stores = await createTestStores(label);
+  const { db, redis, prefix, stateDir } = stores;
+  await seedCatalog(db);
+  const [gatewayPort = 0, jobPort = 0] = await getFreePorts(2);
+  const common = { DATABASE_URL: stores.database.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix };
+  const env = { ...common, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  const processes = startProcesses(env, { gateway: gatewayPort, jobRouter: jobPort }, options);
+  const jobApiUrl = `http://127.0.0.1:${jobPort}`;
+  const config = schedulerConfig(env, stateDir, jobApiUrl, options.scheduler);
+  let app = await startScheduler(config, processes);
+  const { accountId, secret } = await accountWithKey(db, label);
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   return {
-    db,
-    redis,
-    prefix,
-    stateDir,
-    gatewayUrl,
-    jobApiUrl: `http://127.0.0.1:${jobPort}`,
-    secret,
-    accountId: account.id,
-    config,
+    ...{ db, redis, prefix, stateDir, gatewayUrl, jobApiUrl, secret, accountId, config },
     scheduler: () => app.get<SchedulerRuntime>(SCHEDULER_RUNTIME),
     async restartScheduler() {
       await app.close();
       app = await buildScheduler(config);
     },
-    async v1(method, path, body) {
-      const response = await fetch(`${gatewayUrl}/v1${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${secret}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
-    },
-    async usageEvents() {
-      const base = `${bullPrefix(prefix)}:usage:`;
-      const keys = await redis.keys(`${base}*`);
-      const events = new Map<string, Record<string, unknown>>();
-      for (const key of keys) {
-        if ((await redis.type(key)) !== 'hash') continue;
-        const job = await redis.hgetall(key);
-        if (job['name'] !== 'usage.record' || !job['data']) continue;
-        const envelope = JSON.parse(job['data']) as { payload: Record<string, unknown> };
-        events.set(String(envelope.payload['eventId']), envelope.payload);
-      }
-      return events;
-    },
+    v1: (method, path, body) => callWithKey(`${gatewayUrl}/v1${path}`, secret, method, body),
+    usageEvents: () => usageEventsIn(redis, prefix),
     async close() {
-      // Deleting every Pod row lets the scheduler end their processes before it stops.
-      await db.pod.deleteMany({});
-      await pollUntil(
-        async () => (await app.get<SchedulerRuntime>(SCHEDULER_RUNTIME).driver.list()).length === 0 || undefined,
-        {
-          timeoutMs: 30_000,
-          description: 'every workload process to end',
-        },
-      ).catch(() => undefined);
-      await app.close();
+      await stopScheduler(app, db);
       for (const entry of processes) await stopProcessGroup(entry.group, 5_000);
-      await cleanupRedisPrefix(redis, prefix);
-      redis.disconnect();
-      await db.$disconnect();
-      await database.drop();
-      rmSync(stateDir, { recursive: true, force: true });
+      await stores.close();
     },
   };
 }

@@ -34,6 +34,39 @@ export interface KubePlatform {
   close(): Promise<void>;
 }
 
+/** The scheduler environment of the Kubernetes driver on `namespace` and the `pool` kwok nodes. */
+function kubeSchedulerEnv(env: KubeTestEnv, namespace: string, pool: string): Record<string, string> {
+  return {
+    SCHEDULER_DRIVER: 'kubernetes',
+    KUBECONFIG: env.kubeconfigPath,
+    KUBE_NAMESPACE: namespace,
+    KUBE_NODE_SELECTOR: `${NODE_POOL_LABEL}=${pool}`,
+    // kwok nodes report no ephemeral-storage, so a container disk request could never be scheduled.
+    KUBE_REQUEST_CONTAINER_DISK: 'false',
+    KUBE_QPS: '200',
+    KUBE_BURST: '400',
+    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SCHEDULER_STOP_GRACE_MS: '1000',
+  };
+}
+
+/** Runplane's objects in `namespace` by kind, as `kind/name` sorted. */
+async function managedObjects(kube: KubeClients, namespace: string): Promise<string[]> {
+  const query = { namespace, labelSelector: MANAGED_SELECTOR };
+  const [pods, services, claims, secrets] = await Promise.all([
+    kube.core.listNamespacedPod(query),
+    kube.core.listNamespacedService(query),
+    kube.core.listNamespacedPersistentVolumeClaim(query),
+    kube.core.listNamespacedSecret(query),
+  ]);
+  return [
+    ...pods.items.map((o) => `pod/${o.metadata?.name}`),
+    ...services.items.map((o) => `service/${o.metadata?.name}`),
+    ...claims.items.map((o) => `pvc/${o.metadata?.name}`),
+    ...secrets.items.map((o) => `secret/${o.metadata?.name}`),
+  ].sort();
+}
+
 /** Starts gateway (+ job-router), a kubernetes-driver scheduler, a namespace and the file's kwok nodes. */
 export async function startKubePlatform(
   label: string,
@@ -43,52 +76,19 @@ export async function startKubePlatform(
   const env = kubeTestEnv();
   const ns: TestNamespace = await createTestNamespace(label, env);
   const nodes = await registerNodePools(env, pools, { poolLabel: label });
-  const schedulerEnv = {
-    SCHEDULER_DRIVER: 'kubernetes',
-    KUBECONFIG: env.kubeconfigPath,
-    KUBE_NAMESPACE: ns.name,
-    KUBE_NODE_SELECTOR: `${NODE_POOL_LABEL}=${label}`,
-    // kwok nodes report no ephemeral-storage, so a container disk request could never be scheduled.
-    KUBE_REQUEST_CONTAINER_DISK: 'false',
-    KUBE_QPS: '200',
-    KUBE_BURST: '400',
-    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    SCHEDULER_STOP_GRACE_MS: '1000',
-    ...options.scheduler,
-  };
+  const schedulerEnv = { ...kubeSchedulerEnv(env, ns.name, label), ...options.scheduler };
   const p = await startPlatform(label, { ...options, scheduler: schedulerEnv });
   const kube = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 100, burst: 200 });
-  const core = kube.core;
   const namespace = ns.name;
   await pollUntil(async () => (await p.db.machine.count({ where: { ready: true } })) === nodes.length || undefined, {
     timeoutMs: 30_000,
     description: 'the scheduler to mirror the kwok nodes',
   });
   return {
-    p,
-    env,
-    namespace,
-    pool: label,
-    nodes,
-    kube,
-    schedulerEnv,
-    async objects() {
-      const query = { namespace, labelSelector: MANAGED_SELECTOR };
-      const [pods, services, claims, secrets] = await Promise.all([
-        core.listNamespacedPod(query),
-        core.listNamespacedService(query),
-        core.listNamespacedPersistentVolumeClaim(query),
-        core.listNamespacedSecret(query),
-      ]);
-      return [
-        ...pods.items.map((o) => `pod/${o.metadata?.name}`),
-        ...services.items.map((o) => `service/${o.metadata?.name}`),
-        ...claims.items.map((o) => `pvc/${o.metadata?.name}`),
-        ...secrets.items.map((o) => `secret/${o.metadata?.name}`),
-      ].sort();
-    },
+    ...{ p, env, namespace, pool: label, nodes, kube, schedulerEnv },
+    objects: () => managedObjects(kube, namespace),
     async pod(podId) {
-      const list = await core.listNamespacedPod({ namespace, labelSelector: `${LABELS.podId}=${podId}` });
+      const list = await kube.core.listNamespacedPod({ namespace, labelSelector: `${LABELS.podId}=${podId}` });
       return list.items[0];
     },
     async close() {
