@@ -27,6 +27,7 @@ const EXPECTED_TABLES = [
   'network_volumes',
   'pods',
   'savings_plans',
+  'ssh_keys',
   'templates',
   'usage_events',
   'usage_intervals',
