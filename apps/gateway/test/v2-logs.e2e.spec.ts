@@ -74,13 +74,16 @@ describe('v2 log streams (SSE) of a local Pod and worker', () => {
     streams.push(stream);
     return stream;
   };
-  const v1 = async (method: string, path: string, body: unknown): Promise<{ id: string }> => {
+  const v1 = async (method: string, path: string, body?: unknown): Promise<{ id: string }> => {
+    const json =
+      body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
     const response = await fetch(`${p.gatewayUrl}/v1${path}`, {
       method,
-      headers: { ...auth(owner.secret), 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      ...json,
+      headers: { ...auth(owner.secret), ...json.headers },
     });
-    return (await response.json()) as { id: string };
+    expect(response.status).toBeLessThan(300);
+    return response.status === 204 ? { id: '' } : ((await response.json()) as { id: string });
   };
 
   beforeAll(async () => {
@@ -158,32 +161,39 @@ describe('v2 log streams (SSE) of a local Pod and worker', () => {
     await pollUntil(() => p.schedulerWatches() === 0, { timeoutMs: 5_000, description: 'the follower closed' });
   });
 
-  it("streams a worker's log under its endpoint only", async () => {
-    const template = await v1('POST', '/templates', { name: 'w', imageName: 'runplane/echo:1', isServerless: true });
+  it("streams a serverless worker's log under its endpoint only", async () => {
+    const template = await v1('POST', '/templates', {
+      name: 'ticking-worker',
+      imageName: 'runplane/ticker:1',
+      isServerless: true,
+      dockerEntrypoint: ['node'],
+      dockerStartCmd: ['-e', 'let n = 0; setInterval(() => console.log(`tick ${++n}`), 50)'],
+    });
     const endpointId = (
       await v1('POST', '/endpoints', {
         name: 'logs',
         templateId: template.id,
         gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
-        workersMin: 0,
+        workersMin: 1,
         workersMax: 1,
       })
     ).id;
-    // The worker's row is the Pod the ticker runs as, moved under the endpoint (same process, same log).
-    await p.db.pod.update({ where: { id: podId }, data: { endpointId } });
-    try {
-      const worker = await open(`/v2/serverless/${endpointId}/workers/${podId}/logs?tail=2&source=container`);
-      expect(worker.status).toBe(200);
-      await pollUntil(() => ticks(worker.events).length >= 3, { timeoutMs: 20_000 });
-      const asPod = await open(`/v2/pods/${podId}/logs`);
-      expect(asPod.status).toBe(404);
-      const elsewhere = await open(`/v2/serverless/other-endpoint/workers/${podId}/logs`);
-      expect(elsewhere.status).toBe(404);
-      const foreign = await open(`/v2/serverless/${endpointId}/workers/${podId}/logs`, {}, other.secret);
-      expect(foreign.status).toBe(404);
-    } finally {
-      await p.db.pod.update({ where: { id: podId }, data: { endpointId: null } });
-    }
+    // The scheduler's autoscaler starts the endpoint's one worker as a local process.
+    const worker = await pollUntil(() => p.db.pod.findFirst({ where: { endpointId, observedPhase: 'RUNNING' } }), {
+      timeoutMs: 60_000,
+      description: 'the worker running',
+    });
+    const stream = await open(`/v2/serverless/${endpointId}/workers/${worker.id}/logs?tail=2&source=container`);
+    expect(stream.status).toBe(200);
+    await pollUntil(() => ticks(stream.events).length >= 3, { timeoutMs: 20_000 });
+    const seen = ticks(stream.events);
+    expect(seen).toEqual(seen.map((_, i) => (seen[0] as number) + i));
+    expect((await open(`/v2/pods/${worker.id}/logs`)).status).toBe(404);
+    expect((await open(`/v2/serverless/${endpointId}/workers/${podId}/logs`)).status).toBe(404);
+    expect((await open(`/v2/serverless/other-endpoint/workers/${worker.id}/logs`)).status).toBe(404);
+    expect((await open(`/v2/serverless/${endpointId}/workers/${worker.id}/logs`, {}, other.secret)).status).toBe(404);
+    stream.close();
+    await v1('DELETE', `/endpoints/${endpointId}`);
   });
 
   it.each([
