@@ -11,7 +11,8 @@ import {
   PlainRoutes,
   REDIS_CLIENT,
 } from '@runplane/http';
-import { closeRedis, createRedis, normalizePrefix, type Redis } from '@runplane/queue';
+import { createQueueFreeRedis, createQueueOrderedRedis } from '@runplane/jobs';
+import { closeRedis, normalizePrefix, type Redis } from '@runplane/queue';
 import { EndpointDirectory } from './client/endpoint-directory';
 import { JobApiService, type JobRouterEngine, type SchedulerWorkerStates } from './client/job-api.service';
 import type { JobRouterConfig } from './config';
@@ -19,7 +20,7 @@ import { JOB_API_ROUTES, jobApiRouteTable, JobApiRoutes } from './http/job-api-r
 import { EndpointLimits } from './limits/endpoint-limits';
 import { JobRateLimiter, type RunningWorkerCount } from './limits/job-rate-limiter';
 import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
-import { COMMANDS_REDIS, ENGINE_REDIS, JOB_ENGINE } from './tokens';
+import { JOB_ENGINE, QUEUE_FREE_REDIS, QUEUE_ORDERED_REDIS } from './tokens';
 import { WorkerAuthenticator } from './worker/worker-auth';
 import { createWorkerTokensService, WorkerTokensService } from './worker-tokens';
 
@@ -34,10 +35,10 @@ export interface JobsApiOptions {
   onSweepError?: (error: unknown) => void;
 }
 
-/** Closes the second Redis connection when the app stops (after the engine, which closes before shutdown). */
+/** Closes the queue-free Redis connection when the app stops (after the engine, which closes before shutdown). */
 @Injectable()
-class CommandsRedisCloser implements OnApplicationShutdown {
-  constructor(@Inject(COMMANDS_REDIS) private readonly redis: Redis) {}
+class QueueFreeRedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(QUEUE_FREE_REDIS) private readonly redis: Redis) {}
 
   onApplicationShutdown(): Promise<void> {
     return closeRedis(this.redis);
@@ -48,13 +49,13 @@ class CommandsRedisCloser implements OnApplicationShutdown {
 export function engineProviders(options: JobsApiOptions): Provider[] {
   const { config } = options;
   return [
-    // Auto-pipelined: the commands of all requests in flight go out as one write per event-loop turn.
-    { provide: ENGINE_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
-    { provide: COMMANDS_REDIS, useFactory: () => createRedis(config.REDIS_URL, { autoPipelining: true }) },
-    CommandsRedisCloser,
+    // What each connection guarantees is the engine's rule: see EngineConnections in @runplane/jobs.
+    { provide: QUEUE_ORDERED_REDIS, useFactory: () => createQueueOrderedRedis(config.REDIS_URL) },
+    { provide: QUEUE_FREE_REDIS, useFactory: () => createQueueFreeRedis(config.REDIS_URL) },
+    QueueFreeRedisCloser,
     {
       provide: JOB_ENGINE,
-      inject: [ENGINE_REDIS, COMMANDS_REDIS],
+      inject: [QUEUE_ORDERED_REDIS, QUEUE_FREE_REDIS],
       useFactory: (redis: Redis, commands: Redis) => options.engine({ redis, commands, config }),
     },
     EngineSweeper,
@@ -107,12 +108,12 @@ export const jobApiServiceProvider: Provider = {
     new JobApiService(engine, endpoints, schedulerStates(redis), closingSignal(host.httpAdapter.getHttpServer())),
 };
 
-/** The endpoints' rate and concurrency limits, on the commands connection. */
+/** The endpoints' rate and concurrency limits, on the queue-free connection (they need no order with BullMQ's). */
 export function limitProviders(config: JobRouterConfig): Provider[] {
   return [
     {
       provide: JobRateLimiter,
-      inject: [COMMANDS_REDIS, JOB_ENGINE],
+      inject: [QUEUE_FREE_REDIS, JOB_ENGINE],
       useFactory: (redis: Redis, engine: JobRouterEngine) => {
         const workers: RunningWorkerCount = {
           runningWorkers: async (id: string) => (await engine.workers(id)).running.length,
