@@ -115,16 +115,22 @@ export async function startKubeControlPlane(options: KubeControlPlaneOptions = {
   }
 }
 
-async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlPlane> {
-  const binaries = options.binaries ?? kubeBinaryPaths();
-  const manifest = requireBuiltEnvironment(binaries);
-  const log = options.log ?? ((): void => undefined);
-  const dir = createRunDir(options.baseDir ?? defaultKubeRunsDir(), log);
-  const { files, token } = prepareRunFiles(dir);
+/** One start attempt's run: its folder and files, ports, processes and the binaries it starts. */
+interface Run {
+  files: KubeRunFiles;
+  token: string;
+  ports: KubePorts;
+  processes: RunProcesses;
+  binaries: KubeBinaryPaths;
+  manifest: KwokStagesManifest;
+  log: (message: string) => void;
+}
+
+async function pickPorts(options: KubeControlPlaneOptions): Promise<KubePorts> {
   const [etcdClient, etcdPeer, apiserver, scheduler, controllerManager, kwok] = await (
     options.pickPorts ?? getFreePorts
   )(6);
-  const ports: KubePorts = {
+  return {
     etcdClient: etcdClient!,
     etcdPeer: etcdPeer!,
     apiserver: apiserver!,
@@ -132,52 +138,63 @@ async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlP
     controllerManager: controllerManager!,
     kwok: kwok!,
   };
+}
+
+/** etcd, then kube-apiserver; resolves with the admin connection once the apiserver is ready, its kubeconfig written. */
+async function startApiserver({ files, token, ports, processes, binaries, log }: Run) {
+  log(`starting etcd on 127.0.0.1:${ports.etcdClient}`);
+  processes.spawn('etcd', binaries.etcd, etcdArgs(files, ports));
+  await processes.waitHealthy('etcd', () => httpOk(`http://127.0.0.1:${ports.etcdClient}/health`));
+  log(`starting kube-apiserver on https://127.0.0.1:${ports.apiserver}`);
+  processes.spawn('kube-apiserver', binaries.kubeApiserver, apiserverArgs(files, ports));
+  const connection = await waitForApiserver(
+    files,
+    { server: `https://127.0.0.1:${ports.apiserver}`, token },
+    processes,
+  );
+  const kubeconfig = kubeconfigYaml(connection.server, connection.caPem, connection.token);
+  writeFileSync(files.kubeconfig, kubeconfig, { mode: 0o600 });
+  return { connection, kubeconfig };
+}
+
+/** kube-scheduler, kube-controller-manager and kwok (after kwok's stage objects); resolves once all are healthy. */
+async function startNodeComponents(run: Run, connection: KubeConnection): Promise<void> {
+  const { files, ports, processes, binaries, manifest } = run;
+  run.log('starting kube-scheduler, kube-controller-manager and kwok');
+  writeFileSync(files.schedulerConfig, schedulerConfigYaml(files.kubeconfig));
+  processes.spawn('kube-scheduler', binaries.kubeScheduler, schedulerArgs(files, ports));
+  processes.spawn('kube-controller-manager', binaries.kubeControllerManager, controllerManagerArgs(files, ports));
+  await createStageObjects(new KubeTestClient(connection), manifest.objects);
+  processes.spawn('kwok', binaries.kwok, kwokArgs(files, ports, manifest.stages));
+  await processes.waitHealthy('kube-scheduler', () =>
+    insecureLoopbackOk(`https://127.0.0.1:${ports.scheduler}/healthz`),
+  );
+  await processes.waitHealthy('kube-controller-manager', () =>
+    insecureLoopbackOk(`https://127.0.0.1:${ports.controllerManager}/healthz`),
+  );
+  await processes.waitHealthy('kwok', () => httpOk(`http://127.0.0.1:${ports.kwok}/healthz`));
+}
+
+async function startOnce(options: KubeControlPlaneOptions): Promise<KubeControlPlane> {
+  const binaries = options.binaries ?? kubeBinaryPaths();
+  const manifest = requireBuiltEnvironment(binaries);
+  const log = options.log ?? ((): void => undefined);
+  const dir = createRunDir(options.baseDir ?? defaultKubeRunsDir(), log);
+  const { files, token } = prepareRunFiles(dir);
+  const ports = await pickPorts(options);
   const processes = new RunProcesses(dir, options.startTimeoutMs ?? 120_000);
   const stop = async (): Promise<void> => {
     await processes.stopAll();
     rmSync(dir, { recursive: true, force: true });
   };
-
+  const run: Run = { files, token, ports, processes, binaries, manifest, log };
   try {
-    log(`starting etcd on 127.0.0.1:${ports.etcdClient}`);
-    processes.spawn('etcd', binaries.etcd, etcdArgs(files, ports));
-    await processes.waitHealthy('etcd', () => httpOk(`http://127.0.0.1:${ports.etcdClient}/health`));
-
-    log(`starting kube-apiserver on https://127.0.0.1:${ports.apiserver}`);
-    processes.spawn('kube-apiserver', binaries.kubeApiserver, apiserverArgs(files, ports));
-    const connection = await waitForApiserver(
-      files,
-      { server: `https://127.0.0.1:${ports.apiserver}`, token },
-      processes,
-    );
-    const kubeconfig = kubeconfigYaml(connection.server, connection.caPem, connection.token);
-    writeFileSync(files.kubeconfig, kubeconfig, { mode: 0o600 });
-
-    log('starting kube-scheduler, kube-controller-manager and kwok');
-    writeFileSync(files.schedulerConfig, schedulerConfigYaml(files.kubeconfig));
-    processes.spawn('kube-scheduler', binaries.kubeScheduler, schedulerArgs(files, ports));
-    processes.spawn('kube-controller-manager', binaries.kubeControllerManager, controllerManagerArgs(files, ports));
-    await createStageObjects(new KubeTestClient(connection), manifest.objects);
-    processes.spawn('kwok', binaries.kwok, kwokArgs(files, ports, manifest.stages));
-    await processes.waitHealthy('kube-scheduler', () =>
-      insecureLoopbackOk(`https://127.0.0.1:${ports.scheduler}/healthz`),
-    );
-    await processes.waitHealthy('kube-controller-manager', () =>
-      insecureLoopbackOk(`https://127.0.0.1:${ports.controllerManager}/healthz`),
-    );
-    await processes.waitHealthy('kwok', () => httpOk(`http://127.0.0.1:${ports.kwok}/healthz`));
-
+    const { connection, kubeconfig } = await startApiserver(run);
+    await startNodeComponents(run, connection);
     const version = (await new KubeTestClient(connection).get<{ gitVersion: string }>('/version')).gitVersion;
     log(`control plane ${version} ready, kubeconfig ${files.kubeconfig}`);
-    return {
-      dir,
-      kubeconfigPath: files.kubeconfig,
-      kubeconfig,
-      connection,
-      version,
-      processes: processes.byName(),
-      stop,
-    };
+    const kubeconfigPath = files.kubeconfig;
+    return { dir, kubeconfigPath, kubeconfig, connection, version, processes: processes.byName(), stop };
   } catch (err) {
     await stop();
     throw err;
