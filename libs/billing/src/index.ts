@@ -28,3 +28,10 @@ export { type Charge, computeCharges, type PlanWindow } from './metering/charges
 export { deriveIntervals, type DerivedInterval, volumeCostPerMonth } from './metering/intervals';
 export { HOURS_PER_MONTH } from './metering/money';
 export { type LedgerEntry, UsageLedgerRepository } from './usage-ledger.repository';
+export { addBuckets, bucketStart, resolveWindow, type BillingWindow, type WindowQuery } from './billing-window';
+export {
+  BillingBucketsRepository,
+  type BucketKind,
+  type BucketRow,
+  type BucketSelection,
+} from './billing-buckets.repository';

@@ -3,6 +3,7 @@ import { V2FallbackController } from './fallback.controller';
 import { type RateLimitWindow, V2_RATE_LIMIT_WINDOWS, V2RateLimiter, V2RateLimitInterceptor } from './http/rate-limit';
 import { V2EdgeProblems } from './http/edge-problems';
 import { V2OpenApiController } from './openapi/openapi.controller';
+import { BillingV2Module } from './billing/billing.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { ServerlessV2Module } from './serverless/serverless.module';
 import { V2LogsModule } from './logs/logs.module';
@@ -52,6 +53,7 @@ export class V2Module {
       imports: [
         V2HttpModule.forRoot(options),
         CatalogModule,
+        BillingV2Module,
         ServerlessV2Module.forRoot(options),
         V2LogsModule,
         PodsV2Module,

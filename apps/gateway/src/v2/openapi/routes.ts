@@ -1,5 +1,6 @@
 import { buildV2OpenApiDocument, type V2OpenApiDocument } from './document';
 import type { V2Route } from './route';
+import { billingRoutes } from '../billing/billing.routes';
 import { catalogRoutes } from '../catalog/catalog.routes';
 import { serverlessRoutes } from '../serverless/serverless.routes';
 import { LOG_ROUTES } from '../logs/logs.routes';
@@ -37,6 +38,7 @@ export const V2_ROUTES: readonly V2Route[] = [
   ...LOG_ROUTES,
   ...catalogRoutes,
   ...serverlessRoutes,
+  ...billingRoutes,
 ];
 
 let cached: V2OpenApiDocument | undefined;
