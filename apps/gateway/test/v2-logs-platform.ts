@@ -85,6 +85,7 @@ async function startScheduler(options: {
   REDIS_PREFIX: string;
   stateDir: string;
   port: number;
+  env: Record<string, string>;
 }): Promise<ProcessGroup> {
   const scheduler = spawnProcessGroup(
     process.execPath,
@@ -103,6 +104,7 @@ async function startScheduler(options: {
         SCHEDULER_WORK_DIR: REPO_ROOT,
         SCHEDULER_TICK_MS: '250',
         SCHEDULER_STOP_GRACE_MS: '1000',
+        ...options.env,
       },
     },
   );
@@ -122,8 +124,11 @@ function once(app: GatewayApp): () => Promise<void> {
   return () => (closing ??= app.close());
 }
 
-/** Starts the platform pieces log streams need: the real gateway (v1 and v2) and the real scheduler. */
-export async function startLogPlatform(label: string): Promise<LogPlatform> {
+/**
+ * Starts the platform pieces log streams need: the real gateway (v1 and v2) and the real scheduler, on the local
+ * driver unless `schedulerEnv` says otherwise (SCHEDULER_DRIVER=kubernetes, KUBECONFIG...).
+ */
+export async function startLogPlatform(label: string, schedulerEnv: Record<string, string> = {}): Promise<LogPlatform> {
   const database = await createTestDatabase(label);
   const prefix = testRedisPrefix(label);
   const db = createPrismaClient(database.url);
@@ -135,6 +140,7 @@ export async function startLogPlatform(label: string): Promise<LogPlatform> {
     REDIS_PREFIX: prefix,
     stateDir,
     port: schedulerPort,
+    env: schedulerEnv,
   });
   const closeGateway = once(await startGatewayApp(database.url, prefix, gatewayPort));
   const { accounts, apiKeys } = createAccountsServices(db);
