@@ -2,27 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createAccountsServices } from '@runplane/accounts';
 import type { WebhookDeliverPayload } from '@runplane/contracts';
-import { createPrismaClient, newId, type WebhookAttempt, type WebhookDelivery } from '@runplane/db';
+import { type createPrismaClient, type DbClient, newId, type WebhookAttempt, type WebhookDelivery } from '@runplane/db';
 import { buildService, type NestFastifyApplication } from '@runplane/http';
+import { createQueue, jobEventsCatalog, type TypedQueue, WEBHOOKS_QUEUE } from '@runplane/queue';
 import {
-  bullPrefix,
-  createQueue,
-  createRedis,
-  jobEventsCatalog,
-  type Redis,
-  type TypedQueue,
-  WEBHOOKS_QUEUE,
-} from '@runplane/queue';
-import {
-  cleanupRedisPrefix,
-  createTestDatabase,
+  createTestStores,
   getFreePort,
   pollUntil,
   type ProcessGroup,
   spawnProcessGroup,
   stopProcessGroup,
-  testRedisPrefix,
-  type TestDatabase,
 } from '@runplane/testing';
 import { webhookDispatcherEnvSchema } from '../src/config';
 import { WebhookDispatcherModule, type DispatcherOverrides } from '../src/webhook-dispatcher.module';
@@ -78,27 +67,11 @@ function spawnApp(app: string, env: Record<string, string>): ProcessGroup {
   });
 }
 
-/** Starts the stack for one test file. */
-export async function startWebhookStack(label: string): Promise<WebhookStack> {
-  const database: TestDatabase = await createTestDatabase(label);
-  const prefix = testRedisPrefix(label);
-  const redis: Redis = createRedis('redis://127.0.0.1:6379');
-  const db = createPrismaClient(database.url);
-  const receiver = new WebhookReceiver();
-  await receiver.start();
-  const common = {
-    DATABASE_URL: database.url,
-    REDIS_PREFIX: prefix,
-    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'error',
-  };
-
-  const gatewayPort = await getFreePort();
-  const gateway = spawnApp('gateway', { ...common, PORT: String(gatewayPort) });
-  const apps: NestFastifyApplication[] = [];
-  const children: ProcessGroup[] = [gateway];
-  await waitReady(gatewayPort, gateway, 'gateway');
-
+/** The stack's account: its API key and a serverless endpoint whose jobs the deliveries are for. */
+async function seedAccount(
+  db: DbClient,
+  label: string,
+): Promise<{ accountId: string; apiKey: string; endpointId: string }> {
   const { accounts, apiKeys } = createAccountsServices(db);
   const account = await accounts.create({ name: label });
   const { secret: apiKey } = await apiKeys.create(account.id, { name: 'webhooks', scope: 'ALL' });
@@ -114,13 +87,12 @@ export async function startWebhookStack(label: string): Promise<WebhookStack> {
   const endpoint = await db.endpoint.create({
     data: { id: newId(), accountId: account.id, name: `ep-${label}`, templateId: template.id },
   });
-  const producer: TypedQueue<typeof jobEventsCatalog, typeof WEBHOOKS_QUEUE> = createQueue(
-    jobEventsCatalog,
-    WEBHOOKS_QUEUE,
-    { redis, prefix },
-  );
+  return { accountId: account.id, apiKey, endpointId: endpoint.id };
+}
 
-  const v1 = async (method: 'GET' | 'POST', path: string): Promise<string> => {
+/** A webhook secret route of the gateway (`GET /webhooks/secret`, `POST /webhooks/secret/rotate`), with the key. */
+function secretRoute(gatewayPort: number, apiKey: string) {
+  return async (method: 'GET' | 'POST', path: string): Promise<string> => {
     const res = await fetch(`http://127.0.0.1:${gatewayPort}/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${apiKey}` },
@@ -128,74 +100,107 @@ export async function startWebhookStack(label: string): Promise<WebhookStack> {
     if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { secret: string }).secret;
   };
-  const env = { ...common, WEBHOOK_ALLOWED_HOSTS: receiver.hostPort };
+}
 
+/** Queues `webhook.deliver` requests for jobs of `endpointId`, as the job engine does when a job finishes. */
+function deliverer(producer: TypedQueue<typeof jobEventsCatalog, typeof WEBHOOKS_QUEUE>, endpointId: string) {
+  return async (url: string, record: Partial<WebhookDeliverPayload['record']> = {}): Promise<string> => {
+    const jobId = `${newId()}-u1`;
+    const payload: WebhookDeliverPayload = {
+      endpointId,
+      jobId,
+      url,
+      record: {
+        id: jobId,
+        status: 'COMPLETED',
+        delayTime: 12,
+        executionTime: 340,
+        output: { answer: 42 },
+        retries: 0,
+        ...record,
+      },
+    };
+    await producer.add('webhook.deliver', payload, { jobId: `${jobId}-${Date.now()}` });
+    return jobId;
+  };
+}
+
+/** Builds an in-process dispatcher on `env` (plus `extra`) and keeps it in `apps` for the stack's close. */
+async function startDispatcherIn(
+  apps: NestFastifyApplication[],
+  env: Record<string, string>,
+  overrides: DispatcherOverrides,
+): Promise<NestFastifyApplication> {
+  const config = webhookDispatcherEnvSchema.parse(env);
+  const app = await buildService({
+    serviceName: 'webhook-dispatcher',
+    errorStyle: 'v1',
+    config,
+    module: (infrastructure) => WebhookDispatcherModule.forRoot(config, infrastructure, overrides),
+  });
+  await app.init();
+  apps.push(app);
+  return app;
+}
+
+/** Starts `app` as a child process on a free port, kept in `children` for the stack's close; resolves once ready. */
+async function spawnAppIn(
+  children: ProcessGroup[],
+  app: string,
+  env: Record<string, string>,
+): Promise<{ child: ProcessGroup; port: number }> {
+  const port = await getFreePort();
+  const child = spawnApp(app, { ...env, PORT: String(port) });
+  children.push(child);
+  await waitReady(port, child, app);
+  return { child, port };
+}
+
+/** The delivery of `jobId` once it has `status`, with its attempts in order. */
+function waitForDelivery(
+  db: DbClient,
+  where: { jobId: string; status: 'SUCCEEDED' | 'FAILED' },
+  timeoutMs: number,
+): Promise<RecordedDelivery> {
+  const found = () =>
+    db.webhookDelivery.findFirst({ where, include: { attemptsMade: { orderBy: { attempt: 'asc' } } } });
+  return pollUntil(found, { timeoutMs, intervalMs: 50, description: `delivery of ${where.jobId} ${where.status}` });
+}
+
+/** Starts the stack for one test file. */
+export async function startWebhookStack(label: string): Promise<WebhookStack> {
+  const stores = await createTestStores(label);
+  const { db, redis, prefix } = stores;
+  const receiver = new WebhookReceiver();
+  await receiver.start();
+  const common = {
+    DATABASE_URL: stores.database.url,
+    REDIS_PREFIX: prefix,
+    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'error',
+  };
+  const apps: NestFastifyApplication[] = [];
+  const children: ProcessGroup[] = [];
+  const gatewayPort = (await spawnAppIn(children, 'gateway', common)).port;
+  const account = await seedAccount(db, label);
+  const producer = createQueue(jobEventsCatalog, WEBHOOKS_QUEUE, { redis, prefix });
+  const v1 = secretRoute(gatewayPort, account.apiKey);
+  const env = { ...common, WEBHOOK_ALLOWED_HOSTS: receiver.hostPort };
   return {
-    db,
-    receiver,
-    accountId: account.id,
-    apiKey,
-    endpointId: endpoint.id,
-    env,
+    ...{ db, receiver, env, ...account },
     fetchSecret: () => v1('GET', '/webhooks/secret'),
     rotateSecret: () => v1('POST', '/webhooks/secret/rotate'),
-    async deliver(url, record = {}) {
-      const jobId = `${newId()}-u1`;
-      const payload: WebhookDeliverPayload = {
-        endpointId: endpoint.id,
-        jobId,
-        url,
-        record: {
-          id: jobId,
-          status: 'COMPLETED',
-          delayTime: 12,
-          executionTime: 340,
-          output: { answer: 42 },
-          retries: 0,
-          ...record,
-        },
-      };
-      await producer.add('webhook.deliver', payload, { jobId: `${jobId}-${Date.now()}` });
-      return jobId;
-    },
-    async startDispatcher(extra = {}, overrides = {}) {
-      const config = webhookDispatcherEnvSchema.parse({ ...env, ...extra });
-      const app = await buildService({
-        serviceName: 'webhook-dispatcher',
-        errorStyle: 'v1',
-        config,
-        module: (infrastructure) => WebhookDispatcherModule.forRoot(config, infrastructure, overrides),
-      });
-      await app.init();
-      apps.push(app);
-      return app;
-    },
-    async spawnDispatcher(extra = {}) {
-      const port = await getFreePort();
-      const child = spawnApp('webhook-dispatcher', { ...env, ...extra, PORT: String(port) });
-      children.push(child);
-      await waitReady(port, child, 'webhook-dispatcher');
-      return child;
-    },
-    waitForDelivery(jobId, status, timeoutMs = 30_000) {
-      return pollUntil(
-        () =>
-          db.webhookDelivery.findFirst({
-            where: { jobId, status },
-            include: { attemptsMade: { orderBy: { attempt: 'asc' } } },
-          }),
-        { timeoutMs, intervalMs: 50, description: `delivery of ${jobId} ${status}` },
-      );
-    },
+    deliver: deliverer(producer, account.endpointId),
+    startDispatcher: (extra = {}, overrides = {}) => startDispatcherIn(apps, { ...env, ...extra }, overrides),
+    spawnDispatcher: async (extra = {}) =>
+      (await spawnAppIn(children, 'webhook-dispatcher', { ...env, ...extra })).child,
+    waitForDelivery: (jobId, status, timeoutMs = 30_000) => waitForDelivery(db, { jobId, status }, timeoutMs),
     async close() {
       await Promise.all(apps.map((app) => app.close()));
       await Promise.all(children.map((child) => stopProcessGroup(child, 5_000)));
       await producer.close();
       await receiver.close();
-      await cleanupRedisPrefix(redis, bullPrefix(prefix));
-      redis.disconnect();
-      await db.$disconnect();
-      await database.drop();
+      await stores.close();
     },
   };
 }
