@@ -73,7 +73,7 @@ export const dataCenterListQuery = z.object({
   regions: commaList(z.enum(REGIONS)).optional(),
   networkVolumeTypes: commaList(z.enum(VOLUME_TYPES)).optional(),
   compliance: commaList(z.enum(COMPLIANCE)).optional(),
-  globalNetwork: z.enum(['true', 'false']).optional(),
+  globalNetwork: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).optional(),
 });
 export type DataCenterListQuery = z.infer<typeof dataCenterListQuery>;
 

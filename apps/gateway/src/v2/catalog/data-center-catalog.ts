@@ -53,7 +53,7 @@ function matches(view: DataCenterView, query: DataCenterListQuery): boolean {
   if (query.regions !== undefined && !query.regions.includes(view.region)) return false;
   if (query.networkVolumeTypes?.some((type) => !view.networkVolumeTypes.includes(type))) return false;
   if (query.compliance?.some((item) => !view.compliance.includes(item))) return false;
-  return query.globalNetwork === undefined || String(view.globalNetwork) === query.globalNetwork;
+  return query.globalNetwork === undefined || view.globalNetwork === query.globalNetwork;
 }
 
 /** `/v2/catalog/datacenters`: the listed data centers, with what their machines have free when asked. */
