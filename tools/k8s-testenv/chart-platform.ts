@@ -1,24 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createAccountsServices } from '@runplane/accounts';
 import { seedCatalog } from '@runplane/catalog';
-import { createPrismaClient } from '@runplane/db';
-import { createRedis } from '@runplane/queue';
+import type { createPrismaClient } from '@runplane/db';
 import {
-  cleanupRedisPrefix,
-  createTestDatabase,
+  callWithKey,
+  createTestStores,
   getFreePort,
   getFreePorts,
   type ProcessGroup,
   stopProcessGroup,
-  type TestDatabase,
-  testRedisPrefix,
+  TEST_REDIS_URL,
 } from '@runplane/testing';
 import { REPO_ROOT, startApp, waitForPort, waitReady } from '../../apps/scheduler/test/app-process';
-
-const REDIS_URL = 'redis://127.0.0.1:6379';
+import { accountWithKey } from '../../apps/scheduler/test/test-account';
 
 /**
  * Runplane as the chart deploys it, every service its own process: gateway and job-router, and scheduler processes
@@ -58,43 +51,28 @@ export async function startProcessPlatform(
   label: string,
   jobRouterEnv: Record<string, string> = {},
 ): Promise<ProcessPlatform> {
-  const database: TestDatabase = await createTestDatabase(label);
-  const prefix = testRedisPrefix(label);
-  const stateDir = mkdtempSync(path.join(tmpdir(), `runplane-${label}-`));
-  const db = createPrismaClient(database.url);
+  const stores = await createTestStores(label);
+  const { db } = stores;
   await seedCatalog(db);
   // Gateway and scheduler share the key: the scheduler decrypts the registry passwords the gateway stored.
   const common = {
-    DATABASE_URL: database.url,
-    REDIS_URL,
-    REDIS_PREFIX: prefix,
+    DATABASE_URL: stores.database.url,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: stores.prefix,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
   const { groups, gatewayPort, jobPort } = await startFrontends(common, jobRouterEnv).catch(async (error: unknown) => {
-    await db.$disconnect();
-    await database.drop();
-    rmSync(stateDir, { recursive: true, force: true });
+    await stores.close();
     throw error;
   });
-  const { accounts, apiKeys } = createAccountsServices(db);
-  const { secret } = await apiKeys.create((await accounts.create({ name: `${label}-account` })).id, {
-    name: 'test key',
-    scope: 'ALL',
-  });
-  const schedulerEnv = {
-    ...common,
-    SCHEDULER_STATE_DIR: stateDir,
-    SCHEDULER_WORK_DIR: REPO_ROOT,
-    SCHEDULER_JOB_API_URL: `http://127.0.0.1:${jobPort}`,
-    SCHEDULER_TICK_MS: '250',
-    SCHEDULER_STOP_GRACE_MS: '1000',
-    SCHEDULER_WORKER_PING_MS: '1000',
-  };
+  const { secret } = await accountWithKey(db, label);
+  const jobApiUrl = `http://127.0.0.1:${jobPort}`;
+  const schedulerEnv = { ...common, ...schedulerDefaults(stores.stateDir, jobApiUrl) };
   return {
     db,
-    jobApiUrl: `http://127.0.0.1:${jobPort}`,
+    jobApiUrl,
     secret,
     async startScheduler(env) {
       const port = await getFreePort();
@@ -103,33 +81,22 @@ export async function startProcessPlatform(
       await waitReady(group, port, 'scheduler');
       return group;
     },
-    v1: (method, route, body) => callV1(`http://127.0.0.1:${gatewayPort}/v1${route}`, secret, method, body),
+    v1: (method, route, body) => callWithKey(`http://127.0.0.1:${gatewayPort}/v1${route}`, secret, method, body),
     async close() {
       for (const group of groups) await stopProcessGroup(group, 5_000);
-      const redis = createRedis(REDIS_URL);
-      await cleanupRedisPrefix(redis, prefix);
-      redis.disconnect();
-      await db.$disconnect();
-      await database.drop();
-      rmSync(stateDir, { recursive: true, force: true });
+      await stores.close();
     },
   };
 }
 
-async function callV1(
-  url: string,
-  secret: string,
-  method: string,
-  body: unknown,
-): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      authorization: `Bearer ${secret}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+/** The scheduler processes' own settings: state folder, work folder, job API and fast loops. */
+function schedulerDefaults(stateDir: string, jobApiUrl: string): Record<string, string> {
+  return {
+    SCHEDULER_STATE_DIR: stateDir,
+    SCHEDULER_WORK_DIR: REPO_ROOT,
+    SCHEDULER_JOB_API_URL: jobApiUrl,
+    SCHEDULER_TICK_MS: '250',
+    SCHEDULER_STOP_GRACE_MS: '1000',
+    SCHEDULER_WORKER_PING_MS: '1000',
+  };
 }
