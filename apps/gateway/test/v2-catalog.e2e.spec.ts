@@ -205,6 +205,7 @@ describe('v2 /catalog', () => {
           imageName: 'acme/tool:1',
           isPublic,
           ports: ['8888/http'],
+          startJupyter: false,
           dockerStartCmd: ['serve', '--port 8888'],
           containerRegistryAuthId: auth.id,
         },
@@ -212,7 +213,7 @@ describe('v2 /catalog', () => {
     }
     const seenByTenant = await get(tenant, '/v2/catalog/templates?source=community');
     expect(seenByTenant.body.templates).toEqual([
-      expect.objectContaining({ name: 'shared', registry: null, args: 'serve "--port 8888"', startJupyter: true }),
+      expect.objectContaining({ name: 'shared', registry: null, args: 'serve "--port 8888"', startJupyter: false }),
     ]);
     const seenByOwner = await get(other, '/v2/catalog/templates?source=community');
     expect(seenByOwner.body.templates).toEqual([expect.objectContaining({ name: 'shared', registry: auth.id })]);

@@ -10,10 +10,7 @@ function envOf(value: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-/**
- * A public template as RunPod's Template. `registry` is shown to its owner only; Pods from it get SSH (PUBLIC_KEY)
- * and, when it exposes 8888/http, Jupyter.
- */
+/** A public template as RunPod's Template; `registry` is shown to its owner only. */
 export function catalogTemplateView(row: Template, accountId: string): CatalogTemplateView {
   return {
     id: row.id,
@@ -28,9 +25,9 @@ export function catalogTemplateView(row: Template, accountId: string): CatalogTe
     serverless: row.isServerless,
     public: row.isPublic,
     category: row.category,
-    startSsh: true,
-    startJupyter: row.ports.includes('8888/http'),
-    allowedCudaVersions: [],
+    startSsh: row.startSsh,
+    startJupyter: row.startJupyter,
+    allowedCudaVersions: row.allowedCudaVersions,
   };
 }
 
