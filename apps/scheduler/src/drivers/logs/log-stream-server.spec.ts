@@ -4,19 +4,20 @@ import { join } from 'node:path';
 import { type LogStreamMessage, logStreamChannels, type LogStreamOpen } from '@runplane/contracts';
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, pollUntil, testRedisPrefix } from '@runplane/testing';
-import type { ComputeDriver, LogFollower, LogFollowRequest } from '../compute-driver';
+import type { ComputeDriver, LogFollowRequest } from '../compute-driver';
 import { LocalDriver } from '../local/local-driver';
+import type { LocalLogFollower } from '../local/local-logs';
 import { LogStreamServer } from './log-stream-server';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** A local driver that remembers the followers it handed out. */
-function recordingDriver(stateDir: string, followers: LogFollower[]): ComputeDriver {
+function recordingDriver(stateDir: string, followers: LocalLogFollower[]): ComputeDriver {
   const driver = new LocalDriver({ stateDir, workDir: stateDir, machines: [], stopGraceMs: 100, inheritedEnv: {} });
   const follow = driver.followLogs.bind(driver);
   driver.followLogs = (request: LogFollowRequest) => {
     const follower = follow(request);
-    followers.push(follower);
+    followers.push(follower as LocalLogFollower);
     return follower;
   };
   return driver;
@@ -28,7 +29,7 @@ describe('LogStreamServer (Redis pub/sub, several replicas)', () => {
   let stateDir: string;
   let gateway: Redis;
   let publisher: Redis;
-  const followers: LogFollower[] = [];
+  const followers: LocalLogFollower[] = [];
   const servers: LogStreamServer[] = [];
   const received = new Map<string, LogStreamMessage[]>();
 
@@ -92,7 +93,7 @@ describe('LogStreamServer (Redis pub/sub, several replicas)', () => {
   it('a close message releases the stream and its follower at once', async () => {
     await publisher.publish(channels.close, 'stream-one-0001');
     await pollUntil(() => served() === 0, { description: 'the stream closed' });
-    expect((followers[0] as { isClosed: boolean }).isClosed).toBe(true);
+    expect(followers[0]?.isClosed).toBe(true);
   });
 
   it('a gateway that stops listening is noticed by the next heartbeat', async () => {
@@ -100,6 +101,6 @@ describe('LogStreamServer (Redis pub/sub, several replicas)', () => {
     await pollUntil(() => served() === 1);
     await gateway.unsubscribe(channels.out('stream-two-0002'));
     await pollUntil(() => served() === 0, { description: 'the unheard stream ended' });
-    expect((followers[1] as { isClosed: boolean }).isClosed).toBe(true);
+    expect(followers[1]?.isClosed).toBe(true);
   });
 });
