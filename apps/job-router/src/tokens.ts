@@ -13,7 +13,3 @@ export const QUEUE_ORDERED_REDIS = Symbol('QUEUE_ORDERED_REDIS');
  * `createQueueFreeRedis` (@runplane/jobs); it is the engine's `queueFree` (`EngineConnections`).
  */
 export const QUEUE_FREE_REDIS = Symbol('QUEUE_FREE_REDIS');
-/** @deprecated The former name of {@link QUEUE_ORDERED_REDIS}. */
-export const ENGINE_REDIS = QUEUE_ORDERED_REDIS;
-/** @deprecated The former name of {@link QUEUE_FREE_REDIS}. */
-export const COMMANDS_REDIS = QUEUE_FREE_REDIS;
