@@ -134,13 +134,13 @@ describe('v2 /pods: pagination, problem+json errors and tenant isolation', () =>
     problemOf(await me.call('POST', '/v2/pods', { name: 'x', templateId: 'nope' }), 404);
   });
 
-  it('PATCH and action bodies are strict; a template change is refused', async () => {
+  it('PATCH and action bodies are strict; an unknown template is a 404', async () => {
     const id = mine[0] as string;
     expect(problemOf(await me.call('PATCH', `/v2/pods/${id}`, { cpu: {} }), 422).errors).toEqual([
       "$: additional property 'cpu' not allowed",
     ]);
     problemOf(await me.call('PATCH', `/v2/pods/${id}`, { disk: 0 }), 422);
-    problemOf(await me.call('PATCH', `/v2/pods/${id}`, { templateId: 'another' }), 400);
+    problemOf(await me.call('PATCH', `/v2/pods/${id}`, { templateId: 'another' }), 404);
     expect(problemOf(await me.call('POST', `/v2/pods/${id}/action`, {}), 422).errors?.[0]).toMatch(/^\$\.action: /);
     problemOf(await me.call('POST', `/v2/pods/${id}/action`, { action: 'stop', force: true }), 422);
   });

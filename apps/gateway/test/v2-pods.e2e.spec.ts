@@ -181,6 +181,29 @@ describe('v2 /pods: the same Pods as v1, in v2 shapes', () => {
     expect((await me.call('PATCH', `/v2/pods/${pod.id}`, { mounts: {} })).statusCode).toBe(200);
   });
 
+  it('PATCH with a templateId applies its container settings (the body wins) and records the template', async () => {
+    const template = (
+      await me.call('POST', '/v2/templates', {
+        name: 'tpl',
+        image: 'runpod/vllm:1',
+        args: 'serve --port 8000',
+        env: { FROM: 'template', SHARED: 'template' },
+        ports: ['8000/http'],
+      })
+    ).json<{ id: string }>();
+    const pod = await create({ name: 'retemplated', image: 'alpine:3', gpu: { id: GPU }, env: { OWN: 'x' } });
+    const patched = await me.call('PATCH', `/v2/pods/${pod.id}`, { templateId: template.id, env: { SHARED: 'body' } });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({
+      template: template.id,
+      image: 'runpod/vllm:1',
+      args: 'serve --port 8000',
+      ports: ['8000/http'],
+      env: { FROM: 'template', SHARED: 'body' },
+    });
+    expect((await me.call('GET', `/v1/pods/${pod.id}`)).json()).toMatchObject({ templateId: template.id });
+  });
+
   it('DELETE answers 204 and the Pod is gone from both APIs', async () => {
     const pod = await create({ name: 'bye', image: 'alpine:3', gpu: { id: GPU } });
     const deleted = await me.call('DELETE', `/v2/pods/${pod.id}`);

@@ -1,5 +1,5 @@
 import type { PodCreateInput, PodUpdateInput } from '@runplane/contracts';
-import type { PodRow } from '@runplane/workloads';
+import type { PodRow, PodTemplate } from '@runplane/workloads';
 import { ProblemError, unprocessable } from '../http/problem';
 import { splitArgs } from '../shared/command-line';
 import type { CreatePodRequest, PodMountsInput, UpdatePodRequest } from './pods.schemas';
@@ -106,16 +106,28 @@ function mountChanges(row: PodRow, mounts: PodMountsInput | undefined): Partial<
   return { volumeInGb: persistent.size, volumeMountPath: persistent.path };
 }
 
-/** `PATCH /v2/pods/{id}` as v1's update input. */
-export function toV1Update(row: PodRow, input: UpdatePodRequest): PodUpdateInput {
-  if (input.templateId !== undefined && input.templateId !== row.templateId)
-    throw badRequest("templateId: a Pod's template cannot change; send the fields to change instead");
+/** What a template brings to a PATCH that names it: its container settings (the body's own fields win). */
+function templateFields(template: PodTemplate | null, input: UpdatePodRequest): Partial<PodUpdateInput> {
+  if (!template) return {};
   return {
+    imageName: template.imageName,
+    dockerStartCmd: template.dockerStartCmd,
+    env: { ...template.env, ...input.env },
+    ports: template.ports,
+    containerDiskInGb: template.containerDiskInGb,
+    ...(template.containerRegistryAuthId ? { containerRegistryAuthId: template.containerRegistryAuthId } : {}),
+  };
+}
+
+/** `PATCH /v2/pods/{id}` as v1's update input; `template` is the one `templateId` names, when it changes. */
+export function toV1Update(row: PodRow, input: UpdatePodRequest, template: PodTemplate | null): PodUpdateInput {
+  return {
+    ...templateFields(template, input),
     ...mountChanges(row, input.mounts),
     ...(input.name === undefined ? {} : { name: input.name }),
     ...(input.image === undefined ? {} : { imageName: input.image }),
     ...(input.disk === undefined ? {} : { containerDiskInGb: input.disk }),
-    ...(input.env === undefined ? {} : { env: input.env }),
+    ...(input.env === undefined || template ? {} : { env: input.env }),
     ...(input.ports === undefined ? {} : { ports: input.ports }),
     ...(input.args === undefined ? {} : { dockerStartCmd: splitArgs(input.args) }),
     ...(input.registry === undefined ? {} : { containerRegistryAuthId: input.registry }),

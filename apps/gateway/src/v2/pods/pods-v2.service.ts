@@ -1,5 +1,5 @@
-import { NotFoundError } from '@runplane/contracts';
-import type { PodRepository, PodRow, PodsService } from '@runplane/workloads';
+import { ConflictError, NotFoundError } from '@runplane/contracts';
+import type { PodRepository, PodRow, PodsService, PodTemplateSource } from '@runplane/workloads';
 import { paginate } from '../http/pagination';
 import { ProblemError } from '../http/problem';
 import { withV2FieldNames } from '../shared/field-names';
@@ -22,6 +22,7 @@ export class PodsV2Service {
   constructor(
     private readonly pods: PodsService,
     private readonly rows: PodRepository,
+    private readonly templates: PodTemplateSource,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -42,9 +43,17 @@ export class PodsV2Service {
     return toPodV2(await this.own(accountId, id), this.clock());
   }
 
+  /** Only the fields sent change; a new `templateId` applies that template's container settings first. */
   async update(accountId: string, id: string, input: UpdatePodRequest): Promise<PodV2> {
     const row = await this.own(accountId, id);
-    await withV2FieldNames(POD_V2_NAMES, () => this.pods.update(accountId, id, toV1Update(row, input)));
+    const changes = input.templateId !== undefined && input.templateId !== row.templateId;
+    const template = changes ? await this.templates.findUsable(accountId, input.templateId as string) : null;
+    await withV2FieldNames(POD_V2_NAMES, () => this.pods.update(accountId, id, toV1Update(row, input, template)));
+    if (template) {
+      const updated = await this.own(accountId, id);
+      if (!(await this.rows.updateIfUnchanged(accountId, id, updated.updatedAt, { templateId: template.id })))
+        throw new ConflictError('The Pod changed while this request was handled; retry it');
+    }
     return this.get(accountId, id);
   }
 
