@@ -9,7 +9,7 @@ describe('RedisJobEngine: replicas and crash recovery', () => {
 
   beforeAll(() => {
     f = startEngine('jobs-recovery', { queues: { lockMs: 300, stalledCheckMs: 100 } });
-    replica = new RedisJobEngine({ redis: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock });
+    replica = new RedisJobEngine({ queueOrdered: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock });
     // Plays a job-router replica that dies holding queue entries.
     foreign = new EndpointQueues({ redis: f.redis, prefix: f.prefix }, { lockMs: 300, stalledCheckMs: 60_000 });
   });
@@ -48,7 +48,7 @@ describe('RedisJobEngine: replicas and crash recovery', () => {
   });
 
   it('ends parked calls at once when the engine closes', async () => {
-    const closing = new RedisJobEngine({ redis: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock });
+    const closing = new RedisJobEngine({ queueOrdered: f.redis, prefix: f.prefix, region: 'u1', clock: f.clock });
     // The waits outlast this test's own timeout, so only close() can end the calls.
     const parked = closing.take('rep4', 'w1', 1, 600_000);
     const stops = closing.stopRequests('rep4', 'w1', 600_000);

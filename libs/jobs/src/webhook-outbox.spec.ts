@@ -33,7 +33,7 @@ describe('RedisJobEngine: webhook outbox', () => {
     }) as typeof redis.evalsha;
     const errors: Error[] = [];
     const engine = new RedisJobEngine({
-      redis,
+      queueOrdered: redis,
       prefix: f.prefix,
       region: 'u1',
       clock: f.clock,
