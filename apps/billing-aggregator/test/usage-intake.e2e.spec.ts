@@ -1,16 +1,9 @@
 import { DEFAULT_STORAGE_PRICES } from '@runplane/catalog';
 import type { PodUsageEvent, UsageEvent, WorkerUsageEvent } from '@runplane/contracts';
-import { createPrismaClient, type DatabaseClient, newId } from '@runplane/db';
+import { type DatabaseClient, newId } from '@runplane/db';
 import { buildService, type NestFastifyApplication } from '@runplane/http';
-import { createQueue, createRedis, defineJobCatalog, type Redis, USAGE_QUEUE, usageCatalog } from '@runplane/queue';
-import {
-  cleanupRedisPrefix,
-  createTestDatabase,
-  FakeClock,
-  pollUntil,
-  type TestDatabase,
-  testRedisPrefix,
-} from '@runplane/testing';
+import { createQueue, defineJobCatalog, type Redis, USAGE_QUEUE, usageCatalog } from '@runplane/queue';
+import { createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
 import { z } from 'zod';
 import { BillingAggregatorModule } from '../src/billing-aggregator.module';
 import { billingAggregatorEnvSchema } from '../src/config';
@@ -25,12 +18,12 @@ const T0 = Date.parse('2024-06-03T10:00:00Z');
 const iso = (offsetMs: number) => new Date(T0 + offsetMs).toISOString();
 
 describe('billing-aggregator usage intake', () => {
-  let database: TestDatabase;
+  let stores: TestStores;
   let db: DatabaseClient;
   let app: NestFastifyApplication;
   let redis: Redis;
   let accountId: string;
-  const prefix = testRedisPrefix('usage-intake');
+  let prefix: string;
   const clock = new FakeClock(T0 + 24 * HOUR);
   let queue: ReturnType<typeof createQueue<typeof usageCatalog, typeof USAGE_QUEUE>>;
 
@@ -86,12 +79,12 @@ describe('billing-aggregator usage intake', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase('usage-intake');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('usage-intake');
+    ({ db, redis, prefix } = stores);
     accountId = newId();
     await db.account.create({ data: { id: accountId, name: 'usage' } });
     const config = billingAggregatorEnvSchema.parse({
-      DATABASE_URL: database.url,
+      DATABASE_URL: stores.database.url,
       REDIS_PREFIX: prefix,
       LOG_LEVEL: 'silent',
     });
@@ -108,17 +101,13 @@ describe('billing-aggregator usage intake', () => {
         }),
     });
     await app.init();
-    redis = createRedis(config.REDIS_URL);
     queue = createQueue(usageCatalog, USAGE_QUEUE, { redis, prefix });
   });
 
   afterAll(async () => {
     await app.close();
     await queue.close();
-    await cleanupRedisPrefix(redis, prefix);
-    await redis.quit();
-    await db.$disconnect();
-    await database.drop();
+    await stores.close();
   });
 
   it('derives the same records whatever order events arrive in; a stop before its start bills the stop first', async () => {
