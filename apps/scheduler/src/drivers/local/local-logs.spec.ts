@@ -93,6 +93,17 @@ describe('LocalLogFollower', () => {
     expect(follow({ tail: 0 }).lines).toEqual([]);
   });
 
+  it('scans a log larger than its read chunk: line numbers, lines across chunk edges, at most 5000 after a resume', () => {
+    const lines = Array.from({ length: 120_000 }, (_, i) => `line ${i + 1} ${'x'.repeat(i % 37)}`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const last = follow({ tail: 3, sources: ['container'] }).lines;
+    expect(last.map((l) => l.line)).toEqual(lines.slice(-3));
+    expect(last.map((l) => parseLogCursor(l.id)?.seq)).toEqual([119_998, 119_999, 120_000]);
+    const resumed = follow({ after: { ns: 0n, seq: 100 }, sources: ['container'] }).lines;
+    expect(resumed).toHaveLength(5000);
+    expect(resumed.map((l) => l.line)).toEqual(lines.slice(-5000));
+  });
+
   it('resumes after a Last-Event-ID: only lines after it, whatever the tail', () => {
     writeFileSync(file, 'a\nb\nc\nd\n');
     const first = follow({ tail: 2 }).lines;

@@ -1,6 +1,6 @@
 import { closeSync, type FSWatcher, openSync, readSync, statSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { LogCursor, LogLine } from '@runplane/contracts';
+import { type LogCursor, type LogLine, LOG_TAIL_MAX } from '@runplane/contracts';
 import type { LogFollower, LogFollowRequest } from '../compute-driver';
 import { logLineAt, nsOfDate } from '../logs/log-lines';
 import type { ProcessRecord } from './process-records';
@@ -24,30 +24,46 @@ interface Candidate {
 
 const NEWLINE = 0x0a;
 
-/** Reads `file` from byte `from`; returns the complete lines and how many bytes they took. */
-function readLinesFrom(file: string, from: number): { lines: string[]; bytes: number; size: number; mtime: Date } {
+/** Bytes read at once: a long log is scanned, never held whole. */
+const CHUNK_BYTES = 1 << 20;
+
+interface Scan {
+  /** Bytes of the complete lines read (a line still being written stays for the next read). */
+  bytes: number;
+  size: number;
+  mtime: Date;
+}
+
+/** Hands each complete line of `file` after byte `from` to `onLine`, reading a chunk at a time. */
+function scanLines(file: string, from: number, onLine: (line: string) => void): Scan {
   let stat;
   try {
     stat = statSync(file);
   } catch {
-    return { lines: [], bytes: 0, size: 0, mtime: new Date(0) };
+    return { bytes: 0, size: 0, mtime: new Date(0) };
   }
-  if (stat.size <= from) return { lines: [], bytes: 0, size: stat.size, mtime: stat.mtime };
-  const buffer = Buffer.alloc(stat.size - from);
+  if (stat.size <= from) return { bytes: 0, size: stat.size, mtime: stat.mtime };
   const fd = openSync(file, 'r');
+  let position = from;
+  let carry = Buffer.alloc(0);
   try {
-    readSync(fd, buffer, 0, buffer.length, from);
+    while (position < stat.size) {
+      const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, stat.size - position));
+      const read = readSync(fd, chunk, 0, chunk.length, position);
+      if (read <= 0) break;
+      position += read;
+      const data = Buffer.concat([carry, chunk.subarray(0, read)]);
+      let start = 0;
+      for (let end = data.indexOf(NEWLINE); end >= 0; end = data.indexOf(NEWLINE, start)) {
+        onLine(data.subarray(start, end).toString('utf8').replace(/\r$/, ''));
+        start = end + 1;
+      }
+      carry = data.subarray(start);
+    }
   } finally {
     closeSync(fd);
   }
-  const end = buffer.lastIndexOf(NEWLINE);
-  if (end < 0) return { lines: [], bytes: 0, size: stat.size, mtime: stat.mtime };
-  const lines = buffer
-    .subarray(0, end)
-    .toString('utf8')
-    .split('\n')
-    .map((line) => line.replace(/\r$/, ''));
-  return { lines, bytes: end + 1, size: stat.size, mtime: stat.mtime };
+  return { bytes: position - from - carry.length, size: stat.size, mtime: stat.mtime };
 }
 
 /**
@@ -96,22 +112,24 @@ export class LocalLogFollower implements LogFollower {
 
   private backfill(): void {
     const { tail, since, after } = this.options.request;
-    const read = readLinesFrom(this.options.file, 0);
+    // At most the lines that can be sent: `tail`, or LOG_TAIL_MAX after a resume point.
+    const limit = after || since ? LOG_TAIL_MAX : tail;
+    const kept: { seq: number; line: string }[] = [];
+    const read = scanLines(this.options.file, 0, (line) => {
+      this.lineNo += 1;
+      if (!this.wants('container') || (after && this.lineNo <= after.seq)) return;
+      kept.push({ seq: this.lineNo, line });
+      if (kept.length > 2 * limit + 1024) kept.splice(0, kept.length - limit);
+    });
     this.position = read.bytes;
     const mtimeNs = nsOfDate(read.mtime);
-    const container: Candidate[] = read.lines.map((line, index) => ({
-      cursor: { ns: mtimeNs, seq: index + 1 },
-      source: 'container',
-      line,
-    }));
-    this.lineNo = read.lines.length;
-    const keptContainer = container.filter((c) =>
-      after ? c.cursor.seq > after.seq : since ? read.mtime >= since : true,
-    );
+    const container: Candidate[] = (since && !after && read.mtime < since ? [] : kept)
+      .slice(Math.max(0, kept.length - limit))
+      .map(({ seq, line }) => ({ cursor: { ns: mtimeNs, seq }, source: 'container', line }));
     const [start, exit] = this.systemCandidates();
     const keepSystem = (c: Candidate): boolean =>
       after ? c.cursor.ns > after.ns : since ? c.cursor.ns >= nsOfDate(since) : true;
-    const all = [start, ...keptContainer, exit].filter(
+    const all = [start, ...container, exit].filter(
       (c): c is Candidate => c !== undefined && (c.source === 'container' || keepSystem(c)) && this.wants(c.source),
     );
     // `tail` counts back from the end only when no resume point (Last-Event-ID or since) was given.
@@ -143,7 +161,11 @@ export class LocalLogFollower implements LogFollower {
   private tick(): void {
     if (this.closed) return;
     try {
-      const read = readLinesFrom(this.options.file, this.position);
+      const nowNs = nsOfDate(new Date());
+      const fresh: Candidate[] = [];
+      const read = scanLines(this.options.file, this.position, (line) =>
+        fresh.push({ cursor: { ns: nowNs, seq: ++this.lineNo }, source: 'container', line }),
+      );
       if (read.size < this.position) {
         // The file was removed and written again (the Pod was deleted and its id reused): start over.
         this.position = 0;
@@ -151,12 +173,6 @@ export class LocalLogFollower implements LogFollower {
         return;
       }
       this.position += read.bytes;
-      const nowNs = nsOfDate(new Date());
-      const fresh: Candidate[] = read.lines.map((line) => ({
-        cursor: { ns: nowNs, seq: ++this.lineNo },
-        source: 'container',
-        line,
-      }));
       const [start, exit] = this.systemCandidates();
       const batch = [start, ...fresh, exit].filter((c): c is Candidate => c !== undefined && this.wants(c.source));
       if (batch.length > 0) this.emit(batch);
