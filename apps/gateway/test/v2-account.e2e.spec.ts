@@ -1,4 +1,12 @@
-import { seedCatalog } from '@runplane/catalog';
+import { CatalogRepository, seedCatalog } from '@runplane/catalog';
+import { podCreateInput } from '@runplane/contracts';
+import {
+  PodRepository,
+  PodsService,
+  RegistryAuthRepository,
+  TemplatesRepository,
+  TemplatesService,
+} from '@runplane/workloads';
 import { type GatewayHarness, startGateway } from './harness';
 import { problemOf, type V2Caller, v2Caller } from './v2-helpers';
 
@@ -62,6 +70,24 @@ describe('/v2/account/ssh-keys', () => {
       T: '1',
       PUBLIC_KEY: `${ED25519}\n${RSA}`,
     });
+  });
+
+  it('leaves PUBLIC_KEY out when the Pod template turns SSH off, or its creator asks to (v2 startSsh: false)', async () => {
+    await owner.call('PUT', '/v2/account/ssh-keys', { keys: [ED25519] });
+    const tpl = await owner.call('POST', '/v2/templates', { name: 'no-ssh', image: 'alpine:3', startSsh: false });
+    const fromTemplate = await owner.call('POST', '/v1/pods', {
+      templateId: tpl.json<{ id: string }>().id,
+      computeType: 'CPU',
+      cpuFlavorIds: ['cpu3g'],
+      vcpuCount: 2,
+    });
+    expect(fromTemplate.json<{ env: Record<string, string> }>().env).toEqual({});
+    const templates = new TemplatesService(new TemplatesRepository(gw.db), new RegistryAuthRepository(gw.db));
+    const pods = new PodsService(new PodRepository(gw.db), new CatalogRepository(gw.db), templates);
+    const input = { imageName: 'alpine:3', computeType: 'CPU', cpuFlavorIds: ['cpu3g'], vcpuCount: 2 };
+    const parsed = podCreateInput.parse(input);
+    expect((await pods.create(owner.accountId, parsed, { sshKeys: false })).env).toEqual({});
+    expect((await pods.create(owner.accountId, parsed)).env).toEqual({ PUBLIC_KEY: ED25519 });
   });
 
   it('answers invalid bodies 422 naming each key', async () => {

@@ -52,8 +52,15 @@ export class PodRepository {
     return this.db.pod.create({ data, include: withRelations });
   }
 
-  /** The account's SSH public keys, one a line (the `PUBLIC_KEY` a new Pod gets), or undefined when it has none. */
-  async sshPublicKeys(accountId: string): Promise<string | undefined> {
+  /**
+   * The account's SSH public keys, one a line (the `PUBLIC_KEY` a new Pod gets), or undefined when it has none or the
+   * Pod's template turns SSH off (v2 `startSsh: false`).
+   */
+  async sshPublicKeys(accountId: string, templateId?: string | null): Promise<string | undefined> {
+    if (templateId) {
+      const template = await this.db.template.findUnique({ where: { id: templateId }, select: { startSsh: true } });
+      if (template?.startSsh === false) return undefined;
+    }
     const keys = await this.db.sshKey.findMany({
       where: { accountId },
       orderBy: { position: 'asc' },

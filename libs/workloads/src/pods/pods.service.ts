@@ -71,11 +71,15 @@ export class PodsService {
     this.planner = new PodCreationPlanner(pods, catalog, templates, placement);
   }
 
-  async create(accountId: string, input: PodCreateInput): Promise<PodDto> {
+  /**
+   * Creates a Pod. As on RunPod, the account's SSH keys reach it in PUBLIC_KEY unless its env sets one, its template
+   * turns SSH off, or `options.sshKeys` is false (v2's `startSsh: false`).
+   */
+  async create(accountId: string, input: PodCreateInput, options: { sshKeys?: boolean } = {}): Promise<PodDto> {
     const data = await this.planner.plan(accountId, newId(), input, this.clock());
-    // As on RunPod, the account's SSH keys reach a new Pod in PUBLIC_KEY, unless its env sets one.
     const env = stringMap(data.env);
-    const publicKey = env.PUBLIC_KEY === undefined ? await this.pods.sshPublicKeys(accountId) : undefined;
+    const wanted = options.sshKeys !== false && env.PUBLIC_KEY === undefined;
+    const publicKey = wanted ? await this.pods.sshPublicKeys(accountId, input.templateId) : undefined;
     if (publicKey !== undefined) data.env = { ...env, PUBLIC_KEY: publicKey };
     let row: PodRow;
     try {
