@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import runpodSdk from 'runpod-sdk';
 import { WorkerRetirement } from '@runplane/jobs';
 import { ECHO_WORKER_TEMPLATE, isProcessAlive, pollUntil } from '@runplane/testing';
-import { type PlatformHarness, startPlatform } from './harness';
+import { createQueueDelayEndpoint, type PlatformHarness, startPlatform } from './harness';
 import { processRecord, workloadProcesses } from './workloads';
 
 type SdkEndpoint = NonNullable<ReturnType<ReturnType<typeof runpodSdk>['endpoint']>>;
@@ -30,20 +30,7 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
       jobRouterEnv: { JOB_TAKE_WAIT_MS: '1000', JOB_HEARTBEAT_INTERVAL_MS: '2000', JOB_SWEEP_INTERVAL_MS: '500' },
     });
     const template = await p.v1('POST', '/templates', ECHO_WORKER_TEMPLATE);
-    expect(template.status).toBe(200);
-    const endpoint = await p.v1('POST', '/endpoints', {
-      name: 'echo',
-      templateId: (template.body as { id: string }).id,
-      gpuTypeIds: [RTX],
-      gpuCount: 1,
-      workersMin: 0,
-      workersMax: 2,
-      idleTimeout: 2,
-      scalerType: 'QUEUE_DELAY',
-      scalerValue: 1,
-    });
-    expect(endpoint.status).toBe(200);
-    endpointId = (endpoint.body as { id: string }).id;
+    endpointId = await createQueueDelayEndpoint(p.v1, template);
     const client = runpodSdk(p.secret, { baseUrl: `${p.jobApiUrl}/v2` }).endpoint(endpointId);
     if (!client) throw new Error('runpod-sdk returned no endpoint');
     sdk = client;

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { WorkerRetirement } from '@runplane/jobs';
 import { LABELS } from '@runplane/kube';
 import { pollUntil } from '@runplane/testing';
+import { createQueueDelayEndpoint } from './harness';
 import { type KubePlatform, RTX, startKubePlatform } from './kube-platform';
 import { KwokWorkers } from './kwok-workers';
 
@@ -42,20 +43,7 @@ describe('autoscaling worker pods on Kubernetes (kwok)', () => {
       isServerless: true,
       containerDiskInGb: 5,
     });
-    expect(template.status).toBe(200);
-    const endpoint = await k.p.v1('POST', '/endpoints', {
-      name: 'echo',
-      templateId: (template.body as { id: string }).id,
-      gpuTypeIds: [RTX],
-      gpuCount: 1,
-      workersMin: 0,
-      workersMax: 2,
-      idleTimeout: 2,
-      scalerType: 'QUEUE_DELAY',
-      scalerValue: 1,
-    });
-    expect(endpoint.status).toBe(200);
-    endpointId = (endpoint.body as { id: string }).id;
+    endpointId = await createQueueDelayEndpoint(k.p.v1, template);
     workers = new KwokWorkers(k, endpointId);
     workers.start();
   }, 240_000);

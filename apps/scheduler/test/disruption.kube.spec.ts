@@ -8,7 +8,7 @@ import {
   pollUntil,
   type TestNamespace,
 } from '@runplane/testing';
-import { H100, type KubePlatform, RTX, startKubePlatform } from './kube-platform';
+import { H100, H100_PAIR_POOL, type KubePlatform, RTX, rtxPool, startKubePlatform } from './kube-platform';
 
 const POOL = 'sched-kube-disrupt';
 
@@ -19,24 +19,7 @@ describe('preemption and node loss on Kubernetes', () => {
   let other: TestNamespace;
 
   beforeAll(async () => {
-    k = await startKubePlatform(POOL, [
-      {
-        name: 'h100',
-        dataCenterId: 'EU-RO-1',
-        count: 1,
-        cpu: '224',
-        memory: '2Ti',
-        gpu: { type: H100, count: 2, memoryMiB: 81559 },
-      },
-      {
-        name: 'rtx4090',
-        dataCenterId: 'EU-RO-1',
-        count: 2,
-        cpu: '32',
-        memory: '128Gi',
-        gpu: { type: RTX, count: 1, memoryMiB: 24564 },
-      },
-    ]);
+    k = await startKubePlatform(POOL, [H100_PAIR_POOL, rtxPool(2)]);
     other = await createTestNamespace('sched-kube-other-tenant', k.env);
   }, 240_000);
 

@@ -17,6 +17,28 @@ import { type PlatformHarness, type PlatformOptions, startPlatform } from './har
 export const H100 = 'NVIDIA H100 80GB HBM3';
 export const RTX = 'NVIDIA GeForce RTX 4090';
 
+/** One node of two H100s (the pool the preemption and Pod specs place on). */
+export const H100_PAIR_POOL: NodePoolSpec = {
+  name: 'h100',
+  dataCenterId: 'EU-RO-1',
+  count: 1,
+  cpu: '224',
+  memory: '2Ti',
+  gpu: { type: H100, count: 2, memoryMiB: 81559 },
+};
+
+/** `count` nodes of one RTX 4090 each. */
+export function rtxPool(count: number): NodePoolSpec {
+  return {
+    name: 'rtx4090',
+    dataCenterId: 'EU-RO-1',
+    count,
+    cpu: '32',
+    memory: '128Gi',
+    gpu: { type: RTX, count: 1, memoryMiB: 24564 },
+  };
+}
+
 /** A platform whose scheduler runs the kubernetes driver on this file's namespace and kwok node pool. */
 export interface KubePlatform {
   p: PlatformHarness;

@@ -2,7 +2,7 @@
 // fallback, no capacity), the objects behind a Pod (Service, PVC, pull secret) and its lifecycle as GET shows it.
 import { GENERATION_ANNOTATION, nodeAddress } from '@runplane/kube';
 import { pollUntil } from '@runplane/testing';
-import { H100, type KubePlatform, RTX, startKubePlatform } from './kube-platform';
+import { H100, H100_PAIR_POOL, type KubePlatform, RTX, rtxPool, startKubePlatform } from './kube-platform';
 
 const POOL = 'sched-kube-pods';
 
@@ -24,24 +24,7 @@ describe('Pods on Kubernetes (kwok GPU nodes)', () => {
   const rtxNode = `${POOL}-rtx4090-0`;
 
   beforeAll(async () => {
-    k = await startKubePlatform(POOL, [
-      {
-        name: 'h100',
-        dataCenterId: 'EU-RO-1',
-        count: 1,
-        cpu: '224',
-        memory: '2Ti',
-        gpu: { type: H100, count: 2, memoryMiB: 81559 },
-      },
-      {
-        name: 'rtx4090',
-        dataCenterId: 'EU-RO-1',
-        count: 1,
-        cpu: '32',
-        memory: '128Gi',
-        gpu: { type: RTX, count: 1, memoryMiB: 24564 },
-      },
-    ]);
+    k = await startKubePlatform(POOL, [H100_PAIR_POOL, rtxPool(1)]);
   }, 240_000);
 
   afterAll(async () => {
