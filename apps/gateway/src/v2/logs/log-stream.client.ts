@@ -32,7 +32,14 @@ export interface LogStreamClientOptions {
   redisPrefix: string;
   /** How long a scheduler replica has to take a stream before the request fails with 503. */
   openTimeoutMs?: number;
+  /**
+   * A stream that hears nothing (no line, no heartbeat: the scheduler sends one every 5 s) for this long ends with an
+   * error event, since its scheduler replica is gone; the client reconnects with Last-Event-ID.
+   */
+  silenceMs?: number;
 }
+
+const SILENT = 'The scheduler serving this stream stopped answering; reconnect with Last-Event-ID';
 
 /**
  * The gateway's side of the log streams (see `@runplane/contracts` log-stream): one subscriber connection shared by
@@ -44,6 +51,9 @@ export class LogStreamClient implements BeforeApplicationShutdown, OnApplication
   private readonly handlers = new Map<string, (message: LogStreamMessage) => void>();
   /** The sinks of open streams, ended when the gateway shuts down (an open stream would hold its HTTP server). */
   private readonly sinks = new Map<string, LogStreamSink>();
+  /** When each stream last heard from its scheduler. */
+  private readonly heard = new Map<string, number>();
+  private watchdog: NodeJS.Timeout | null = null;
   private subscriber: Redis | null = null;
   private publisher: Redis | null = null;
 
@@ -58,6 +68,7 @@ export class LogStreamClient implements BeforeApplicationShutdown, OnApplication
     const channel = this.channels.out(streamId);
     const close = async (): Promise<void> => {
       this.sinks.delete(channel);
+      this.heard.delete(channel);
       if (!this.handlers.delete(channel)) return;
       await Promise.allSettled([subscriber.unsubscribe(channel), publisher.publish(this.channels.close, streamId)]);
     };
@@ -89,6 +100,7 @@ export class LogStreamClient implements BeforeApplicationShutdown, OnApplication
     }
     await opened;
     this.sinks.set(channel, sink);
+    this.heard.set(channel, Date.now());
     return { close };
   }
 
@@ -99,6 +111,8 @@ export class LogStreamClient implements BeforeApplicationShutdown, OnApplication
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
     this.handlers.clear();
     await Promise.all([this.subscriber?.quit(), this.publisher?.quit()].map((p) => p?.catch(() => undefined)));
     this.subscriber = null;
@@ -111,13 +125,25 @@ export class LogStreamClient implements BeforeApplicationShutdown, OnApplication
       const subscriber = this.options.connect();
       subscriber.on('message', (channel: string, text: string) => this.received(channel, text));
       this.subscriber = subscriber;
+      const silenceMs = this.options.silenceMs ?? 15_000;
+      this.watchdog = setInterval(() => this.endSilent(silenceMs), Math.max(50, Math.floor(silenceMs / 3)));
+      this.watchdog.unref();
     }
     return { subscriber: this.subscriber, publisher: this.publisher };
+  }
+
+  /** Ends the streams whose scheduler went silent (killed, paused, cut off from Redis). */
+  private endSilent(silenceMs: number): void {
+    const now = Date.now();
+    for (const [channel, at] of this.heard) {
+      if (now - at > silenceMs) this.handlers.get(channel)?.({ type: 'error', message: SILENT });
+    }
   }
 
   private received(channel: string, text: string): void {
     const handler = this.handlers.get(channel);
     if (!handler) return;
+    if (this.heard.has(channel)) this.heard.set(channel, Date.now());
     const parsed = logStreamMessage.safeParse(JSON.parse(text));
     if (parsed.success) handler(parsed.data);
   }
