@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { DbClient } from '@runplane/db';
+import { type DbClient, SecretBox } from '@runplane/db';
 import { DB_CLIENT } from '@runplane/http';
-import { RegistryAuthRepository, RegistryAuthService, SecretBox } from '@runplane/workloads';
+import { RegistryAuthRepository, RegistryAuthService } from '@runplane/workloads';
 import { REGISTRIES_SERVICE, RegistriesV2Controller } from './registries.controller';
 
 /** `/v2/registries`: v1's registry auth service over the same rows, sealing passwords with the same key. */
