@@ -119,12 +119,17 @@ describe('v2 /serverless', () => {
       env: { A: '1', B: '1' },
       containerDiskInGb: 33,
     });
+    await world.gw.db.template.update({ where: { id: template.body.id }, data: { allowedCudaVersions: ['12.8'] } });
     const fromTemplate = await world.create(tenant, {
       image: undefined,
       templateId: template.body.id,
       env: { B: '2' },
     });
     expect(fromTemplate).toMatchObject({ image: 'acme/base:1', disk: 33, env: { A: '1', B: '2' } });
+    expect(fromTemplate.gpu.allowedCudaVersions).toEqual(['12.8']);
+    const floor = { pools: ['ADA_24'], minCudaVersion: '12.4' };
+    const withFloor = await world.create(tenant, { image: undefined, templateId: template.body.id, gpu: floor });
+    expect(withFloor.gpu).toMatchObject({ allowedCudaVersions: [], minCudaVersion: '12.4' });
 
     const lb = await world.create(tenant, {
       type: 'LOAD_BALANCER',

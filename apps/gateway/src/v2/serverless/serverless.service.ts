@@ -1,5 +1,5 @@
 import type { CatalogRepository } from '@runplane/catalog';
-import { type EndpointDto, NotFoundError, ValidationError } from '@runplane/contracts';
+import { CUDA_VERSIONS, type EndpointDto, NotFoundError, ValidationError } from '@runplane/contracts';
 import type { DbClient } from '@runplane/db';
 import type { EndpointsService } from '@runplane/endpoints';
 import { type PageQuery, paginate } from '../http/pagination';
@@ -54,7 +54,7 @@ export class ServerlessV2Service {
 
   async create(accountId: string, body: CreateEndpointRequest): Promise<EndpointView> {
     checkShape(body, { type: body.type });
-    const compute = await this.computeFields(body);
+    const compute = { ...(await this.templateCuda(body)), ...(await this.computeFields(body)) };
     const base = body.templateId === undefined ? null : await this.templateSettings(accountId, body.templateId);
     const settings = applyContainer(body, base) as ContainerSettings;
     await this.checkRegistry(accountId, settings.containerRegistryAuthId);
@@ -130,6 +130,23 @@ export class ServerlessV2Service {
   private async computeFields(body: CreateEndpointRequest | UpdateEndpointRequest): Promise<EndpointFields> {
     if (body.gpu !== undefined) return gpuFields(body.gpu, await readPools(this.deps.catalog));
     return body.cpu === undefined ? {} : cpuFields(body.cpu);
+  }
+
+  /**
+   * A GPU endpoint created from a template without CUDA constraints of its own takes the template's
+   * allowedCudaVersions (not beside a minCudaVersion, which would make the pair contradict).
+   */
+  private async templateCuda(body: CreateEndpointRequest): Promise<EndpointFields> {
+    const gpu = body.gpu;
+    if (body.templateId === undefined || !gpu || gpu.allowedCudaVersions || gpu.minCudaVersion) return {};
+    const row = await this.deps.db.template.findUnique({
+      where: { id: body.templateId },
+      select: { allowedCudaVersions: true },
+    });
+    const known = (row?.allowedCudaVersions ?? []).filter((v): v is (typeof CUDA_VERSIONS)[number] =>
+      (CUDA_VERSIONS as readonly string[]).includes(v),
+    );
+    return known.length > 0 ? { allowedCudaVersions: known } : {};
   }
 
   private async templateSettings(accountId: string, templateId: string): Promise<ContainerSettings> {
