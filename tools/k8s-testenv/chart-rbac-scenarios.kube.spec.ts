@@ -27,6 +27,7 @@ import {
   type TestNamespace,
 } from '@runplane/testing';
 import { parse } from 'yaml';
+import { createQueueDelayEndpoint } from '../../apps/scheduler/test/echo-endpoint';
 import { H100 } from '../../apps/scheduler/test/kube-platform';
 import { KwokWorkers } from '../../apps/scheduler/test/kwok-workers';
 import {
@@ -245,19 +246,7 @@ describe("the chart's scheduler ServiceAccount token running real scheduler proc
       isServerless: true,
       containerDiskInGb: 5,
     });
-    const endpoint = await p.v1('POST', '/endpoints', {
-      name: 'echo',
-      templateId: (template.body as { id: string }).id,
-      gpuTypeIds: [H100],
-      gpuCount: 1,
-      workersMin: 0,
-      workersMax: 2,
-      idleTimeout: 2,
-      scalerType: 'QUEUE_DELAY',
-      scalerValue: 1,
-    });
-    expect(endpoint.status).toBe(200);
-    return (endpoint.body as { id: string }).id;
+    return createQueueDelayEndpoint(p.v1, template, H100);
   }
   const jobApi = (route: string, body?: unknown) =>
     fetch(`${p.jobApiUrl}/v2${route}`, {

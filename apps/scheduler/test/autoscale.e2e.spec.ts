@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import runpodSdk from 'runpod-sdk';
 import { WorkerRetirement } from '@runplane/jobs';
 import { ECHO_WORKER_TEMPLATE, isProcessAlive, pollUntil } from '@runplane/testing';
-import { createQueueDelayEndpoint, type PlatformHarness, startPlatform } from './harness';
+import { createQueueDelayEndpoint } from './echo-endpoint';
+import { type PlatformHarness, startPlatform } from './harness';
 import { processRecord, workloadProcesses } from './workloads';
 
 type SdkEndpoint = NonNullable<ReturnType<ReturnType<typeof runpodSdk>['endpoint']>>;
@@ -30,6 +31,7 @@ describe('autoscaling with the local driver and runpod-sdk', () => {
       jobRouterEnv: { JOB_TAKE_WAIT_MS: '1000', JOB_HEARTBEAT_INTERVAL_MS: '2000', JOB_SWEEP_INTERVAL_MS: '500' },
     });
     const template = await p.v1('POST', '/templates', ECHO_WORKER_TEMPLATE);
+    expect(template.status).toBe(200);
     endpointId = await createQueueDelayEndpoint(p.v1, template);
     const client = runpodSdk(p.secret, { baseUrl: `${p.jobApiUrl}/v2` }).endpoint(endpointId);
     if (!client) throw new Error('runpod-sdk returned no endpoint');

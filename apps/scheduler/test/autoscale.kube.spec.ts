@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { WorkerRetirement } from '@runplane/jobs';
 import { LABELS } from '@runplane/kube';
 import { pollUntil } from '@runplane/testing';
-import { createQueueDelayEndpoint } from './harness';
+import { createQueueDelayEndpoint } from './echo-endpoint';
 import { type KubePlatform, RTX, startKubePlatform } from './kube-platform';
 import { KwokWorkers } from './kwok-workers';
 
@@ -43,6 +43,7 @@ describe('autoscaling worker pods on Kubernetes (kwok)', () => {
       isServerless: true,
       containerDiskInGb: 5,
     });
+    expect(template.status).toBe(200);
     endpointId = await createQueueDelayEndpoint(k.p.v1, template);
     workers = new KwokWorkers(k, endpointId);
     workers.start();

@@ -140,30 +140,6 @@ async function stopScheduler(app: NestFastifyApplication, db: DbClient): Promise
   await app.close();
 }
 
-/**
- * An echo endpoint for the autoscaling specs: one RTX 4090 a worker, 0 to 2 workers scaled on queue delay (1 s),
- * idle workers removed after 2 s. Resolves with its id.
- */
-export async function createQueueDelayEndpoint(
-  v1: PlatformHarness['v1'],
-  template: { status: number; body: unknown },
-): Promise<string> {
-  expect(template.status).toBe(200);
-  const endpoint = await v1('POST', '/endpoints', {
-    name: 'echo',
-    templateId: (template.body as { id: string }).id,
-    gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
-    gpuCount: 1,
-    workersMin: 0,
-    workersMax: 2,
-    idleTimeout: 2,
-    scalerType: 'QUEUE_DELAY',
-    scalerValue: 1,
-  });
-  expect(endpoint.status).toBe(200);
-  return (endpoint.body as { id: string }).id;
-}
-
 /** Starts the platform pieces for one test file. */
 export async function startPlatform(label: string, options: PlatformOptions = {}): Promise<PlatformHarness> {
   const stores = await createTestStores(label);
