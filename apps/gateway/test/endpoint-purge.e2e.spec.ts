@@ -20,7 +20,7 @@ describe('DELETE /v1/endpoints/{id} purges the endpoint jobs', () => {
     const gatewayRedis = h.app.get<Redis>(REDIS_CLIENT);
     prefix = gatewayRedis.options.keyPrefix ?? '';
     redis = createRedis(`redis://${gatewayRedis.options.host ?? '127.0.0.1'}:${gatewayRedis.options.port ?? 6379}`);
-    engine = new RedisJobEngine({ redis, prefix, region: 'u1' });
+    engine = new RedisJobEngine({ queueOrdered: redis, prefix, region: 'u1' });
   });
 
   afterAll(async () => {
@@ -78,10 +78,10 @@ describe('DELETE /v1/endpoints/{id} purges the endpoint jobs', () => {
     const doomed = await endpointOf(accountId);
     const kept = await endpointOf(accountId);
     const finished = await engine.submit(job(doomed, accountId));
-    await engine.take(doomed, 'w1', 1, 0);
+    await engine.take({ endpointId: doomed, workerId: 'w1', count: 1, waitMs: 0 });
     await engine.complete(doomed, 'w1', finished.id, { output: 'done' });
     const running = await engine.submit(job(doomed, accountId));
-    await engine.take(doomed, 'w1', 1, 0);
+    await engine.take({ endpointId: doomed, workerId: 'w1', count: 1, waitMs: 0 });
     await engine.appendStream(doomed, 'w1', running.id, 'partial');
     const queued = await engine.submit(job(doomed, accountId, 'client-key'));
     const keptJob = await engine.submit(job(kept, accountId, 'client-key'));
@@ -109,7 +109,7 @@ describe('DELETE /v1/endpoints/{id} purges the endpoint jobs', () => {
     await expect(engine.appendStream(doomed, 'w1', running.id, 'late')).rejects.toThrow(NotFoundError);
     expect(await redisKeysOf(doomed)).toEqual([]);
     // No worker is handed a queued job (its poll only marks it present, which the lost-worker rule sweeps away).
-    expect(await engine.take(doomed, 'w2', 5, 0)).toEqual([]);
+    expect(await engine.take({ endpointId: doomed, workerId: 'w2', count: 5, waitMs: 0 })).toEqual([]);
 
     expect(await redisKeysOf(kept)).toEqual(expect.arrayContaining(keptKeys));
     expect(await engine.get(kept, keptJob.id)).toMatchObject({ id: keptJob.id, status: 'IN_QUEUE' });

@@ -48,7 +48,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
 
   it('hands a job to a take parked on the same replica: claimed at submission, never queued in BullMQ', async () => {
     const ep = endpoint();
-    const take = f.engine.take(ep, 'w1', 1, 60_000);
+    const take = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
     await parkedOn(f.engine, 1);
     f.clock.advance(5);
     const run = await f.engine.submit(submission(ep, { extra: { s3Config: { bucketName: 'b' } } }));
@@ -63,13 +63,13 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     });
     expect(await hasEntry(ep, run.id)).toBe(false);
     expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 1 });
-    expect(await other.take(ep, 'w2', 1, 0)).toEqual([]);
+    expect(await other.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([]);
   });
 
   it('queues the job again, untouched, when the take hangs up while it is being handed over', async () => {
     const ep = endpoint();
     const hangUp = new AbortController();
-    const take = f.engine.take(ep, 'w1', 1, 60_000, hangUp.signal);
+    const take = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000, signal: hangUp.signal });
     await parkedOn(f.engine, 1);
     // The take is reserved as the submission starts; it hangs up before the claim's answer is back.
     const submitting = f.engine.submit(submission(ep));
@@ -78,13 +78,15 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect(await take).toEqual([]);
     expect(await f.engine.get(ep, run.id)).toEqual({ id: run.id, status: 'IN_QUEUE', retries: 0 });
     expect(await hasEntry(ep, run.id)).toBe(true);
-    expect((await other.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect((await other.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
+      run.id,
+    ]);
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w2', retries: 0 });
   });
 
   it('hands a job to a take registered by another replica: claimed by its record script, answered from the message', async () => {
     const ep = endpoint();
-    const take = other.take(ep, 'w1', 1, 60_000);
+    const take = other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
     await parkedOn(other, 1);
     await pollUntil(async () => (await takers(ep)).length === 1, {
       intervalMs: 1,
@@ -98,7 +100,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect(published.filter((message) => message.startsWith('t|'))).toEqual([]);
     expect(await takers(ep)).toEqual([]);
     await pollUntil(async () => !(await hasEntry(ep, run.id)), { description: 'queue entry removed' });
-    expect(await f.engine.take(ep, 'w2', 1, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([]);
   });
 
   it('queues a handed-off job again, untouched, when its take is gone', async () => {
@@ -110,20 +112,26 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
       description: 'the claim to be undone',
     });
     expect(await f.engine.get(ep, run.id)).toEqual({ id: run.id, status: 'IN_QUEUE', retries: 0 });
-    expect((await other.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect((await other.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
+      run.id,
+    ]);
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w2', retries: 0 });
   });
 
   it('reports a hand-off message it cannot read and queues its job again', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
-    expect((await other.take(ep, 'w1', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect((await other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
+      run.id,
+    ]);
     await f.redis.publish(f.keys.wakeChannel, `h|${otherOrigin()}|some-take|${ep}|${run.id}|w1\nnot json\n{}`);
     await pollUntil(async () => (await f.engine.get(ep, run.id)).status === 'IN_QUEUE', {
       description: 'the claim to be undone',
     });
     expect(f.errors.splice(0).map((error) => error.name)).toEqual(['SyntaxError']);
-    expect((await f.engine.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect((await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual(
+      [run.id],
+    );
   });
 
   it('skips expired registrations, and hands off no job too large for the message (announced instead)', async () => {
@@ -132,9 +140,11 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     const expired = await f.engine.submit(submission(ep));
     expect(await f.engine.get(ep, expired.id)).toEqual({ id: expired.id, status: 'IN_QUEUE', retries: 0 });
     expect(await takers(ep)).toEqual([]);
-    expect((await other.take(ep, 'w1', 1, 0)).map((job) => job.id)).toEqual([expired.id]);
+    expect((await other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
+      expired.id,
+    ]);
 
-    const take = other.take(ep, 'w1', 1, 60_000);
+    const take = other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
     await pollUntil(async () => (await takers(ep)).length === 1, {
       intervalMs: 1,
       description: 'the take to register',
@@ -150,7 +160,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
     await queues.remove(ep, run.id);
-    const take = other.take(ep, 'w1', 1, 5_000);
+    const take = other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 5_000 });
     await parkedOn(other, 1);
     await f.wakeFromAnotherReplica(ep, run.id);
     expect((await take).map((job) => job.id)).toEqual([run.id]);
@@ -159,7 +169,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
 
   it('hands out a job claimed by id only once, even when its queue entry outlives the claim', async () => {
     const ep = endpoint();
-    const take = other.take(ep, 'w1', 1, 60_000);
+    const take = other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
     await parkedOn(other, 1);
     const run = await f.engine.submit(submission(ep));
     await take;
@@ -170,7 +180,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     // An entry added after the claim (an announced submission whose add lands late) is found claimed and dropped.
     await queues.add(ep, run.id);
     expect(await hasEntry(ep, run.id)).toBe(true);
-    expect(await f.engine.take(ep, 'w2', 1, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([]);
     expect(await hasEntry(ep, run.id)).toBe(false);
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
   });
@@ -186,7 +196,13 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
       Array.from({ length: 10 }, async (_, i) => {
         const workerId = `r${replica}w${i}`;
         while (!stop.signal.aborted) {
-          for (const job of await engine.take(ep, workerId, 1, 1_000, stop.signal)) {
+          for (const job of await engine.take({
+            endpointId: ep,
+            workerId: workerId,
+            count: 1,
+            waitMs: 1_000,
+            signal: stop.signal,
+          })) {
             takenBy.set(job.id, [...(takenBy.get(job.id) ?? []), workerId]);
             await engine.complete(ep, workerId, job.id, { output: job.input });
           }
@@ -216,7 +232,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect([...takenBy.values()].filter((workers) => workers.length > 1)).toEqual([]);
     expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 0, completed: total });
     // No queue entry outlives its job for long: those added after a claim by id are dropped by the next fetch.
-    expect(await f.engine.take(ep, 'late', 1, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'late', count: 1, waitMs: 0 })).toEqual([]);
     await pollUntil(async () => (await queues.present(ep, ids)).size === 0, { description: 'no queue entry left' });
   });
 
@@ -224,7 +240,9 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
     expect(await hasEntry(ep, run.id)).toBe(true);
-    expect((await other.take(ep, 'w1', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect((await other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
+      run.id,
+    ]);
     expect(await hasEntry(ep, run.id)).toBe(false);
   });
 });

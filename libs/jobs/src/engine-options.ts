@@ -1,28 +1,19 @@
 import type { EndpointQueuesOptions, Redis } from '@runplane/queue';
 import type { EngineConnections } from './connections';
-import { type Clock, type JobRecord, type JobResult, TERMINAL_STATUSES, type TakeRequest } from './engine';
+import { type Clock, type JobRecord, type JobResult, TERMINAL_STATUSES } from './engine';
 import type { CompleteArgs } from './engine-scripts';
 
 /** The engine's Redis connections, named for what they guarantee (see {@link EngineConnections}). */
-export type EngineConnectionOptions =
-  | {
-      /** BullMQ's connection, ordered with its scripts; keys go under `prefix`. */
-      queueOrdered: Redis;
-      /** The connection free of BullMQ's commands. Defaults to `queueOrdered`. */
-      queueFree?: Redis;
-    }
-  | {
-      /** @deprecated The former name of `queueOrdered`. */
-      redis: Redis;
-      /** @deprecated The former name of `queueFree`. */
-      commands?: Redis;
-    };
+export interface EngineConnectionOptions {
+  /** BullMQ's connection, ordered with its scripts; keys go under `prefix`. */
+  queueOrdered: Redis;
+  /** The connection free of BullMQ's commands. Defaults to `queueOrdered`. */
+  queueFree?: Redis;
+}
 
 /** The connections of `options`, by their names. */
 export function engineConnections(options: EngineConnectionOptions): EngineConnections {
-  if ('queueOrdered' in options)
-    return { queueOrdered: options.queueOrdered, queueFree: options.queueFree ?? options.queueOrdered };
-  return { queueOrdered: options.redis, queueFree: options.commands ?? options.redis };
+  return { queueOrdered: options.queueOrdered, queueFree: options.queueFree ?? options.queueOrdered };
 }
 
 /** Tuning of {@link RedisJobEngine}. */
@@ -74,17 +65,3 @@ export function jobDone(result: JobResult): Pick<CompleteArgs, 'kind' | 'status'
     stopPod: result.stopPod === true,
   };
 }
-
-/** The request of the deprecated positional `take(endpointId, workerId, count, waitMs, signal)`. */
-export function toTakeRequest([endpointId, workerId, count, waitMs, signal]: PositionalTake): TakeRequest {
-  return { endpointId, workerId, count, waitMs, signal };
-}
-
-/** The parameters of the deprecated positional take. */
-export type PositionalTake = [
-  endpointId: string,
-  workerId: string,
-  count: number,
-  waitMs: number,
-  signal?: AbortSignal,
-];

@@ -117,10 +117,6 @@ export interface JobEngine {
 
   /** Long-polls up to `waitMs` for at most `count` jobs; woken at once when a job arrives. Empty = 204. */
   take(request: TakeRequest): Promise<TakenJob[]>;
-  /** @deprecated Positional form of {@link JobEngine.take}; pass a {@link TakeRequest} instead. */
-  take(
-    ...args: [endpointId: string, workerId: string, count: number, waitMs: number, signal?: AbortSignal]
-  ): Promise<TakenJob[]>;
   /** Idempotent; progress updates are accepted until the job is terminal and ignored after. */
   complete(endpointId: string, workerId: string, jobId: string, result: JobResult): Promise<void>;
   appendStream(endpointId: string, workerId: string, jobId: string, output: unknown): Promise<void>;

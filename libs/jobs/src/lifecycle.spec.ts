@@ -15,7 +15,7 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
 
   async function running(ep: string, worker = 'w1', overrides = {}) {
     const run = await f.engine.submit(submission(ep, overrides));
-    const [taken] = await f.engine.take(ep, worker, 1, 0);
+    const [taken] = await f.engine.take({ endpointId: ep, workerId: worker, count: 1, waitMs: 0 });
     expect(taken?.id).toBe(run.id);
     return run.id;
   }
@@ -56,7 +56,7 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
     expect(await f.engine.cancel(ep, run.id)).toMatchObject({ id: run.id, status: 'CANCELLED' });
-    expect(await f.engine.take(ep, 'w1', 5, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w1', count: 5, waitMs: 0 })).toEqual([]);
     expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 0 });
     // Cancelling again answers the terminal record.
     expect(await f.engine.cancel(ep, run.id)).toMatchObject({ status: 'CANCELLED' });
@@ -80,7 +80,9 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     await f.engine.complete(ep, 'w1', id, { output: 'partial', error: 'boom' });
     expect(await f.engine.get(ep, id)).toMatchObject({ status: 'FAILED', output: 'partial', error: 'boom' });
     expect(await f.engine.retry(ep, id)).toEqual({ id, status: 'IN_QUEUE', retries: 0 });
-    expect(await f.engine.take(ep, 'w2', 1, 0)).toEqual([{ id, input: { n: 7 } }]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([
+      { id, input: { n: 7 } },
+    ]);
     await f.engine.complete(ep, 'w2', id, { output: 'ok' });
     await expect(f.engine.retry(ep, id)).rejects.toThrow(/only FAILED or TIMED_OUT/);
     expect(await f.engine.counts(ep)).toMatchObject({ completed: 1, failed: 1, retried: 1 });
@@ -93,7 +95,7 @@ describe('RedisJobEngine: streams, cancel, retry, purge, counts, webhooks, event
     const queued = [await f.engine.submit(submission(ep)), await f.engine.submit(submission(ep))];
     expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 2, inProgress: 1 });
     expect(await f.engine.purgeQueue(ep)).toBe(2);
-    expect(await f.engine.take(ep, 'w2', 5, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w2', count: 5, waitMs: 0 })).toEqual([]);
     for (const run of queued) expect((await f.engine.get(ep, run.id)).status).toBe('CANCELLED');
     await f.engine.complete(ep, 'w1', runningId, { output: 'fine' });
     expect(await f.engine.get(ep, runningId)).toMatchObject({ status: 'COMPLETED', output: 'fine' });

@@ -47,10 +47,10 @@ describe('purgeEndpointJobs', () => {
   /** Queued, low-priority, idempotent, running-with-chunks and finished jobs, a live worker and an outbox entry. */
   async function populate(endpointId: string): Promise<{ queued: string; running: string; done: string }> {
     const done = await f.engine.submit(submission(endpointId));
-    await f.engine.take(endpointId, 'w1', 1, 0);
+    await f.engine.take({ endpointId: endpointId, workerId: 'w1', count: 1, waitMs: 0 });
     await f.engine.complete(endpointId, 'w1', done.id, { output: 'ok' });
     const running = await f.engine.submit(submission(endpointId));
-    await f.engine.take(endpointId, 'w1', 1, 0);
+    await f.engine.take({ endpointId: endpointId, workerId: 'w1', count: 1, waitMs: 0 });
     await f.engine.appendStream(endpointId, 'w1', running.id, 'chunk');
     const queued = await f.engine.submit(submission(endpointId, { idempotencyKey: 'once' }));
     await f.engine.submit(
@@ -88,11 +88,13 @@ describe('purgeEndpointJobs', () => {
     for (const id of Object.values(jobs)) await expect(f.engine.get(doomed, id)).rejects.toThrow(NotFoundError);
     // The worker that held a job hears 404 for it; no one is handed the queued ones.
     await expect(f.engine.complete(doomed, 'w1', jobs.running, { output: 'late' })).rejects.toThrow(NotFoundError);
-    expect(await f.engine.take(doomed, 'w2', 5, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: doomed, workerId: 'w2', count: 5, waitMs: 0 })).toEqual([]);
 
     expect(await keysOf(kept)).toEqual(expect.arrayContaining(keptKeys.filter((key) => !key.includes(':worker'))));
     expect(await f.engine.get(kept, keptJobs.running)).toMatchObject({ status: 'IN_PROGRESS' });
-    expect((await f.engine.take(kept, 'w3', 5, 0)).map((job) => job.id)).toContain(keptJobs.queued);
+    expect(
+      (await f.engine.take({ endpointId: kept, workerId: 'w3', count: 5, waitMs: 0 })).map((job) => job.id),
+    ).toContain(keptJobs.queued);
   });
 
   it('is idempotent, and the time rules leave a purged endpoint alone', async () => {

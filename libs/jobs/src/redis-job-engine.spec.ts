@@ -20,7 +20,7 @@ describe('RedisJobEngine: client and worker operations', () => {
     expect(await f.engine.get(ep, run.id)).toEqual({ id: run.id, status: 'IN_QUEUE', retries: 0 });
 
     f.clock.advance(120);
-    const taken = await f.engine.take(ep, 'w1', 1, 0);
+    const taken = await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     expect(taken).toEqual([{ id: run.id, input: { prompt: 'hello' }, s3Config: { bucketName: 'b' } }]);
     expect(Object.keys(taken[0] ?? {})).toEqual(['id', 'input', 's3Config']);
     f.clock.advance(300);
@@ -35,7 +35,7 @@ describe('RedisJobEngine: client and worker operations', () => {
       id: run.id, status: 'COMPLETED', delayTime: 120, executionTime: 500, output: { text: 'hi' }, workerId: 'w1', retries: 0,
     }); // prettier-ignore
     expect(Object.keys(done)).toEqual(['id', 'status', 'delayTime', 'executionTime', 'output', 'workerId', 'retries']);
-    expect(await f.engine.take(ep, 'w1', 1, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 })).toEqual([]);
   });
 
   it('gives sync ids and refuses out-of-range policies naming the field', async () => {
@@ -60,7 +60,7 @@ describe('RedisJobEngine: client and worker operations', () => {
     const ep = endpoint();
     const a = await f.engine.submit(submission(ep));
     const b = await f.engine.submit(submission(ep));
-    await f.engine.take(ep, 'w', 2, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w', count: 2, waitMs: 0 });
     await f.engine.complete(ep, 'w', a.id, { error: 'handler: boom' });
     await f.engine.complete(ep, 'w', b.id, { error: { error_type: 'ValueError' } });
     expect(await f.engine.get(ep, a.id)).toMatchObject({ status: 'FAILED', error: 'handler: boom' });
@@ -70,7 +70,7 @@ describe('RedisJobEngine: client and worker operations', () => {
   it('wakes a parked take as soon as a job arrives, not on a poll interval', async () => {
     const ep = endpoint();
     // A parked take tries again only when woken: had the submission not woken it, it would end empty after 20 s.
-    const parked = f.engine.take(ep, 'w1', 1, 20_000);
+    const parked = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 20_000 });
     await new Promise<void>((resolve) => setImmediate(resolve));
     const run = await f.engine.submit(submission(ep));
     const taken = await parked;
@@ -79,7 +79,7 @@ describe('RedisJobEngine: client and worker operations', () => {
 
   it('wakes one parked taker per job, across several parked workers', async () => {
     const ep = endpoint();
-    const takes = [1, 2, 3].map((i) => f.engine.take(ep, `w${i}`, 1, 500));
+    const takes = [1, 2, 3].map((i) => f.engine.take({ endpointId: ep, workerId: `w${i}`, count: 1, waitMs: 500 }));
     const runs = [await f.engine.submit(submission(ep)), await f.engine.submit(submission(ep))];
     const first = await Promise.race(takes);
     expect(first).toHaveLength(1);
@@ -95,10 +95,16 @@ describe('RedisJobEngine: client and worker operations', () => {
   it('ends a parked take on abort and after its wait, empty', async () => {
     const ep = endpoint();
     const controller = new AbortController();
-    const parked = f.engine.take(ep, 'w1', 1, 30_000, controller.signal);
+    const parked = f.engine.take({
+      endpointId: ep,
+      workerId: 'w1',
+      count: 1,
+      waitMs: 30_000,
+      signal: controller.signal,
+    });
     controller.abort();
     expect(await parked).toEqual([]);
-    expect(await f.engine.take(ep, 'w1', 1, 50)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 50 })).toEqual([]);
     expect(f.engine.parked()).toBe(0);
   });
 
@@ -106,15 +112,17 @@ describe('RedisJobEngine: client and worker operations', () => {
     const ep = endpoint();
     const runs = [];
     for (let i = 0; i < 5; i += 1) runs.push(await f.engine.submit(submission(ep, { input: { i } })));
-    const batch = await f.engine.take(ep, 'w1', 3, 0);
+    const batch = await f.engine.take({ endpointId: ep, workerId: 'w1', count: 3, waitMs: 0 });
     expect(batch.map((job) => job.input)).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
-    expect((await f.engine.take(ep, 'w2', 10, 0)).map((job) => job.id)).toEqual([runs[3]?.id, runs[4]?.id]);
+    expect(
+      (await f.engine.take({ endpointId: ep, workerId: 'w2', count: 10, waitMs: 0 })).map((job) => job.id),
+    ).toEqual([runs[3]?.id, runs[4]?.id]);
   });
 
   it('makes job-done idempotent and ignores progress after the final result (the progress race)', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     await f.engine.complete(ep, 'w1', run.id, { status: 'IN_PROGRESS', output: '50%' });
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', output: '50%' });
     await f.engine.complete(ep, 'w1', run.id, { output: 'final' });
@@ -128,7 +136,7 @@ describe('RedisJobEngine: client and worker operations', () => {
   it('ignores results from a worker that does not hold the job', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     await f.engine.complete(ep, 'intruder', run.id, { output: 'forged' });
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
   });
@@ -139,7 +147,7 @@ describe('RedisJobEngine: client and worker operations', () => {
     expect(await f.engine.waitFor(ep, run.id, 30)).toMatchObject({ status: 'IN_QUEUE' });
     // The wait outlasts this test's own timeout, so only the job's end can return it.
     const waiting = f.engine.waitFor(ep, run.id, 600_000);
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     await f.engine.complete(ep, 'w1', run.id, { output: 42 });
     expect(await waiting).toMatchObject({ status: 'COMPLETED', output: 42 });
   }, 20_000);
@@ -162,13 +170,13 @@ describe('RedisJobEngine: client and worker operations', () => {
     const member = `${ep}/w1`;
     const lastSeen = async () => Number(await f.redis.zscore(`${normalizePrefix(f.prefix)}jobs:workers`, member));
     const start = f.clock.now();
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     expect(await lastSeen()).toBe(start);
     f.clock.advance(999);
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     expect(await lastSeen()).toBe(start);
     f.clock.advance(1);
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     expect(await lastSeen()).toBe(start + 1000);
     f.clock.advance(10);
     await f.engine.heartbeat(ep, 'w1', []);
@@ -178,7 +186,7 @@ describe('RedisJobEngine: client and worker operations', () => {
   it('answers a caller waiting on this engine with the record its job-done finished', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep, { sync: true }));
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     const waiting = f.engine.waitFor(ep, run.id, 60_000);
     while (f.engine.parked() === 0) await new Promise((resolve) => setImmediate(resolve));
     f.clock.advance(50);

@@ -22,15 +22,7 @@ import type {
 import { eventEntry, JOB_EVENTS_MAX_LEN } from './events';
 import { claimIdempotencyKey, idempotencyKey } from './idempotency';
 import { JobReader, toJobRecord } from './job-store';
-import {
-  engineConnections,
-  jobDone,
-  isFinishedRecord,
-  isTerminal,
-  type PositionalTake,
-  type RedisJobEngineOptions,
-  toTakeRequest,
-} from './engine-options';
+import { engineConnections, jobDone, isFinishedRecord, isTerminal, type RedisJobEngineOptions } from './engine-options';
 import { JobKeys, PARKING } from './protocol';
 import { checkPolicy, checkTtl, IDEMPOTENCY_WINDOW_MS, newJobId } from './policy';
 import { JobDispatcher } from './dispatch';
@@ -199,11 +191,7 @@ export class RedisJobEngine implements JobEngine {
     return read ?? drain();
   }
 
-  take(request: TakeRequest): Promise<TakenJob[]>;
-  /** @deprecated Positional form; pass a {@link TakeRequest}. */
-  take(...args: PositionalTake): Promise<TakenJob[]>;
-  async take(...args: [TakeRequest] | PositionalTake): Promise<TakenJob[]> {
-    const request = args.length === 1 ? args[0] : toTakeRequest(args);
+  async take(request: TakeRequest): Promise<TakenJob[]> {
     // The heartbeat goes out with the first attempt (one round trip), not before it.
     const { endpointId, workerId } = request;
     const beat = this.takeBeats.due(endpointId, workerId, this.clock.now());

@@ -21,7 +21,7 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
 
   async function running(ep: string, worker: string, overrides = {}) {
     const run = await f.engine.submit(submission(ep, overrides));
-    const [taken] = await f.engine.take(ep, worker, 1, 0);
+    const [taken] = await f.engine.take({ endpointId: ep, workerId: worker, count: 1, waitMs: 0 });
     expect(taken?.id).toBe(run.id);
     return run.id;
   }
@@ -56,7 +56,7 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
     await f.engine.sweep();
     await expect(f.engine.get(ep, queued.id)).rejects.toThrow(NotFoundError);
     expect((await f.engine.get(ep, busy)).status).toBe('IN_PROGRESS');
-    expect(await f.engine.take(ep, 'w2', 5, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w2', count: 5, waitMs: 0 })).toEqual([]);
     f.clock.advance(10_000);
     await f.engine.sweep();
     await expect(f.engine.get(ep, busy)).rejects.toThrow(NotFoundError);
@@ -104,7 +104,7 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
     expect((await f.engine.get(ep, id)).status).toBe('IN_PROGRESS');
 
     // w2 parks a take; the re-queue wakes it at once.
-    const parked = f.engine.take(ep, 'w2', 1, 20_000);
+    const parked = f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 20_000 });
     f.clock.advance(1);
     await f.engine.sweep();
     expect((await parked).map((job) => job.id)).toEqual([id]);
@@ -117,7 +117,7 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
     f.clock.advance(10_000);
     await f.engine.sweep();
     expect(await f.engine.get(ep, id)).toMatchObject({ status: 'IN_QUEUE', retries: 2 });
-    await f.engine.take(ep, 'w3', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w3', count: 1, waitMs: 0 });
     f.clock.advance(30_000);
     await f.engine.sweep();
     const failed = await f.engine.get(ep, id);
@@ -135,7 +135,9 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
     expect((await f.engine.get(ep, id)).status).toBe('IN_PROGRESS');
     await f.engine.heartbeat(ep, 'w1', []);
     expect(await f.engine.get(ep, id)).toMatchObject({ status: 'IN_QUEUE', retries: 1 });
-    expect((await f.engine.take(ep, 'w2', 1, 0)).map((job) => job.id)).toEqual([id]);
+    expect((await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual(
+      [id],
+    );
     // A presence-only heartbeat (as a take records) never takes jobs back.
     f.clock.advance(25_000);
     await f.engine.heartbeat(ep, 'w2');
@@ -161,6 +163,6 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
       workerId: 'w1',
     });
     // Its stale queue entry is dropped, not handed out.
-    expect(await f.engine.take(ep, 'w2', 1, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ describe('RedisJobEngine: webhook outbox', () => {
   it('queues the webhook right after job-done and leaves the outbox empty, with the account in the payload', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep, { webhook: HOOK }));
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     await f.engine.complete(ep, 'w1', run.id, { output: 1 });
     const [key] = await deliveries(run.id);
     expect(JSON.parse((await f.redis.hget(key ?? '', 'data')) ?? '{}').payload).toMatchObject({
@@ -58,7 +58,7 @@ describe('RedisJobEngine: webhook outbox', () => {
     expect(await f.redis.zcard(outboxKey())).toBe(0);
     // Jobs without a webhook never enter the outbox.
     const plain = await f.engine.submit(submission(ep));
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     await f.engine.complete(ep, 'w1', plain.id, { output: 2 });
     expect(await f.redis.zcard(outboxKey())).toBe(0);
     expect(await deliveries(plain.id)).toEqual([]);
@@ -68,7 +68,7 @@ describe('RedisJobEngine: webhook outbox', () => {
     const ep = endpoint();
     const doomed = await doomedReplica();
     const run = await doomed.engine.submit(submission(ep, { webhook: HOOK }));
-    await doomed.engine.take(ep, 'w1', 1, 0);
+    await doomed.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     await doomed.engine.complete(ep, 'w1', run.id, { output: 'late' });
     expect(doomed.errors.length).toBeGreaterThan(0);
     await doomed.engine.close();
@@ -101,7 +101,7 @@ describe('RedisJobEngine: webhook outbox', () => {
     const timedOut = await f.engine.submit(
       submission(ep, { webhook: HOOK, policy: { executionTimeoutMs: 5_000, ttlMs: 86_400_000, lowPriority: false } }),
     );
-    await f.engine.take(ep, 'w1', 1, 0);
+    await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     f.clock.advance(6_000);
     await f.engine.sweep();
     expect(await deliveries(timedOut.id)).toHaveLength(1);

@@ -31,17 +31,21 @@ describe('WorkerRetirement', () => {
   it('retires an idle worker only while it holds no job; retire() marks a busy one too', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
-    expect((await f.engine.take(ep, 'busy', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect(
+      (await f.engine.take({ endpointId: ep, workerId: 'busy', count: 1, waitMs: 0 })).map((job) => job.id),
+    ).toEqual([run.id]);
     expect(await retirement.retireIdle(ep, 'busy')).toBe(false);
     // Not retired: it takes the next job as before.
     const next = await f.engine.submit(submission(ep));
-    expect((await f.engine.take(ep, 'busy', 1, 0)).map((job) => job.id)).toEqual([next.id]);
+    expect(
+      (await f.engine.take({ endpointId: ep, workerId: 'busy', count: 1, waitMs: 0 })).map((job) => job.id),
+    ).toEqual([next.id]);
 
     expect(await retirement.retireIdle(ep, 'idle')).toBe(true);
     await retirement.retire(ep, 'busy');
     const third = await f.engine.submit(submission(ep));
-    expect(await f.engine.take(ep, 'busy', 1, 0)).toEqual([]);
-    expect(await f.engine.take(ep, 'idle', 1, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'busy', count: 1, waitMs: 0 })).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'idle', count: 1, waitMs: 0 })).toEqual([]);
     // Its held jobs are untouched: it may still finish them.
     await f.engine.complete(ep, 'busy', run.id, { output: { done: true } });
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'COMPLETED', output: { done: true } });
@@ -51,7 +55,9 @@ describe('WorkerRetirement', () => {
   it('takes a retired worker out of the live workers at once, though its process still pings and takes; retiredAt says when', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
-    expect((await f.engine.take(ep, 'busy', 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect(
+      (await f.engine.take({ endpointId: ep, workerId: 'busy', count: 1, waitMs: 0 })).map((job) => job.id),
+    ).toEqual([run.id]);
     await f.engine.heartbeat(ep, 'idle');
     expect(await f.engine.workers(ep)).toEqual({ idle: ['idle'], running: ['busy'] });
     expect(await retirement.retiredAt(ep, 'idle')).toBeNull();
@@ -62,7 +68,7 @@ describe('WorkerRetirement', () => {
     // Asked to stop, the processes ping (and take) on for a moment: that brings neither back.
     await f.engine.heartbeat(ep, 'idle');
     await f.engine.heartbeat(ep, 'busy', [run.id]);
-    expect(await f.engine.take(ep, 'idle', 1, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'idle', count: 1, waitMs: 0 })).toEqual([]);
     expect(await f.engine.workers(ep)).toEqual({ idle: [], running: [] });
     expect(await other.workers(ep)).toEqual({ idle: [], running: [] });
     expect(await retirement.retiredAt(ep, 'idle')).toBe(1_700_000_000_123);
@@ -71,9 +77,9 @@ describe('WorkerRetirement', () => {
 
   it('ends a retired take parked on the submitting replica empty, and the job goes to a take of another worker', async () => {
     const ep = endpoint();
-    const retired = f.engine.take(ep, 'gone', 1, 60_000);
+    const retired = f.engine.take({ endpointId: ep, workerId: 'gone', count: 1, waitMs: 60_000 });
     await parkedOn(f.engine, 1);
-    const live = f.engine.take(ep, 'live', 1, 60_000);
+    const live = f.engine.take({ endpointId: ep, workerId: 'live', count: 1, waitMs: 60_000 });
     await parkedOn(f.engine, 2);
     await retirement.retireIdle(ep, 'gone');
     const run = await f.engine.submit(submission(ep));
@@ -85,9 +91,9 @@ describe('WorkerRetirement', () => {
   it('skips a retired take registered by another replica: the job goes to the next registered take', async () => {
     const ep = endpoint();
     const hangUp = new AbortController();
-    const retired = other.take(ep, 'gone', 1, 60_000, hangUp.signal);
+    const retired = other.take({ endpointId: ep, workerId: 'gone', count: 1, waitMs: 60_000, signal: hangUp.signal });
     await parkedOn(other, 1);
-    const live = other.take(ep, 'live', 1, 60_000);
+    const live = other.take({ endpointId: ep, workerId: 'live', count: 1, waitMs: 60_000 });
     await parkedOn(other, 2);
     await retirement.retire(ep, 'gone');
     const run = await f.engine.submit(submission(ep));
@@ -101,9 +107,9 @@ describe('WorkerRetirement', () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
     await queues.remove(ep, run.id);
-    const retired = other.take(ep, 'gone', 1, 60_000);
+    const retired = other.take({ endpointId: ep, workerId: 'gone', count: 1, waitMs: 60_000 });
     await parkedOn(other, 1);
-    const live = other.take(ep, 'live', 1, 60_000);
+    const live = other.take({ endpointId: ep, workerId: 'live', count: 1, waitMs: 60_000 });
     await parkedOn(other, 2);
     await retirement.retire(ep, 'gone');
     await f.wakeFromAnotherReplica(ep, run.id);
@@ -117,10 +123,14 @@ describe('WorkerRetirement', () => {
     const first = await f.engine.submit(submission(ep, { input: { n: 1 } }));
     const second = await f.engine.submit(submission(ep, { input: { n: 2 } }));
     await retirement.retire(ep, 'gone');
-    expect(await f.engine.take(ep, 'gone', 2, 0)).toEqual([]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'gone', count: 2, waitMs: 0 })).toEqual([]);
     expect((await queues.present(ep, [first.id, second.id])).size).toBe(2);
     expect(await f.engine.get(ep, first.id)).toEqual({ id: first.id, status: 'IN_QUEUE', retries: 0 });
-    expect((await other.take(ep, 'live', 1, 0)).map((job) => job.id)).toEqual([first.id]);
-    expect((await other.take(ep, 'live', 1, 0)).map((job) => job.id)).toEqual([second.id]);
+    expect((await other.take({ endpointId: ep, workerId: 'live', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
+      first.id,
+    ]);
+    expect((await other.take({ endpointId: ep, workerId: 'live', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
+      second.id,
+    ]);
   });
 });

@@ -145,7 +145,7 @@ export async function startSchedulerBench({ nodes }: { nodes: number }): Promise
     running.runtime = runtime;
     await waitForInventory(db, nodes);
     const engineOptions = { prefix, region: 'bench', heartbeatIntervalMs: 10_000, maxRetries: 0 };
-    const engine = new RedisJobEngine({ redis: createRedis(REDIS_URL), ...engineOptions });
+    const engine = new RedisJobEngine({ queueOrdered: createRedis(REDIS_URL), ...engineOptions });
     running.engine = engine;
     const apiserver = new KubeTestClient(connectionFromKubeconfig(readFileSync(plane.kubeconfigPath, 'utf8')));
     return { context: { plane, db, runtime, kube, namespace, endpointId, accountId, engine }, apiserver, close };

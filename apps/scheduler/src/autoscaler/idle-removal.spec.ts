@@ -87,7 +87,7 @@ describe('AutoscalerService: removing an idle worker', () => {
         },
       })
     ).id;
-    engine = new RedisJobEngine({ redis, prefix, region: 'u1', clock });
+    engine = new RedisJobEngine({ queueOrdered: redis, prefix, region: 'u1', clock });
     retirement = new WorkerRetirement(redis, prefix);
     ledger = new UsageLedgerRepository(db);
     usage = new UsageRecorder(ledger, async (event) => {
@@ -125,7 +125,9 @@ describe('AutoscalerService: removing an idle worker', () => {
     if (!worker) throw new Error('no worker was added for the queued job');
     // The reconciler saw its process start: its usage runs from then.
     await usage.observePod(usageShape(worker), true, new Date(clock.now()));
-    expect((await engine.take(endpointId, worker.id, 1, 0)).map((job) => job.id)).toEqual([run.id]);
+    expect(
+      (await engine.take({ endpointId: endpointId, workerId: worker.id, count: 1, waitMs: 0 })).map((job) => job.id),
+    ).toEqual([run.id]);
     await autoscaler.scaleAll();
     clock.advance(3_000);
     await engine.complete(endpointId, worker.id, run.id, { output: { done: true } });
