@@ -213,6 +213,15 @@ describe('v2 /pods: the same Pods as v1, in v2 shapes', () => {
     expect((await me.call('GET', '/v1/pods')).json<{ id: string }[]>().map((p) => p.id)).not.toContain(pod.id);
   });
 
+  it('startSsh: true gives the Pod the account SSH keys in PUBLIC_KEY; left out, as on RunPod, it gets none', async () => {
+    const key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com';
+    expect((await me.call('PUT', '/v2/account/ssh-keys', { keys: [key] })).statusCode).toBe(200);
+    const cpu = { image: 'alpine:3', cpu: { id: 'cpu3c', vcpuCount: 2 }, env: { A: '1' } };
+    expect((await create({ ...cpu, name: 'ssh-on', startSsh: true })).env).toEqual({ A: '1', PUBLIC_KEY: key });
+    expect((await create({ ...cpu, name: 'ssh-default' })).env).toEqual({ A: '1' });
+    expect((await create({ ...cpu, name: 'ssh-off', startSsh: false })).env).toEqual({ A: '1' });
+  });
+
   it('lists every route in /v2/openapi.json', async () => {
     const paths = (await gw.inject({ method: 'GET', url: '/v2/openapi.json' })).json<{
       paths: Record<string, object>;

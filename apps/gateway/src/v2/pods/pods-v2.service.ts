@@ -35,7 +35,10 @@ export class PodsV2Service {
   }
 
   async create(accountId: string, input: CreatePodRequest): Promise<PodV2> {
-    const created = await withV2FieldNames(POD_V2_NAMES, () => this.pods.create(accountId, toV1Create(input)));
+    const sshKeys = input.startSsh ?? input.templateId !== undefined;
+    const created = await withV2FieldNames(POD_V2_NAMES, () =>
+      this.pods.create(accountId, toV1Create(input), { sshKeys }),
+    );
     return this.get(accountId, created.id);
   }
 

@@ -68,7 +68,11 @@ export const createPodRequest = z.strictObject({
   globalNetworking: z.boolean().default(false),
   mounts: mounts.optional(),
   startJupyter: z.boolean().default(false),
-  startSsh: z.boolean().default(false),
+  /**
+   * The account's SSH keys in PUBLIC_KEY. Left out, RunPod's default applies: off, or the template's setting for a
+   * Pod made from a template.
+   */
+  startSsh: z.boolean().optional(),
 });
 /** Parsed body of `POST /v2/pods`. */
 export type CreatePodRequest = z.infer<typeof createPodRequest>;
