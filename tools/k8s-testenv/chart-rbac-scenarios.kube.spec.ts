@@ -28,7 +28,7 @@ import {
 } from '@runplane/testing';
 import { parse } from 'yaml';
 import { createQueueDelayEndpoint } from '../../apps/scheduler/test/echo-endpoint';
-import { H100 } from '../../apps/scheduler/test/kube-platform';
+import { H100, h100Pool } from '../../apps/scheduler/test/kube-platform';
 import { KwokWorkers } from '../../apps/scheduler/test/kwok-workers';
 import {
   applyChartIdentity,
@@ -62,20 +62,7 @@ describe("the chart's scheduler ServiceAccount token running real scheduler proc
   beforeAll(async () => {
     release = await createTestNamespace('chart-proc', env);
     work = await createTestNamespace('chart-proc-work', env);
-    await registerNodePools(
-      env,
-      [
-        {
-          name: 'h100',
-          dataCenterId: 'EU-RO-1',
-          count: 2,
-          cpu: '224',
-          memory: '2Ti',
-          gpu: { type: H100, count: 4, memoryMiB: 81559 },
-        },
-      ],
-      { poolLabel: POOL },
-    );
+    await registerNodePools(env, [h100Pool(2, 4)], { poolLabel: POOL });
     identity = await applyChartIdentity(env, release.name, work.name, POOL);
     token = await requestToken(env, release.name, SCHEDULER_SA);
     writeTokenKubeconfig(env, kubeconfigPath, SCHEDULER_SA, token);

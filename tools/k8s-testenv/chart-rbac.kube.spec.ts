@@ -24,7 +24,7 @@ import { parse, stringify } from 'yaml';
 import { collection, createIgnoringConflict } from './chart-identity';
 import { type KubeObject, ofKind, RELEASE, render, serviceEnv } from './helm-chart';
 import { type PlatformHarness, startPlatform } from '../../apps/scheduler/test/harness';
-import { H100 } from '../../apps/scheduler/test/kube-platform';
+import { H100, H100_PAIR_POOL } from '../../apps/scheduler/test/kube-platform';
 
 const POOL = 'sched-chart-rbac';
 const SCHEDULER_SA = `${RELEASE}-runplane-scheduler`;
@@ -48,20 +48,7 @@ describe("the Helm chart's scheduler RBAC on a real apiserver", () => {
 
   beforeAll(async () => {
     ns = await createTestNamespace('chart-rbac', env);
-    await registerNodePools(
-      env,
-      [
-        {
-          name: 'h100',
-          dataCenterId: 'EU-RO-1',
-          count: 1,
-          cpu: '224',
-          memory: '2Ti',
-          gpu: { type: H100, count: 2, memoryMiB: 81559 },
-        },
-      ],
-      { poolLabel: POOL },
-    );
+    await registerNodePools(env, [H100_PAIR_POOL], { poolLabel: POOL });
     const objects = await render({
       namespace: ns.name,
       set: [

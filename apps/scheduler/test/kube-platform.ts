@@ -17,15 +17,20 @@ import { type PlatformHarness, type PlatformOptions, startPlatform } from './har
 export const H100 = 'NVIDIA H100 80GB HBM3';
 export const RTX = 'NVIDIA GeForce RTX 4090';
 
-/** One node of two H100s (the pool the preemption and Pod specs place on). */
-export const H100_PAIR_POOL: NodePoolSpec = {
-  name: 'h100',
-  dataCenterId: 'EU-RO-1',
-  count: 1,
-  cpu: '224',
-  memory: '2Ti',
-  gpu: { type: H100, count: 2, memoryMiB: 81559 },
-};
+/** `count` nodes of `gpus` H100s each. */
+export function h100Pool(count: number, gpus: number): NodePoolSpec {
+  return {
+    name: 'h100',
+    dataCenterId: 'EU-RO-1',
+    count,
+    cpu: '224',
+    memory: '2Ti',
+    gpu: { type: H100, count: gpus, memoryMiB: 81559 },
+  };
+}
+
+/** One node of two H100s (the pool the preemption, Pod and chart RBAC specs place on). */
+export const H100_PAIR_POOL = h100Pool(1, 2);
 
 /** `count` nodes of one RTX 4090 each. */
 export function rtxPool(count: number): NodePoolSpec {
