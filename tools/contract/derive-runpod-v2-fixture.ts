@@ -2,7 +2,7 @@
  * Derives the RunPod v2 contract fixture used by the gateway's v2 conformance test, as derive-runpod-fixture.ts does
  * for v1: each in-scope path and method, the success status, query parameters, and every property (with its JSON
  * type) of every request and response body schema, `$ref`s resolved. Only these facts are committed, never the
- * source document. The families Runplane does not offer (clusters, serverless builds, ECR delegations) are left out.
+ * source document. The families Runplane does not offer (clusters and their billing, serverless builds, ECR delegations) are left out.
  *
  * Run by hand when the reference document changes:
  *   node -r @swc-node/register tools/contract/derive-runpod-v2-fixture.ts <runpod-openapi-v2.yaml> [out.json]
@@ -17,6 +17,7 @@ const DEFAULT_OUT = path.join(__dirname, '../../apps/gateway/test/fixtures/v2-ru
 /** Paths of RunPod's v2 that Runplane answers 501 (see apps/gateway/src/v2/fallback.controller.ts). */
 const NOT_OFFERED = [
   /^\/v2\/clusters(\/|$)/,
+  /^\/v2\/billing\/clusters$/,
   /^\/v2\/serverless\/\{[^}]+\}\/builds(\/|$)/,
   /^\/v2\/registries\/delegations(\/|$)/,
 ];

@@ -5,21 +5,12 @@ import { type ApiContract, extractContract } from '../src/v1/openapi/contract';
 import { type GatewayHarness, startGateway } from './harness';
 
 // Facts derived from RunPod's production v2 OpenAPI document by tools/contract/derive-runpod-v2-fixture.ts: every
-// operation Runplane serves (all of RunPod's but clusters, serverless builds and ECR delegations, which answer 501).
+// operation Runplane serves (all of RunPod's but clusters and their billing, serverless builds and ECR delegations,
+// which answer 501).
 const reference = JSON.parse(
   readFileSync(path.join(__dirname, 'fixtures/v2-runpod-contract.json'), 'utf8'),
 ) as ApiContract;
 
-/**
- * Families whose v2 routes are still being built: each of their operations is checked in full as soon as it is served
- * (and reported until then). Remove a family here when it lands; the goal is an empty list, 100 % of the fixture.
- */
-const PENDING: readonly RegExp[] = [
-  // Answers 501 (Runplane offers no clusters), so its operation is reported missing.
-  /^\/v2\/billing\/clusters$/,
-];
-
-const isPending = (path: string) => PENDING.some((pattern) => pattern.test(path));
 const key = (op: { method: string; path: string }) => `${op.method} ${op.path}`;
 
 function summary(reports: readonly OperationReport[]): string {
@@ -56,29 +47,19 @@ describe('RunPod v2 conformance of the served /v2/openapi.json', () => {
   });
 
   it('checks a fixture of every in-scope RunPod v2 operation and none that Runplane does not offer', () => {
-    expect(reference.operations).toHaveLength(44);
+    expect(reference.operations).toHaveLength(43);
     const paths = reference.operations.map((op) => op.path);
     for (const family of ['/v2/pods', '/v2/serverless', '/v2/templates', '/v2/network-volumes', '/v2/registries']) {
       expect(paths).toContain(family);
     }
     expect(paths).toEqual(expect.arrayContaining(['/v2/account/ssh-keys', '/v2/catalog/gpus', '/v2/billing/pods']));
-    expect(paths.filter((p) => /clusters|builds|delegations/.test(p))).toEqual(['/v2/billing/clusters']);
+    expect(paths.filter((p) => /clusters|builds|delegations/.test(p))).toEqual([]);
   });
 
-  it.each(reference.operations.filter((op) => !isPending(op.path)).map((op) => [key(op)]))(
+  it.each(reference.operations.map((op) => [key(op)]))(
     '%s is served with every RunPod property, compatibly typed',
     (operation) => {
       expect(reports.get(operation)?.problems).toEqual([]);
-    },
-  );
-
-  it.each(reference.operations.filter((op) => isPending(op.path)).map((op) => [key(op)]))(
-    '%s (family pending: properties checked once it lands) answers with RunPod status and media type when served',
-    (operation) => {
-      const report = reports.get(operation);
-      expect(report).toBeDefined();
-      const wire = (report?.problems ?? []).filter((p) => /^(success status|response content type)/.test(p));
-      expect(wire).toEqual([]);
     },
   );
 });
