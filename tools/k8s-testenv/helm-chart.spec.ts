@@ -1,3 +1,4 @@
+import { RESERVED_ENDPOINT_IDS } from '@runplane/endpoints';
 import { buildPriorityClasses } from '@runplane/kube';
 import {
   deployment,
@@ -12,6 +13,20 @@ import {
   SERVICES,
   serviceEnv,
 } from './helm-chart';
+
+/** The v2 management families, which the Ingress sends to the gateway (no endpoint id may equal one). */
+const V2_MANAGEMENT_SEGMENTS = [
+  'pods',
+  'serverless',
+  'templates',
+  'network-volumes',
+  'registries',
+  'catalog',
+  'billing',
+  'account',
+  'clusters',
+  'openapi.json',
+];
 
 const PORTS: Record<string, number> = {
   gateway: 8080,
@@ -220,7 +235,7 @@ describe('helm/runplane', () => {
     expect(pod.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'control', effect: 'NoSchedule' }]);
   });
 
-  it('exposes /v1 on the gateway Service and /v2 on the job-router Service, through the Ingress when enabled', () => {
+  it('exposes /v1 and the v2 management families on the gateway, the rest of /v2 on the job-router, through the Ingress', () => {
     expect(ofKind(defaults, 'Ingress')).toEqual([]);
     for (const [service, port] of [
       ['gateway', 8080],
@@ -235,12 +250,28 @@ describe('helm/runplane', () => {
       host: string;
       http: { paths: KubeObject[] };
     }[];
-    expect(
-      rules.map((rule) => [rule.host, rule.http.paths[0]?.['path'], rule.http.paths[0]?.['backend'].service]),
-    ).toEqual([
-      ['api.gpu.example.com', '/v1', { name: `${PREFIX}-gateway`, port: { number: 8080 } }],
-      ['api.gpu.example.com', '/v2', { name: `${PREFIX}-job-router`, port: { number: 8081 } }],
+    const routes = rules.flatMap((rule) =>
+      rule.http.paths.map((p) => [rule.host, p['path'], p['pathType'], p['backend'].service.name]),
+    );
+    const gateway = (path: string, type = 'Prefix') => ['api.gpu.example.com', path, type, `${PREFIX}-gateway`];
+    expect(routes).toEqual([
+      gateway('/v1'),
+      ...V2_MANAGEMENT_SEGMENTS.filter((s) => s !== 'openapi.json').map((s) => gateway(`/v2/${s}`)),
+      gateway('/v2/openapi.json', 'Exact'),
+      ['api.gpu.example.com', '/v2', 'Prefix', `${PREFIX}-job-router`],
     ]);
+    expect(RESERVED_ENDPOINT_IDS).toEqual(expect.arrayContaining(V2_MANAGEMENT_SEGMENTS));
+  });
+
+  it('gives the gateway the job API URL of the Ingress for /v2/serverless requestUrls, or the one set', () => {
+    const env = (objects: KubeObject[]) =>
+      named(objects, 'Deployment', `${PREFIX}-gateway`)['spec'].template.spec.containers[0].env as {
+        name: string;
+        value?: string;
+      }[];
+    const url = (objects: KubeObject[]) => env(objects).find((e) => e.name === 'PUBLIC_JOB_API_URL')?.value;
+    expect(url(production)).toBe('https://api.gpu.example.com');
+    expect(url(defaults)).toMatch(/^http:\/\/.*-job-router\..*\.svc\.cluster\.local:8081$/);
   });
 
   it('scrapes /metrics of all five services with the optional ServiceMonitor', () => {

@@ -53,6 +53,17 @@ http://{{ include "runplane.fullname" . }}-job-router.{{ .Release.Namespace }}.s
 {{- end -}}
 {{- end -}}
 
+{{/* The job API's public base URL: the value, else https://<ingress.jobRouterHost>, else the in-cluster Service. */}}
+{{- define "runplane.publicJobApiUrl" -}}
+{{- if .Values.publicJobApiUrl -}}
+{{ .Values.publicJobApiUrl }}
+{{- else if and .Values.ingress.enabled .Values.ingress.jobRouterHost -}}
+https://{{ .Values.ingress.jobRouterHost }}
+{{- else -}}
+http://{{ include "runplane.fullname" . }}-job-router.{{ .Release.Namespace }}.svc.cluster.local:8081
+{{- end -}}
+{{- end -}}
+
 {{/* An env entry read from a Secret key: (dict "name" "DATABASE_URL" "secret" "s" "key" "k"). */}}
 {{- define "runplane.secretEnv" -}}
 - name: {{ .name }}
