@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createAccountsServices } from '@runplane/accounts';
 import type { ApiKeyScope } from '@runplane/contracts';
-import { createPrismaClient } from '@runplane/db';
+import type { createPrismaClient } from '@runplane/db';
 import {
   buildService,
   type InjectOptions,
   type LightMyRequestResponse,
   type NestFastifyApplication,
 } from '@runplane/http';
-import { createTestDatabase, testRedisPrefix } from '@runplane/testing';
+import { createTestStores } from '@runplane/testing';
 import { type PodPlacementClient, unbookedPlacement } from '@runplane/workloads';
 import { gatewayEnvSchema } from '../src/config';
 import { GatewayModule } from '../src/gateway.module';
@@ -26,21 +26,25 @@ export interface GatewayHarness {
   close(): Promise<void>;
 }
 
-/**
- * Starts a gateway for one test file. Pods are placed without capacity checks unless `placement` is given (tests
- * of placement run the real scheduler; see apps/scheduler/test).
- */
-export async function startGateway(
-  label: string,
-  placement: () => PodPlacementClient = () => unbookedPlacement,
-): Promise<GatewayHarness> {
-  const database = await createTestDatabase(label);
+/** Options of {@link startGateway}. */
+export interface GatewayHarnessOptions {
+  /** Places Pods; without it they are placed without capacity checks (placement is tested with the real scheduler). */
+  placement?: () => PodPlacementClient;
+  /** Environment over the harness's own (e.g. v2 quotas). */
+  env?: Record<string, string>;
+}
+
+/** Starts a gateway for one test file, on its own database and Redis prefix. */
+export async function startGateway(label: string, options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
+  const placement = options.placement ?? (() => unbookedPlacement);
+  const stores = await createTestStores(label);
   const config = gatewayEnvSchema.parse({
-    DATABASE_URL: database.url,
-    REDIS_PREFIX: testRedisPrefix(label),
+    DATABASE_URL: stores.database.url,
+    REDIS_PREFIX: stores.prefix,
     RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     BODY_LIMIT_BYTES: String(64 * 1024),
+    ...options.env,
   });
   const app = await buildService({
     serviceName: 'gateway',
@@ -51,7 +55,7 @@ export async function startGateway(
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
   await fastify.ready();
-  const db = createPrismaClient(database.url);
+  const { db } = stores;
   const { accounts, apiKeys } = createAccountsServices(db);
   return {
     app,
@@ -64,8 +68,7 @@ export async function startGateway(
     },
     async close() {
       await app.close();
-      await db.$disconnect();
-      await database.drop();
+      await stores.close();
     },
   };
 }
