@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createAccountsServices } from '@runplane/accounts';
-import { createPrismaClient, newId } from '@runplane/db';
-import { createRedis } from '@runplane/queue';
+import { newId } from '@runplane/db';
 import {
-  cleanupRedisPrefix,
-  createTestDatabase,
+  createTestStores,
   getFreePorts,
   pollUntil,
   type ProcessGroup,
   signalProcessGroup,
   stopProcessGroup,
-  testRedisPrefix,
-  type TestDatabase,
+  type TestStores,
 } from '@runplane/testing';
 import { runWorker } from '@runplane/worker-sdk';
 import { startApp, waitReady } from '../../apps/scheduler/test/app-process';
@@ -67,8 +64,7 @@ async function terminate(replica: Replica): Promise<Exit> {
 }
 
 describe('rolling restart of the job-router and the gateway under load', () => {
-  let database: TestDatabase;
-  const prefix = testRedisPrefix('rolling');
+  let stores: TestStores | undefined;
   const replicas: Replica[] = [];
   const proxies: RoundRobinProxy[] = [];
   const workersStop = new AbortController();
@@ -77,15 +73,12 @@ describe('rolling restart of the job-router and the gateway under load', () => {
     workersStop.abort();
     await Promise.all(replicas.map((replica) => stopProcessGroup(replica.group, 5000)));
     await Promise.all(proxies.map((proxy) => proxy.stop()));
-    const redis = createRedis('redis://127.0.0.1:6379');
-    await cleanupRedisPrefix(redis, prefix);
-    redis.disconnect();
-    await database?.drop();
+    await stores?.close();
   });
 
   async function seed(): Promise<{ secret: string; endpointId: string }> {
-    database = await createTestDatabase('rolling');
-    const db = createPrismaClient(database.url);
+    stores = await createTestStores('rolling');
+    const { db } = stores;
     const { accounts, apiKeys } = createAccountsServices(db);
     const account = await accounts.create({ name: 'rolling' });
     const { secret } = await apiKeys.create(account.id, { name: 'rolling', scope: 'ALL' });
@@ -95,12 +88,17 @@ describe('rolling restart of the job-router and the gateway under load', () => {
     const endpoint = await db.endpoint.create({
       data: { id: newId(), accountId: account.id, name: 'rolling', templateId: template.id },
     });
-    await db.$disconnect();
     return { secret, endpointId: endpoint.id };
   }
 
   function envOf(app: AppName, port: number, encryptionKey: string): Record<string, string> {
-    const common = { DATABASE_URL: database.url, REDIS_PREFIX: prefix, PORT: String(port), LOG_LEVEL: 'error' };
+    if (!stores) throw new Error('seed() creates the stores first');
+    const common = {
+      DATABASE_URL: stores.database.url,
+      REDIS_PREFIX: stores.prefix,
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+    };
     const shutdown = { SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS) };
     if (app === 'gateway') return { ...common, ...shutdown, RUNPLANE_ENCRYPTION_KEY: encryptionKey };
     // Takes park for 5 s, so a replica's SIGTERM finds some parked and must answer them.
