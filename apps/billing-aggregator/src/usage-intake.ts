@@ -8,7 +8,7 @@ import {
 import { startUsageConsumer, type UsageAggregator, type UsageFailure } from '@runplane/billing';
 import { METRICS_REGISTRY } from '@runplane/http';
 import type { Counter, MetricsRegistry } from '@runplane/observability';
-import type { Redis, TypedWorker } from '@runplane/queue';
+import { type Redis, shutdownWithRedis, type TypedWorker } from '@runplane/queue';
 import { AGGREGATOR_SETTINGS, QUEUE_REDIS, USAGE_AGGREGATOR } from './tokens';
 
 /** What the intake and the roll-up need to know. */
@@ -55,15 +55,16 @@ export class UsageIntake implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    // With Redis gone, queued commands would wait for it forever: drop the socket first so closing fails fast.
-    const redisUp = this.redis.status === 'ready';
-    if (!redisUp) this.redis.disconnect();
-    // Without Redis, running jobs cannot be completed anyway: close without waiting for them.
-    const closing = redisUp ? this.consumer?.close() : this.consumer?.worker.close(true);
-    await closing?.catch((error: unknown) => this.logger.warn(`closing the usage consumer: ${String(error)}`));
-    await this.rolling;
-    if (redisUp) await this.redis.quit();
+    await shutdownWithRedis({
+      redis: this.redis,
+      timer: this.timer,
+      drain: async (redisUp) => {
+        // Without Redis, running jobs cannot be completed anyway: close without waiting for them.
+        const closing = redisUp ? this.consumer?.close() : this.consumer?.worker.close(true);
+        await closing?.catch((error: unknown) => this.logger.warn(`closing the usage consumer: ${String(error)}`));
+        await this.rolling;
+      },
+    });
   }
 
   private report(failure: UsageFailure): void {

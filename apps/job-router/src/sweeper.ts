@@ -1,6 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { JobEngine } from '@runplane/jobs';
-import type { Redis } from '@runplane/queue';
+import { type Redis, shutdownWithRedis } from '@runplane/queue';
 import { JOB_ENGINE, QUEUE_ORDERED_REDIS } from './tokens';
 
 /** Injection token for the sweep interval (ms; 0 = never). */
@@ -32,16 +32,17 @@ export class EngineSweeper implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+    const timer = this.timer;
     this.timer = undefined;
-    // With Redis gone, commands wait for a reconnect that may never come: dropping the socket fails them at once, so
-    // a sweep or a wake-up in flight ends instead of holding the shutdown.
-    const gone = this.redis.status !== 'ready';
-    if (gone) this.redis.disconnect();
-    await this.running;
-    await this.engine.close();
-    // QUIT would wait forever for a Redis that is gone.
-    if (!gone) await this.redis.quit();
+    // A sweep or a wake-up in flight ends (fails at once when Redis is gone) before the engine closes.
+    await shutdownWithRedis({
+      redis: this.redis,
+      timer,
+      drain: async () => {
+        await this.running;
+        await this.engine.close();
+      },
+    });
   }
 
   private tick(): void {

@@ -1,5 +1,5 @@
-export { checkRedis, closeRedis, createRedis, normalizePrefix } from './redis';
-export type { CreateRedisOptions, Redis } from './redis';
+export { checkRedis, closeRedis, createRedis, normalizePrefix, shutdownWithRedis } from './redis';
+export type { CreateRedisOptions, Redis, ShutdownWithRedisOptions } from './redis';
 export { defineLuaScript, LuaScript, NamedLuaScript } from './lua-script';
 export type { LuaCall } from './lua-script';
 export { defineJobCatalog, JobCatalogError, jobNamesIn } from './catalog';

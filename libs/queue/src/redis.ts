@@ -52,6 +52,30 @@ export async function closeRedis(redis: Redis): Promise<void> {
   else redis.disconnect();
 }
 
+/** What {@link shutdownWithRedis} stops, in order. */
+export interface ShutdownWithRedisOptions {
+  /** The client the work uses; QUIT last, when it is still connected. */
+  redis: Redis;
+  /** The interval that starts new work; cleared first. */
+  timer?: NodeJS.Timeout;
+  /** Waits for the work in flight; told whether Redis is still there (without it, work cannot finish cleanly). */
+  drain(redisUp: boolean): Promise<unknown>;
+}
+
+/**
+ * Stops a timer-driven worker that uses Redis. The order matters: clear the timer so no new round starts; with Redis
+ * gone, drop the socket before draining, since queued commands would otherwise wait for a reconnect that may never
+ * come and hold the drain (and the shutdown) forever; drain what is in flight; only then QUIT, which would itself
+ * wait forever for a Redis that is gone, so it is sent only when Redis was there.
+ */
+export async function shutdownWithRedis(opts: ShutdownWithRedisOptions): Promise<void> {
+  clearInterval(opts.timer);
+  const redisUp = opts.redis.status === 'ready';
+  if (!redisUp) opts.redis.disconnect();
+  await opts.drain(redisUp);
+  if (redisUp) await opts.redis.quit();
+}
+
 const STARTING = new Set(['wait', 'connecting', 'connect']);
 
 /** PING with a bounded timeout, for /readyz; rejects when Redis is unreachable. */
