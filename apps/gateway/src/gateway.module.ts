@@ -2,12 +2,13 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthController } from '@runplane/http';
 import type { PodPlacementClient } from '@runplane/workloads';
 import type { GatewayConfig } from './config';
+import { LegacyGraphqlModule } from './graphql/legacy-graphql.module';
 import { SchedulerPlacementClient } from './v1/pods/scheduler-placement.client';
 import { V1Module } from './v1/v1.module';
 import { rateLimitWindows } from './v2/http/rate-limit';
 import { V2Module } from './v2/v2.module';
 
-/** Root module of the gateway: health routes and the management APIs v1 and v2. */
+/** Root module of the gateway: health routes, the management APIs v1 and v2, and RunPod's legacy GraphQL API. */
 @Module({})
 export class GatewayModule {
   /** `placement` defaults to the scheduler's placement RPC on the deployment's Redis. */
@@ -31,6 +32,7 @@ export class GatewayModule {
             config.V2_RATE_LIMIT_PER_DAY,
           ),
         }),
+        LegacyGraphqlModule,
       ],
       controllers: [HealthController],
     };

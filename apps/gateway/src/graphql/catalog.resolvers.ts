@@ -1,0 +1,96 @@
+import {
+  availabilityLevel,
+  type AvailabilityLevel,
+  type CatalogRepository,
+  type GpuTypeEntry,
+  gpuUnitsByDataCenter,
+  type InventorySlot,
+  totalUnits,
+} from '@runplane/catalog';
+
+/** Free capacity per machine now, as the scheduler keeps it (placement's CapacityRepository.freeNow). */
+export interface FreeCapacity {
+  freeNow(now: Date): Promise<InventorySlot[]>;
+}
+
+/** RunPod's GraphQL stock levels; null where nothing is free (runpodctl leaves such a GPU out of `gpu list`). */
+const STOCK: Record<AvailabilityLevel, string | null> = { HIGH: 'High', MEDIUM: 'Medium', LOW: 'Low', NONE: null };
+
+interface LowestPriceInput {
+  gpuCount?: number | null;
+  dataCenterId?: string | null;
+  secureCloud?: boolean | null;
+}
+
+/** The catalog reads of the legacy GraphQL API: `gpuTypes`, `dataCenters`, `serverlessGpuPools`. */
+export class CatalogResolvers {
+  constructor(
+    private readonly catalog: CatalogRepository,
+    private readonly capacity: FreeCapacity,
+  ) {}
+
+  /** Every GPU type, or those named by `id`/`ids`; an unknown id gives `[]` (runpod-python reads that as "no such GPU"). */
+  async gpuTypes(filter: { id?: string | null; ids?: readonly string[] | null } | null | undefined) {
+    const all = await this.catalog.listGpuTypes();
+    const wanted = [filter?.id, ...(filter?.ids ?? [])].filter((id): id is string => typeof id === 'string');
+    const gpus = wanted.length > 0 || filter?.ids ? all.filter((gpu) => wanted.includes(gpu.id)) : all;
+    return gpus.map((gpu) => this.gpuType(gpu));
+  }
+
+  private gpuType(gpu: GpuTypeEntry) {
+    return {
+      ...gpu,
+      cudaCores: null,
+      lowestPrice: (args: { input?: LowestPriceInput | null }) => this.lowestPrice(gpu, args.input ?? {}),
+    };
+  }
+
+  /** The on-demand price (secure unless asked otherwise) and the stock of `gpuCount` GPUs of the type. */
+  private async lowestPrice(gpu: GpuTypeEntry, input: LowestPriceInput) {
+    const secureCloud = input.secureCloud ?? gpu.secureCloud;
+    const price = secureCloud ? gpu.securePrice : gpu.communityPrice;
+    const spot = secureCloud ? gpu.secureSpotPrice : gpu.communitySpotPrice;
+    const machines = await this.capacity.freeNow(new Date());
+    const units = gpuUnitsByDataCenter(machines, { gpuTypeId: gpu.id, count: input.gpuCount ?? 1, secureCloud });
+    const free = input.dataCenterId ? (units.get(input.dataCenterId) ?? 0) : totalUnits(units);
+    return { minimumBidPrice: spot, uninterruptablePrice: price, stockStatus: STOCK[availabilityLevel(free)] };
+  }
+
+  /** The listed data centers, each with the GPU types it has machines of and their stock (one GPU, either cloud). */
+  async dataCenters() {
+    const [centers, gpus, machines] = await Promise.all([
+      this.catalog.listDataCenters(),
+      this.catalog.listGpuTypes(),
+      this.capacity.freeNow(new Date()),
+    ]);
+    const byCenter = new Map<string, { gpuTypeId: string; displayName: string; stockStatus: string | null }[]>();
+    for (const gpu of gpus) {
+      const units = new Map<string, number>();
+      for (const secureCloud of [true, false]) {
+        for (const [center, free] of gpuUnitsByDataCenter(machines, { gpuTypeId: gpu.id, count: 1, secureCloud })) {
+          units.set(center, Math.max(units.get(center) ?? 0, free));
+        }
+      }
+      for (const [center, free] of units) {
+        const list = byCenter.get(center) ?? [];
+        list.push({ gpuTypeId: gpu.id, displayName: gpu.displayName, stockStatus: STOCK[availabilityLevel(free)] });
+        byCenter.set(center, list);
+      }
+    }
+    return centers.map((dc) => ({
+      id: dc.id,
+      name: dc.name,
+      location: dc.location,
+      gpuAvailability: byCenter.get(dc.id) ?? [],
+    }));
+  }
+
+  /** RunPod's serverless GPU pools with the catalog GPU types in each (runpodctl maps a GPU type to `gpuIds` by it). */
+  async serverlessGpuPools() {
+    const pools = new Map<string, string[]>();
+    for (const gpu of await this.catalog.listGpuTypes()) {
+      if (gpu.pool !== null) pools.set(gpu.pool, [...(pools.get(gpu.pool) ?? []), gpu.id]);
+    }
+    return [...pools.entries()].map(([id, gpuTypeIds]) => ({ id, gpuTypeIds }));
+  }
+}

@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { SshKeysRepository } from '@runplane/accounts';
+import { CatalogRepository } from '@runplane/catalog';
+import type { DbClient } from '@runplane/db';
+import { DB_CLIENT } from '@runplane/http';
+import { CapacityRepository } from '@runplane/placement';
+import type { NetworkVolumesService, PodsService } from '@runplane/workloads';
+import { NetworkVolumesModule } from '../v1/network-volumes/network-volumes.module';
+import { NETWORK_VOLUMES_SERVICE } from '../v1/network-volumes/network-volumes.tokens';
+import { PodsModule } from '../v1/pods/pods.module';
+import { PODS_SERVICE } from '../v1/pods/pods.tokens';
+import { CatalogResolvers } from './catalog.resolvers';
+import { LegacyGraphql } from './legacy-graphql';
+import { LegacyGraphqlController } from './legacy-graphql.controller';
+import { legacyRoot } from './legacy-resolvers';
+import { LEGACY_GRAPHQL } from './tokens';
+
+/**
+ * RunPod's GraphQL API (`POST /graphql`) over the services v1 and v2 use, so a Pod or volume is the same row on
+ * every surface. graphql-js runs it inside a plain Nest controller rather than through mercurius or Nest's GraphQL
+ * module: the surface is one route with a fixed, client-derived schema, and a controller keeps it in the gateway's
+ * own pipeline (the API key authenticator, the error filter, request ids, body limits) without a second Fastify
+ * plugin to wire and without code-first decorators for a schema that must match RunPod's text exactly.
+ */
+@Module({
+  imports: [PodsModule, NetworkVolumesModule],
+  controllers: [LegacyGraphqlController],
+  providers: [
+    {
+      provide: LEGACY_GRAPHQL,
+      inject: [DB_CLIENT, PODS_SERVICE, NETWORK_VOLUMES_SERVICE],
+      useFactory: (db: DbClient, pods: PodsService, volumes: NetworkVolumesService) =>
+        new LegacyGraphql(
+          legacyRoot({
+            pods,
+            volumes,
+            sshKeys: new SshKeysRepository(db),
+            catalog: new CatalogResolvers(new CatalogRepository(db), new CapacityRepository(db)),
+          }),
+        ),
+    },
+  ],
+})
+export class LegacyGraphqlModule {}

@@ -1,0 +1,53 @@
+import type { SshKeysRepository } from '@runplane/accounts';
+import { NotFoundError, podListQuery } from '@runplane/contracts';
+import type { NetworkVolumesService, PodsService } from '@runplane/workloads';
+import type { CatalogResolvers } from './catalog.resolvers';
+import { legacyPod } from './legacy-pod';
+
+/** What one GraphQL request's resolvers act for: the authenticated account. */
+export interface LegacyContext {
+  accountId: string;
+}
+
+/** The domain services the legacy GraphQL operations read and change (the ones v1 and v2 use). */
+export interface LegacyServices {
+  pods: PodsService;
+  volumes: NetworkVolumesService;
+  sshKeys: SshKeysRepository;
+  catalog: CatalogResolvers;
+}
+
+/** Turns "not found" into the `null` RunPod's GraphQL answers for a missing resource; other errors go on. */
+async function orNull<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The root value of the legacy schema: one function per top-level field, called by graphql-js with the field's
+ * arguments and the request's LegacyContext. Nested fields that cost a read (`myself { pods }`) are functions too, so
+ * only what the query selects is read.
+ */
+export function legacyRoot(services: LegacyServices) {
+  const { pods, volumes, sshKeys, catalog } = services;
+  const listQuery = podListQuery.parse({ includeMachine: 'true' });
+  return {
+    myself: (_args: unknown, { accountId }: LegacyContext) => ({
+      id: accountId,
+      pubKey: async () => (await sshKeys.list(accountId)).join('\n'),
+      networkVolumes: () => volumes.list(accountId),
+      pods: async () => (await pods.list(accountId, listQuery)).map((pod) => legacyPod(pod, new Date())),
+    }),
+    pod: async ({ input }: { input: { podId: string } }, { accountId }: LegacyContext) => {
+      const pod = await orNull(pods.get(accountId, input.podId, { includeMachine: true }));
+      return pod === null ? null : legacyPod(pod, new Date());
+    },
+    gpuTypes: ({ input }: { input?: { id?: string | null; ids?: string[] | null } | null }) => catalog.gpuTypes(input),
+    dataCenters: () => catalog.dataCenters(),
+    serverlessGpuPools: () => catalog.serverlessGpuPools(),
+  };
+}
