@@ -1,6 +1,6 @@
 import { createWorkerTokensService, type WorkerTokenSummary, WorkerTokenCache } from '@runplane/accounts';
-import { createPrismaClient, type DatabaseClient, newId } from '@runplane/db';
-import { createTestDatabase, type TestDatabase } from '@runplane/testing';
+import { type DatabaseClient, newId } from '@runplane/db';
+import { createTestStores, type TestStores } from '@runplane/testing';
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 
@@ -21,22 +21,19 @@ type ListedToken = Omit<WorkerTokenSummary, 'createdAt' | 'revokedAt'> & {
 };
 
 describe('runplane CLI worker-token commands', () => {
-  let database: TestDatabase;
+  let stores: TestStores;
   let db: DatabaseClient;
 
   beforeAll(async () => {
-    database = await createTestDatabase('cli-worker-token');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('cli-worker-token');
+    db = stores.db;
   });
 
-  afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
-  });
+  afterAll(() => stores.close());
 
   function cli(...args: string[]): Promise<CliResult> {
     const entry = ['-r', '@swc-node/register', 'tools/cli/runplane.ts', ...args];
-    const env = { ...INHERITED_ENV, DATABASE_URL: database.url, RUNPLANE_CATALOG_FILE: undefined };
+    const env = { ...INHERITED_ENV, DATABASE_URL: stores.database.url, RUNPLANE_CATALOG_FILE: undefined };
     return new Promise((done) => {
       execFile(process.execPath, entry, { cwd: REPO_ROOT, env }, (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;

@@ -1,6 +1,6 @@
 import { createAccountsServices } from '@runplane/accounts';
-import { createPrismaClient, type DatabaseClient } from '@runplane/db';
-import { createTestDatabase, type TestDatabase } from '@runplane/testing';
+import type { DatabaseClient } from '@runplane/db';
+import { createTestStores, type TestStores } from '@runplane/testing';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,13 +8,13 @@ import { ensureAdminKey } from './bootstrap';
 import { loadOrCreateEncryptionKey, readStateFile } from './state';
 
 describe('ensureAdminKey', () => {
-  let database: TestDatabase;
+  let stores: TestStores;
   let db: DatabaseClient;
   let stateDir: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('bootstrap');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('bootstrap');
+    db = stores.db;
   });
 
   beforeEach(() => {
@@ -23,10 +23,7 @@ describe('ensureAdminKey', () => {
 
   afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
-  afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
-  });
+  afterAll(() => stores.close());
 
   it('creates an admin account and an ALL key on first start, kept owner-only', async () => {
     const services = createAccountsServices(db);

@@ -1,19 +1,16 @@
-import { createPrismaClient, type DatabaseClient } from '@runplane/db';
-import { createTestDatabase, FakeClock, type TestDatabase } from '@runplane/testing';
+import type { DatabaseClient } from '@runplane/db';
+import { createTestStores, FakeClock, type TestStores } from '@runplane/testing';
 import { AUTH_CACHE_TTL_MS, AuthCache, createAccountsServices } from '.';
 
-let database: TestDatabase;
+let stores: TestStores;
 let db: DatabaseClient;
 
 beforeAll(async () => {
-  database = await createTestDatabase('accounts-auth-cache');
-  db = createPrismaClient(database.url);
+  stores = await createTestStores('accounts-auth-cache');
+  db = stores.db;
 });
 
-afterAll(async () => {
-  await db.$disconnect();
-  await database.drop();
-});
+afterAll(() => stores.close());
 
 /** Two services sharing one cache stand for the gateway and job-router in one process; the clock drives expiry. */
 async function setup() {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPrismaClient, type DatabaseClient } from '@runplane/db';
-import { createTestDatabase, type TestDatabase } from '@runplane/testing';
+import type { DatabaseClient } from '@runplane/db';
+import { createTestStores, type TestStores } from '@runplane/testing';
 import {
   CatalogOverridesError,
   CatalogRepository,
@@ -69,20 +69,17 @@ describe('catalog overrides', () => {
 });
 
 describe('seedCatalog', () => {
-  let database: TestDatabase;
+  let stores: TestStores;
   let db: DatabaseClient;
   let repository: CatalogRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase('catalog');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('catalog');
+    db = stores.db;
     repository = new CatalogRepository(db);
   });
 
-  afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
-  });
+  afterAll(() => stores.close());
 
   it('writes the catalog once; a second run changes nothing', async () => {
     expect(await seedCatalog(db)).toEqual({ created: 50 + 6 + 26, updated: 0, unchanged: 0 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { createPrismaClient, type DatabaseClient } from '@runplane/db';
-import { createTestDatabase, type TestDatabase } from '@runplane/testing';
+import type { DatabaseClient } from '@runplane/db';
+import { createTestStores, type TestStores } from '@runplane/testing';
 import {
   availabilityLevel,
   buildCatalog,
@@ -79,18 +79,15 @@ describe('availability from the inventory', () => {
 });
 
 describe('public templates in the catalog', () => {
-  let database: TestDatabase;
+  let stores: TestStores;
   let db: DatabaseClient;
 
   beforeAll(async () => {
-    database = await createTestDatabase('catalog-templates');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('catalog-templates');
+    db = stores.db;
   });
 
-  afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
-  });
+  afterAll(() => stores.close());
 
   it('are seeded as public, official rows with the ids clients default to; the file adds and retires them', async () => {
     await seedCatalog(db);

@@ -1,5 +1,5 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
-import { createTestDatabase, type TestDatabase } from '@runplane/testing';
+import { createTestStores, type TestStores } from '@runplane/testing';
 import {
   checkDatabase,
   createPrismaClient,
@@ -52,18 +52,15 @@ describe('checkDatabase', () => {
 });
 
 describe('with a database', () => {
-  let database: TestDatabase;
+  let stores: TestStores;
   let db: DatabaseClient;
 
   beforeAll(async () => {
-    database = await createTestDatabase('db-client');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('db-client');
+    db = stores.db;
   });
 
-  afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
-  });
+  afterAll(() => stores.close());
 
   it('checkDatabase resolves against a live database', async () => {
     await expect(checkDatabase(db, 2000)).resolves.toBeUndefined();

@@ -1,16 +1,16 @@
-import { createTestDatabase, type TestDatabase } from '@runplane/testing';
-import { createPrismaClient, type DatabaseClient, isForeignKeyViolation, isUniqueViolation, newId } from '.';
+import { createTestStores, type TestStores } from '@runplane/testing';
+import { type DatabaseClient, isForeignKeyViolation, isUniqueViolation, newId } from '.';
 
 // The constraints other services rely on: tenancy cascades, Restrict where deleting would break a
 // workload, and the unique keys that make replays idempotent.
 describe('data model constraints', () => {
-  let database: TestDatabase;
+  let stores: TestStores;
   let db: DatabaseClient;
   let accountId: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('schema');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('schema');
+    db = stores.db;
   });
 
   beforeEach(async () => {
@@ -18,10 +18,7 @@ describe('data model constraints', () => {
     await db.account.create({ data: { id: accountId, name: 'tenant' } });
   });
 
-  afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
-  });
+  afterAll(() => stores.close());
 
   async function template(name = 'tpl', registryAuthId?: string): Promise<string> {
     const id = newId();

@@ -1,5 +1,5 @@
 import { createPrismaClient, newId } from '@runplane/db';
-import { createTestDatabase, type TestDatabase } from '@runplane/testing';
+import { createTestStores, type TestStores } from '@runplane/testing';
 import { Webhook } from 'standardwebhooks';
 import { WebhookDeliveriesRepository } from './deliveries.repository';
 import { OrphanedWebhookError, WebhookDispatcher } from './dispatcher';
@@ -33,15 +33,15 @@ const ok: AttemptOutcome = { kind: 'response', statusCode: 200, excerpt: 'ok', d
 const boom: AttemptOutcome = { kind: 'response', statusCode: 503, excerpt: 'busy', durationMs: 3 };
 
 describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
-  let database: TestDatabase;
+  let stores: TestStores;
   let db: ReturnType<typeof createPrismaClient>;
   let accountId: string;
   let endpointId: string;
   const resolve = async () => [{ address: '93.184.215.14', family: 4 }];
 
   beforeAll(async () => {
-    database = await createTestDatabase('webhooks-dispatcher');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('webhooks-dispatcher');
+    db = stores.db;
     accountId = (await db.account.create({ data: { id: newId(), name: 'hooks' } })).id;
     const template = await db.template.create({
       data: { id: newId(), accountId, name: 't', imageName: 'i', isServerless: true },
@@ -49,10 +49,7 @@ describe('WebhookDispatcher (idempotent steps on Postgres)', () => {
     endpointId = (await db.endpoint.create({ data: { id: newId(), accountId, name: 'e', templateId: template.id } }))
       .id;
   });
-  afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
-  });
+  afterAll(() => stores.close());
 
   function dispatcher(sender: WebhookSender) {
     const scheduled: [string, number, number][] = [];

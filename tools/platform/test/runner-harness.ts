@@ -1,7 +1,5 @@
-import { createRedis } from '@runplane/queue';
 import {
-  cleanupRedisPrefix,
-  createTestDatabase,
+  createTestStores,
   ECHO_WORKER_TEMPLATE,
   isPortOpen,
   isProcessAlive,
@@ -10,32 +8,30 @@ import {
   signalProcessGroup,
   spawnProcessGroup,
   stopProcessGroup,
+  TEST_REDIS_URL,
   type TestDatabase,
-  testRedisPrefix,
+  type TestStores,
 } from '@runplane/testing';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { PidRecord } from '../state';
 
 // The runner is started the way the README says, so it gets the caller's environment (PATH, HOME).
 const INHERITED_ENV = { ...process.env };
 const REPO_ROOT = resolve(__dirname, '..', '..', '..');
-const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** One test file's `npm start`: its own database, Redis key prefix and state directory. */
 export class RunnerHarness {
   database!: TestDatabase;
   stateDir!: string;
-  private redisPrefix!: string;
+  private stores!: TestStores;
   private readonly groups: ProcessGroup[] = [];
 
   constructor(private readonly name: string) {}
 
   async setUp(): Promise<void> {
-    this.database = await createTestDatabase(this.name);
-    this.stateDir = mkdtempSync(join(tmpdir(), `runplane-${this.name}-`));
-    this.redisPrefix = testRedisPrefix(this.name);
+    this.stores = await createTestStores(this.name);
+    ({ database: this.database, stateDir: this.stateDir } = this.stores);
   }
 
   /** Stops every runner group started (and what a killed runner left in it), then drops the test's state. */
@@ -43,11 +39,7 @@ export class RunnerHarness {
     for (const group of this.groups) await stopProcessGroup(group);
     // Workloads run in their own process groups: stop any a failed test left running.
     for (const record of this.workloads()) if (isProcessAlive(record.pid)) signalProcessGroup(record.pid, 'SIGKILL');
-    await this.database.drop();
-    rmSync(this.stateDir, { recursive: true, force: true });
-    const redis = createRedis(REDIS_URL);
-    await cleanupRedisPrefix(redis, this.redisPrefix);
-    await redis.quit();
+    await this.stores.close();
   }
 
   /** `npm start` on the given ports (gateway, job API, scheduler, webhooks, billing); resolves once it is ready. */
@@ -58,8 +50,8 @@ export class RunnerHarness {
       env: {
         ...INHERITED_ENV,
         DATABASE_URL: this.database.url,
-        REDIS_URL,
-        REDIS_PREFIX: this.redisPrefix,
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_PREFIX: this.stores.prefix,
         RUNPLANE_STATE_DIR: this.stateDir,
         RUNPLANE_ENCRYPTION_KEY: undefined,
         RUNPLANE_CATALOG_FILE: undefined,

@@ -5,25 +5,18 @@ import { createAccountsServices, createWorkerTokensService } from '@runplane/acc
 import { UsageLedgerRepository } from '@runplane/billing';
 import { seedCatalog } from '@runplane/catalog';
 import type { UsageEvent } from '@runplane/contracts';
-import { createPrismaClient, newId, type Pod } from '@runplane/db';
+import { newId, type Pod } from '@runplane/db';
 import { ScalingRepository, WorkerStateStore } from '@runplane/endpoints';
 import { JobScalingReader, RedisJobEngine, WorkerRetirement } from '@runplane/jobs';
 import { CapacityRepository } from '@runplane/placement';
-import { createRedis } from '@runplane/queue';
-import {
-  cleanupRedisPrefix,
-  createTestDatabase,
-  FakeClock,
-  type TestDatabase,
-  testRedisPrefix,
-} from '@runplane/testing';
+import { createRedis, type Redis } from '@runplane/queue';
+import { createTestStores, FakeClock, TEST_REDIS_URL, type TestStores } from '@runplane/testing';
 import { PlacementService } from '../placement/placement.service';
 import { type PodUsageShape, UsageRecorder } from '../usage/usage-recorder';
 import { AutoscalerService } from './autoscaler.service';
 import { WorkerFleet } from './worker-fleet';
 import { WorkerRemoval } from './worker-removal';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const RTX = 'NVIDIA GeForce RTX 4090';
 const IDLE_TIMEOUT_S = 5;
 
@@ -38,12 +31,12 @@ function usageShape(row: Pod): PodUsageShape {
 
 describe('AutoscalerService: removing an idle worker', () => {
   const clock = new FakeClock();
-  const prefix = testRedisPrefix('sched-idle-removal');
-  const redis = createRedis(REDIS_URL);
-  const prefixed = createRedis(REDIS_URL, { keyPrefix: prefix });
   const published: UsageEvent[] = [];
-  let database: TestDatabase;
-  let db: ReturnType<typeof createPrismaClient>;
+  let stores: TestStores;
+  let db: TestStores['db'];
+  let prefix: string;
+  let redis: Redis;
+  let prefixed: Redis;
   let engine: RedisJobEngine;
   let retirement: WorkerRetirement;
   let ledger: UsageLedgerRepository;
@@ -53,8 +46,9 @@ describe('AutoscalerService: removing an idle worker', () => {
   let accountId: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('sched-idle-removal');
-    db = createPrismaClient(database.url);
+    stores = await createTestStores('sched-idle-removal');
+    ({ db, prefix, redis } = stores);
+    prefixed = createRedis(TEST_REDIS_URL, { keyPrefix: prefix });
     await seedCatalog(db);
     await db.machine.create({
       data: {
@@ -106,11 +100,8 @@ describe('AutoscalerService: removing an idle worker', () => {
 
   afterAll(async () => {
     await engine?.close();
-    await cleanupRedisPrefix(redis, prefix);
-    redis.disconnect();
-    prefixed.disconnect();
-    await db?.$disconnect();
-    await database?.drop();
+    prefixed?.disconnect();
+    await stores?.close();
   });
 
   const stopped = () => published.filter((event) => event.type === 'worker.stopped');

@@ -1,11 +1,9 @@
-import { bullPrefix, createRedis, type Redis } from '@runplane/queue';
-import { cleanupRedisPrefix, FakeClock, pollUntil, testRedisPrefix } from '@runplane/testing';
+import { bullPrefix, closeRedis, createRedis, type Redis } from '@runplane/queue';
+import { cleanupRedisPrefix, FakeClock, pollUntil, TEST_REDIS_URL, testRedisPrefix } from '@runplane/testing';
 import type { JobSubmission } from '../engine';
 import { encodeWake, JobKeys } from '../protocol';
 import type { RedisJobEngineOptions } from '../engine-options';
 import { RedisJobEngine } from '../redis-job-engine';
-
-const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** A job engine on the real Redis under its own prefix, with a fake clock. */
 export interface EngineFixture {
@@ -25,7 +23,7 @@ export interface EngineFixture {
 
 /** Starts an engine for one test file; `close()` stops it and deletes its keys. */
 export function startEngine(label: string, options: Partial<RedisJobEngineOptions> = {}): EngineFixture {
-  const redis = createRedis(REDIS_URL);
+  const redis = createRedis(TEST_REDIS_URL);
   const prefix = testRedisPrefix(label);
   const clock = new FakeClock();
   const errors: Error[] = [];
@@ -51,7 +49,7 @@ export function startEngine(label: string, options: Partial<RedisJobEngineOption
       await Promise.all([engine, ...replicas].map((each) => each.close()));
       await cleanupRedisPrefix(redis, prefix);
       await cleanupRedisPrefix(redis, bullPrefix(prefix));
-      await redis.quit();
+      await closeRedis(redis);
     },
   };
 }
