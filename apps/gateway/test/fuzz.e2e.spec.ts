@@ -1,14 +1,5 @@
-import {
-  type FuzzContext,
-  fuzzRoutes,
-  fuzzSeed,
-  type OpenApiDocument,
-  openApiFieldNames,
-  runFuzz,
-  servedRoutes,
-} from '@runplane/testing';
-import { request } from 'undici';
-import { bearer, type GatewayHarness, startGateway } from './harness';
+import { type FuzzContext, fuzzSeed, openApiFieldNames, runFuzz } from '@runplane/testing';
+import { creatorFor, expectStillServing, type FuzzGateway, fuzzTargets, startFuzzGateway } from './fuzz-gateway';
 
 /**
  * Fuzzes every route the gateway serves (its route table), with the query parameters and body fields its own OpenAPI
@@ -22,31 +13,23 @@ const REQUESTS = 10_000;
 const CONCURRENCY = 8;
 
 describe('v1 fuzz: every route, malformed every way', () => {
-  let gw: GatewayHarness;
-  let secret: string;
-  let origin: string;
+  let fuzz: FuzzGateway;
 
   beforeAll(async () => {
-    gw = await startGateway('fuzz');
-    ({ secret } = await gw.accountWithKey('ALL'));
-    await gw.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = gw.app.getHttpServer().address();
-    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    fuzz = await startFuzzGateway('fuzz');
   });
-  afterAll(() => gw.close());
+  afterAll(() => fuzz.gw.close());
 
   /** Real resources, so fuzzed path ids reach past "not found" into each route's own validation. */
   async function realIds(): Promise<string[]> {
-    const headers = { ...bearer(secret), 'content-type': 'application/json' };
-    const post = async (url: string, payload: object) =>
-      (await gw.inject({ method: 'POST', url, headers, payload })).json<{ id: string }>().id;
+    const post = creatorFor(fuzz);
     const templateId = await post('/v1/templates', {
       name: 'fuzz-template',
       imageName: 'runplane/echo:1',
       isServerless: true,
     });
     const endpointId = await post('/v1/endpoints', { name: 'fuzz-endpoint', templateId });
-    const { keyId } = await gw.accountWithKey('READ_ONLY');
+    const { keyId } = await fuzz.gw.accountWithKey('READ_ONLY');
     return [templateId, endpointId, keyId].filter((id): id is string => typeof id === 'string');
   }
 
@@ -55,12 +38,13 @@ describe('v1 fuzz: every route, malformed every way', () => {
     console.info(
       `v1 fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm run test:unit -- apps/gateway/test/fuzz.e2e.spec.ts)`,
     );
-    const document = (await gw.inject({ method: 'GET', url: '/v1/openapi.json' })).json<OpenApiDocument>();
+    const { secret, origin } = fuzz;
     // The v2 management API answers problem+json and has its own fuzz suite (v2-fuzz.e2e.spec.ts).
-    const served = servedRoutes(gw.app.getHttpAdapter().getInstance().printRoutes()).filter(
+    const { document, served, routes } = await fuzzTargets(
+      fuzz.gw,
+      '/v1/openapi.json',
       (route) => !/^\S+ \/v2(\/|$)/.test(route),
     );
-    const routes = fuzzRoutes(served, document);
     expect(routes.filter((route) => route.body.length > 0).length).toBeGreaterThan(5);
     const ids = await realIds();
     const params = new Set(
@@ -92,12 +76,6 @@ describe('v1 fuzz: every route, malformed every way', () => {
     console.info(`v1 fuzz seed ${seed}: answers by status ${JSON.stringify(report.byStatus)}`);
     expect(report.failures.slice(0, 20)).toEqual([]);
     expect(report.sent).toBe(REQUESTS);
-    const healthz = await request(`${origin}/healthz`);
-    expect(healthz.statusCode).toBe(200);
-    await healthz.body.dump();
-    const readyz = await request(`${origin}/readyz`);
-    expect(readyz.statusCode).toBe(200);
-    await readyz.body.dump();
-    expect((await gw.inject({ method: 'GET', url: '/v1/apikeys', headers: bearer(secret) })).statusCode).toBe(200);
+    await expectStillServing(fuzz, ['/healthz', '/readyz'], '/v1/apikeys');
   }, 400_000);
 });

@@ -1,7 +1,7 @@
 import { servedRoutes } from '@runplane/testing';
 import { V2_ROUTES } from '../src/v2/openapi/routes';
 import { bearer, type GatewayHarness, startGateway } from './harness';
-import { problemOf, startGatewayWithEnv, type V2Caller, v2Caller } from './v2-helpers';
+import { problemOf, type V2Caller, v2Caller } from './v2-helpers';
 
 describe('management API v2 conventions', () => {
   let gw: GatewayHarness;
@@ -172,11 +172,10 @@ describe('management API v2 conventions', () => {
 
 describe('management API v2 quotas', () => {
   it('answers 429 with Retry-After past an account quota, counting each account on its own', async () => {
-    const gw = await startGatewayWithEnv('v2-quota', { V2_RATE_LIMIT_PER_MINUTE: '3', V2_RATE_LIMIT_PER_DAY: '0' });
+    const gw = await startGateway('v2-quota', { env: { V2_RATE_LIMIT_PER_MINUTE: '3', V2_RATE_LIMIT_PER_DAY: '0' } });
     try {
-      const [first, second] = [await gw.newKey(), await gw.newKey()];
-      const get = (secret: string) =>
-        gw.fastify.inject({ method: 'GET', url: '/v2/templates', headers: bearer(secret) });
+      const [first, second] = [(await gw.accountWithKey()).secret, (await gw.accountWithKey()).secret];
+      const get = (secret: string) => gw.inject({ method: 'GET', url: '/v2/templates', headers: bearer(secret) });
       const remaining: string[] = [];
       for (let i = 0; i < 3; i += 1) {
         const res = await get(first);

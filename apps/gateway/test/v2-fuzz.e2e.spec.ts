@@ -1,16 +1,6 @@
 import { seedCatalog } from '@runplane/catalog';
-import {
-  type FuzzContext,
-  fuzzRoutes,
-  fuzzSeed,
-  type OpenApiDocument,
-  openApiFieldNames,
-  runFuzz,
-  servedRoutes,
-} from '@runplane/testing';
-import { request } from 'undici';
-import { bearer } from './harness';
-import { startGatewayWithEnv } from './v2-helpers';
+import { type FuzzContext, fuzzSeed, openApiFieldNames, runFuzz } from '@runplane/testing';
+import { creatorFor, expectStillServing, type FuzzGateway, fuzzTargets, startFuzzGateway } from './fuzz-gateway';
 
 /**
  * Fuzzes the v2 routes of the families below as the v1 suite does v1's (wrong types, missing and unknown fields,
@@ -32,26 +22,23 @@ const REQUESTS = 5_000;
 const CONCURRENCY = 8;
 
 describe('v2 fuzz: every route of the families, malformed every way', () => {
-  let gw: Awaited<ReturnType<typeof startGatewayWithEnv>>;
-  let secret: string;
-  let origin: string;
+  let fuzz: FuzzGateway;
 
   beforeAll(async () => {
-    // No quotas: a fuzz run sends thousands of requests a minute, and each should reach its route.
-    gw = await startGatewayWithEnv('v2-fuzz', { V2_RATE_LIMIT_PER_MINUTE: '0', V2_RATE_LIMIT_PER_HOUR: '0' });
-    await seedCatalog(gw.db);
-    secret = await gw.newKey();
-    await gw.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = gw.app.getHttpServer().address();
-    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    // No quotas: a fuzz run sends thousands of requests a minute, and each should reach its route. The body limit is
+    // the service's default, so huge strings reach each route's own validation.
+    fuzz = await startFuzzGateway('v2-fuzz', {
+      V2_RATE_LIMIT_PER_MINUTE: '0',
+      V2_RATE_LIMIT_PER_HOUR: '0',
+      BODY_LIMIT_BYTES: String(10 * 1024 * 1024),
+    });
+    await seedCatalog(fuzz.gw.db);
   });
-  afterAll(() => gw.close());
+  afterAll(() => fuzz.gw.close());
 
   /** Real resources, so fuzzed path ids reach past "not found" into each route's own validation. */
   async function realIds(): Promise<string[]> {
-    const headers = { ...bearer(secret), 'content-type': 'application/json' };
-    const post = async (url: string, payload: object) =>
-      (await gw.fastify.inject({ method: 'POST', url, headers, payload })).json<{ id: string }>().id;
+    const post = creatorFor(fuzz);
     return [
       await post('/v2/templates', { name: 'fuzz-template', image: 'runplane/echo:1' }),
       await post('/v2/network-volumes', { name: 'fuzz-volume', size: 10, dataCenter: 'EU-RO-1' }),
@@ -64,9 +51,8 @@ describe('v2 fuzz: every route of the families, malformed every way', () => {
     console.info(
       `v2 fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm run test:unit -- apps/gateway/test/v2-fuzz.e2e.spec.ts)`,
     );
-    const document = (await gw.fastify.inject({ method: 'GET', url: '/v2/openapi.json' })).json<OpenApiDocument>();
-    const served = servedRoutes(gw.app.getHttpAdapter().getInstance().printRoutes()).filter((r) => FAMILIES.test(r));
-    const routes = fuzzRoutes(served, document);
+    const { secret, origin } = fuzz;
+    const { document, routes } = await fuzzTargets(fuzz.gw, '/v2/openapi.json', (route) => FAMILIES.test(route));
     expect(routes.filter((route) => route.body.length > 0).length).toBeGreaterThanOrEqual(5);
     const ids = await realIds();
     expect(ids).toHaveLength(3);
@@ -90,11 +76,6 @@ describe('v2 fuzz: every route of the families, malformed every way', () => {
     const edge = report.failures.filter((failure) => EDGE_ANSWER.test(failure) || NOT_OFFERED.test(failure));
     expect(report.failures.filter((failure) => !edge.includes(failure)).slice(0, 20)).toEqual([]);
     expect(report.sent).toBe(REQUESTS);
-    const readyz = await request(`${origin}/readyz`);
-    expect(readyz.statusCode).toBe(200);
-    await readyz.body.dump();
-    expect((await gw.fastify.inject({ method: 'GET', url: '/v2/templates', headers: bearer(secret) })).statusCode).toBe(
-      200,
-    );
+    await expectStillServing(fuzz, ['/readyz'], '/v2/templates');
   }, 400_000);
 });

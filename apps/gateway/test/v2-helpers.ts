@@ -1,11 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { createAccountsServices } from '@runplane/accounts';
-import { createPrismaClient } from '@runplane/db';
-import { buildService, type LightMyRequestResponse } from '@runplane/http';
-import { createTestDatabase, testRedisPrefix } from '@runplane/testing';
-import { unbookedPlacement } from '@runplane/workloads';
-import { gatewayEnvSchema } from '../src/config';
-import { GatewayModule } from '../src/gateway.module';
+import type { LightMyRequestResponse } from '@runplane/http';
 import { bearer, type GatewayHarness } from './harness';
 
 /** An account with a key, calling the gateway as that account. */
@@ -79,42 +72,4 @@ export async function allPages<T>(
     pages += 1;
   } while (cursor !== null && pages < 100);
   return { items, pages };
-}
-
-/** A gateway like the harness's, with environment overrides (e.g. v2 quotas). */
-export async function startGatewayWithEnv(label: string, env: Record<string, string>) {
-  const database = await createTestDatabase(label);
-  const config = gatewayEnvSchema.parse({
-    DATABASE_URL: database.url,
-    REDIS_PREFIX: testRedisPrefix(label),
-    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
-    ...env,
-  });
-  const app = await buildService({
-    serviceName: 'gateway',
-    errorStyle: 'v1',
-    config,
-    module: (infrastructure) => GatewayModule.forRoot(config, infrastructure, () => unbookedPlacement),
-  });
-  await app.init();
-  const fastify = app.getHttpAdapter().getInstance();
-  await fastify.ready();
-  const db = createPrismaClient(database.url);
-  const { accounts, apiKeys } = createAccountsServices(db);
-  return {
-    app,
-    fastify,
-    db,
-    /** A new account's key of scope ALL. */
-    async newKey(): Promise<string> {
-      const account = await accounts.create({ name: `${label}-account` });
-      return (await apiKeys.create(account.id, { name: 'key', scope: 'ALL' })).secret;
-    },
-    async close() {
-      await app.close();
-      await db.$disconnect();
-      await database.drop();
-    },
-  };
 }
