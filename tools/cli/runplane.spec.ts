@@ -3,18 +3,7 @@ import type { AccountDto } from '@runplane/accounts';
 import type { ApiKeyDto } from '@runplane/contracts';
 import type { DatabaseClient } from '@runplane/db';
 import { createTestStores, type TestStores } from '@runplane/testing';
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-
-const REPO_ROOT = resolve(__dirname, '..', '..');
-// The CLI is spawned like an operator runs it; it needs PATH and HOME from the caller.
-const INHERITED_ENV = { ...process.env };
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { type CliResult, runCli } from './test/run-cli';
 
 describe('runplane CLI', () => {
   let stores: TestStores;
@@ -27,16 +16,7 @@ describe('runplane CLI', () => {
 
   afterAll(() => stores.close());
 
-  function cli(...args: string[]): Promise<CliResult> {
-    const entry = ['-r', '@swc-node/register', 'tools/cli/runplane.ts', ...args];
-    const env = { ...INHERITED_ENV, DATABASE_URL: stores.database.url, RUNPLANE_CATALOG_FILE: undefined };
-    return new Promise((done) => {
-      execFile(process.execPath, entry, { cwd: REPO_ROOT, env }, (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        done({ code, stdout, stderr });
-      });
-    });
-  }
+  const cli = (...args: string[]): Promise<CliResult> => runCli(stores.database.url, args);
 
   async function createAccount(name: string): Promise<string> {
     const result = await cli('account', 'create', '--name', name);
