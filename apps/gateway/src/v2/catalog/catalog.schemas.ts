@@ -1,5 +1,6 @@
 import { queryInt } from '@runplane/contracts';
 import { z } from 'zod';
+import { templateSchema } from '../templates/templates.schemas';
 
 /** A comma-separated query list (`?include=A,B`; a repeated key works too), each entry checked by `item`. */
 export function commaList<T extends z.ZodType>(item: T) {
@@ -132,24 +133,8 @@ export const dataCenterSchema = z.object({
 });
 export type DataCenterView = z.infer<typeof dataCenterSchema>;
 
-/** RunPod's Template, as the public catalog lists it. */
-export const catalogTemplateSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  image: z.string(),
-  args: z.string(),
-  disk: z.number().int(),
-  mounts: z.object({ persistent: z.object({ size: z.number().int(), path: z.string() }).optional() }),
-  ports: z.array(z.string()),
-  env: z.record(z.string(), z.string()),
-  registry: z.string().nullable(),
-  serverless: z.boolean(),
-  public: z.boolean(),
-  category: z.enum(['NVIDIA', 'AMD', 'CPU']),
-  startSsh: z.boolean(),
-  startJupyter: z.boolean(),
-  allowedCudaVersions: z.array(z.string()),
-});
+/** RunPod's Template, as the public catalog lists it: the same shape as a template of one's own. */
+export const catalogTemplateSchema = templateSchema;
 export type CatalogTemplateView = z.infer<typeof catalogTemplateSchema>;
 
 export const gpuListSchema = z.object({ gpus: z.array(gpuTypeSchema) });
