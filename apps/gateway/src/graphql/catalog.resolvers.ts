@@ -85,6 +85,12 @@ export class CatalogResolvers {
     }));
   }
 
+  /** GPU type id → its serverless pool, for the types that are in one. */
+  async poolOf(): Promise<Map<string, string>> {
+    const gpus = await this.catalog.listGpuTypes();
+    return new Map(gpus.flatMap((gpu) => (gpu.pool === null ? [] : [[gpu.id, gpu.pool] as const])));
+  }
+
   /** RunPod's serverless GPU pools with the catalog GPU types in each (runpodctl maps a GPU type to `gpuIds` by it). */
   async serverlessGpuPools() {
     const pools = new Map<string, string[]>();

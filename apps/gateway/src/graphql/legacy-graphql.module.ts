@@ -4,7 +4,10 @@ import { CatalogRepository } from '@runplane/catalog';
 import type { DbClient } from '@runplane/db';
 import { DB_CLIENT } from '@runplane/http';
 import { CapacityRepository } from '@runplane/placement';
+import type { EndpointsService } from '@runplane/endpoints';
 import type { NetworkVolumesService, PodsService } from '@runplane/workloads';
+import { EndpointsModule } from '../v1/endpoints/endpoints.module';
+import { ENDPOINTS_SERVICE } from '../v1/endpoints/endpoints.tokens';
 import { NetworkVolumesModule } from '../v1/network-volumes/network-volumes.module';
 import { NETWORK_VOLUMES_SERVICE } from '../v1/network-volumes/network-volumes.tokens';
 import { PodsModule } from '../v1/pods/pods.module';
@@ -23,18 +26,19 @@ import { LEGACY_GRAPHQL } from './tokens';
  * plugin to wire and without code-first decorators for a schema that must match RunPod's text exactly.
  */
 @Module({
-  imports: [PodsModule, NetworkVolumesModule],
+  imports: [PodsModule, NetworkVolumesModule, EndpointsModule],
   controllers: [LegacyGraphqlController],
   providers: [
     {
       provide: LEGACY_GRAPHQL,
-      inject: [DB_CLIENT, PODS_SERVICE, NETWORK_VOLUMES_SERVICE],
-      useFactory: (db: DbClient, pods: PodsService, volumes: NetworkVolumesService) =>
+      inject: [DB_CLIENT, PODS_SERVICE, NETWORK_VOLUMES_SERVICE, ENDPOINTS_SERVICE],
+      useFactory: (db: DbClient, pods: PodsService, volumes: NetworkVolumesService, endpoints: EndpointsService) =>
         new LegacyGraphql(
           legacyRoot({
             pods,
             volumes,
             sshKeys: new SshKeysRepository(db),
+            endpoints,
             catalog: new CatalogResolvers(new CatalogRepository(db), new CapacityRepository(db)),
           }),
         ),

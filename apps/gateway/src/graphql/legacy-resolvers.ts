@@ -1,7 +1,9 @@
 import type { SshKeysRepository } from '@runplane/accounts';
 import { NotFoundError, podListQuery } from '@runplane/contracts';
+import type { EndpointsService } from '@runplane/endpoints';
 import type { NetworkVolumesService, PodsService } from '@runplane/workloads';
 import type { CatalogResolvers } from './catalog.resolvers';
+import { legacyEndpoint } from './legacy-endpoint';
 import { legacyPod } from './legacy-pod';
 
 /** What one GraphQL request's resolvers act for: the authenticated account. */
@@ -15,6 +17,7 @@ export interface LegacyServices {
   volumes: NetworkVolumesService;
   sshKeys: SshKeysRepository;
   catalog: CatalogResolvers;
+  endpoints: EndpointsService;
 }
 
 /** Turns "not found" into the `null` RunPod's GraphQL answers for a missing resource; other errors go on. */
@@ -25,6 +28,17 @@ async function orNull<T>(read: Promise<T>): Promise<T | null> {
     if (error instanceof NotFoundError) return null;
     throw error;
   }
+}
+
+/** The account's endpoints (no workers, no template), as RunPod's GraphQL lists them. */
+async function listEndpoints(services: LegacyServices, accountId: string) {
+  const [endpoints, pools, volumes] = await Promise.all([
+    services.endpoints.list(accountId, { includeTemplate: false, includeWorkers: false }),
+    services.catalog.poolOf(),
+    services.volumes.list(accountId),
+  ]);
+  const lookups = { poolOf: pools, volumes: new Map(volumes.map((volume) => [volume.id, volume])) };
+  return endpoints.map((endpoint) => legacyEndpoint(endpoint, lookups));
 }
 
 /**
@@ -40,6 +54,7 @@ export function legacyRoot(services: LegacyServices) {
       id: accountId,
       pubKey: async () => (await sshKeys.list(accountId)).join('\n'),
       networkVolumes: () => volumes.list(accountId),
+      endpoints: () => listEndpoints(services, accountId),
       pods: async () => (await pods.list(accountId, listQuery)).map((pod) => legacyPod(pod, new Date())),
     }),
     pod: async ({ input }: { input: { podId: string } }, { accountId }: LegacyContext) => {

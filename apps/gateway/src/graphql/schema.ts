@@ -39,6 +39,44 @@ export const LEGACY_SDL = /* GraphQL */ `
     pubKey: String
     pods: [Pod!]!
     networkVolumes: [NetworkVolume!]!
+    endpoints: [Endpoint!]!
+  }
+
+  type Endpoint {
+    id: String!
+    name: String!
+    userId: String!
+    templateId: String!
+    version: Int!
+    type: String!
+    aiKey: String
+    gpuIds: String!
+    gpuCount: Int!
+    locations: String!
+    networkVolumeId: String
+    networkVolume: EndpointNetworkVolume
+    idleTimeout: Int!
+    scalerType: String!
+    scalerValue: Int!
+    workersMin: Int!
+    workersMax: Int!
+    workersStandby: Int!
+    executionTimeoutMs: Int!
+    allowedCudaVersions: String!
+    minCudaVersion: String
+    flashBootType: String!
+    env: [EnvironmentVariable!]!
+    createdAt: String!
+  }
+
+  type EndpointNetworkVolume {
+    id: String!
+    dataCenterId: String!
+  }
+
+  type EnvironmentVariable {
+    key: String!
+    value: String!
   }
 
   type NetworkVolume {
