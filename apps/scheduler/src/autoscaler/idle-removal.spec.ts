@@ -5,29 +5,21 @@ import { createAccountsServices, createWorkerTokensService } from '@runplane/acc
 import { UsageLedgerRepository } from '@runplane/billing';
 import { seedCatalog } from '@runplane/catalog';
 import type { UsageEvent } from '@runplane/contracts';
-import { newId, type Pod } from '@runplane/db';
+import { newId } from '@runplane/db';
 import { ScalingRepository, WorkerStateStore } from '@runplane/endpoints';
 import { JobScalingReader, RedisJobEngine, WorkerRetirement } from '@runplane/jobs';
 import { CapacityRepository } from '@runplane/placement';
 import { createRedis, type Redis } from '@runplane/queue';
 import { createTestStores, FakeClock, TEST_REDIS_URL, type TestStores } from '@runplane/testing';
 import { PlacementService } from '../placement/placement.service';
-import { type PodUsageShape, UsageRecorder } from '../usage/usage-recorder';
+import { usageShape } from '../reconciler/pod-reconciler';
+import { UsageRecorder } from '../usage/usage-recorder';
 import { AutoscalerService } from './autoscaler.service';
 import { WorkerFleet } from './worker-fleet';
 import { WorkerRemoval } from './worker-removal';
 
 const RTX = 'NVIDIA GeForce RTX 4090';
 const IDLE_TIMEOUT_S = 5;
-
-function usageShape(row: Pod): PodUsageShape {
-  return {
-    podId: row.id, accountId: row.accountId, endpointId: row.endpointId, gpuTypeId: row.gpuTypeId, gpuCount: row.gpuCount,
-    cpuFlavorId: row.cpuFlavorId, cloudType: row.cloudType, interruptible: row.interruptible, dataCenterId: row.dataCenterId,
-    costPerHr: row.costPerHr.toFixed(6), templateId: row.templateId, imageName: row.image, containerDiskInGb: row.containerDiskInGb,
-    volumeInGb: row.volumeInGb,
-  }; // prettier-ignore
-}
 
 describe('AutoscalerService: removing an idle worker', () => {
   const clock = new FakeClock();

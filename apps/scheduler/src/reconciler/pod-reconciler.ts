@@ -21,7 +21,8 @@ export interface ReconcilerOptions {
   concurrency?: number;
 }
 
-function usageShape(row: PodRecord): PodUsageShape {
+/** What usage billing needs of a Pod row. */
+export function usageShape(row: PodRecord): PodUsageShape {
   return {
     podId: row.id,
     accountId: row.accountId,
