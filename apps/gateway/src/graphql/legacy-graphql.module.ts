@@ -5,18 +5,24 @@ import type { DbClient } from '@runplane/db';
 import { DB_CLIENT } from '@runplane/http';
 import { CapacityRepository } from '@runplane/placement';
 import type { EndpointsService } from '@runplane/endpoints';
-import type { NetworkVolumesService, PodsService } from '@runplane/workloads';
+import type { NetworkVolumesService, PodsService, TemplatesService } from '@runplane/workloads';
 import { EndpointsModule } from '../v1/endpoints/endpoints.module';
 import { ENDPOINTS_SERVICE } from '../v1/endpoints/endpoints.tokens';
 import { NetworkVolumesModule } from '../v1/network-volumes/network-volumes.module';
 import { NETWORK_VOLUMES_SERVICE } from '../v1/network-volumes/network-volumes.tokens';
 import { PodsModule } from '../v1/pods/pods.module';
 import { PODS_SERVICE } from '../v1/pods/pods.tokens';
+import { TemplatesModule } from '../v1/templates/templates.module';
+import { TEMPLATES_SERVICE } from '../v1/templates/templates.tokens';
 import { CatalogResolvers } from './catalog.resolvers';
 import { LegacyGraphql } from './legacy-graphql';
 import { LegacyGraphqlController } from './legacy-graphql.controller';
-import { legacyRoot } from './legacy-resolvers';
+import { type LegacyServices, legacyRoot } from './legacy-resolvers';
 import { LEGACY_GRAPHQL } from './tokens';
+
+/** The v1 workload services the legacy operations share with v1 and v2. */
+type Workloads = Pick<LegacyServices, 'pods' | 'volumes' | 'templates'>;
+const WORKLOADS = Symbol('LEGACY_GRAPHQL_WORKLOADS');
 
 /**
  * RunPod's GraphQL API (`POST /graphql`) over the services v1 and v2 use, so a Pod or volume is the same row on
@@ -26,19 +32,27 @@ import { LEGACY_GRAPHQL } from './tokens';
  * plugin to wire and without code-first decorators for a schema that must match RunPod's text exactly.
  */
 @Module({
-  imports: [PodsModule, NetworkVolumesModule, EndpointsModule],
+  imports: [PodsModule, NetworkVolumesModule, EndpointsModule, TemplatesModule],
   controllers: [LegacyGraphqlController],
   providers: [
     {
+      provide: WORKLOADS,
+      inject: [PODS_SERVICE, NETWORK_VOLUMES_SERVICE, TEMPLATES_SERVICE],
+      useFactory: (pods: PodsService, volumes: NetworkVolumesService, templates: TemplatesService): Workloads => ({
+        pods,
+        volumes,
+        templates,
+      }),
+    },
+    {
       provide: LEGACY_GRAPHQL,
-      inject: [DB_CLIENT, PODS_SERVICE, NETWORK_VOLUMES_SERVICE, ENDPOINTS_SERVICE],
-      useFactory: (db: DbClient, pods: PodsService, volumes: NetworkVolumesService, endpoints: EndpointsService) =>
+      inject: [DB_CLIENT, WORKLOADS, ENDPOINTS_SERVICE],
+      useFactory: (db: DbClient, workloads: Workloads, endpoints: EndpointsService) =>
         new LegacyGraphql(
           legacyRoot({
-            pods,
-            volumes,
-            sshKeys: new SshKeysRepository(db),
+            ...workloads,
             endpoints,
+            sshKeys: new SshKeysRepository(db),
             catalog: new CatalogResolvers(new CatalogRepository(db), new CapacityRepository(db)),
           }),
         ),

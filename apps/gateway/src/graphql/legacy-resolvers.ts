@@ -1,10 +1,11 @@
 import type { SshKeysRepository } from '@runplane/accounts';
 import { NotFoundError, podListQuery } from '@runplane/contracts';
 import type { EndpointsService } from '@runplane/endpoints';
-import type { NetworkVolumesService, PodsService } from '@runplane/workloads';
+import type { NetworkVolumesService, PodsService, TemplatesService } from '@runplane/workloads';
 import type { CatalogResolvers } from './catalog.resolvers';
 import { legacyEndpoint } from './legacy-endpoint';
 import { legacyPod } from './legacy-pod';
+import { findTemplate, listTemplates, type PodTemplateFilter } from './legacy-template';
 
 /** What one GraphQL request's resolvers act for: the authenticated account. */
 export interface LegacyContext {
@@ -18,6 +19,7 @@ export interface LegacyServices {
   sshKeys: SshKeysRepository;
   catalog: CatalogResolvers;
   endpoints: EndpointsService;
+  templates: TemplatesService;
 }
 
 /** Turns "not found" into the `null` RunPod's GraphQL answers for a missing resource; other errors go on. */
@@ -62,6 +64,10 @@ export function legacyRoot(services: LegacyServices) {
       return pod === null ? null : legacyPod(pod, new Date());
     },
     gpuTypes: ({ input }: { input?: { id?: string | null; ids?: string[] | null } | null }) => catalog.gpuTypes(input),
+    podTemplates: ({ input }: { input?: PodTemplateFilter | null }, { accountId }: LegacyContext) =>
+      listTemplates(services.templates, accountId, input),
+    podTemplate: ({ id }: { id: string }, { accountId }: LegacyContext) =>
+      findTemplate(services.templates, accountId, id),
     dataCenters: () => catalog.dataCenters(),
     serverlessGpuPools: () => catalog.serverlessGpuPools(),
   };

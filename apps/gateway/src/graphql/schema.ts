@@ -13,6 +13,35 @@ export const LEGACY_SDL = /* GraphQL */ `
     pod(input: PodFilter!): Pod
     dataCenters: [DataCenter!]!
     serverlessGpuPools: [ServerlessGpuPool!]!
+    podTemplates(input: PodTemplateInput): [PodTemplate!]!
+    podTemplate(id: String!): PodTemplate
+  }
+
+  input PodTemplateInput {
+    isRunpod: Boolean
+  }
+
+  type PodTemplate {
+    id: String!
+    name: String!
+    imageName: String!
+    isServerless: Boolean!
+    isPublic: Boolean!
+    isRunpod: Boolean!
+    category: String!
+    containerDiskInGb: Int!
+    volumeInGb: Int!
+    volumeMountPath: String!
+    ports: String!
+    portsConfig: [PortConfig!]!
+    env: [EnvironmentVariable!]!
+    containerRegistryAuthId: String
+    readme: String!
+  }
+
+  type PortConfig {
+    port: Int!
+    name: String
   }
 
   input GpuTypeFilter {
