@@ -6,11 +6,14 @@ import { createConnection, createServer } from 'node:net';
 export interface ProcessGroup {
   pid: number;
   child: ChildProcess;
-  /** Everything written to stdout and stderr so far. */
+  /** What it wrote to stdout and stderr, up to its last {@link OUTPUT_KEPT} characters. */
   output(): string;
   /** Resolves with the exit code or signal once the leader has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
+
+/** Output kept per process: enough to show why a component failed, bounded for processes that run a whole test run. */
+export const OUTPUT_KEPT = 1 << 20;
 
 /** Starts a command as its own process group (like a shell job), so a signal can reach the whole tree. */
 export function spawnProcessGroup(
@@ -26,7 +29,10 @@ export function spawnProcessGroup(
   });
   if (child.pid === undefined) throw new Error(`could not spawn ${command}`);
   let output = '';
-  const collect = (chunk: Buffer): void => void (output += chunk.toString('utf8'));
+  const collect = (chunk: Buffer): void => {
+    output += chunk.toString('utf8');
+    if (output.length > 2 * OUTPUT_KEPT) output = output.slice(-OUTPUT_KEPT);
+  };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
