@@ -9,7 +9,7 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
-import type { LegacyContext } from './legacy-resolvers';
+import type { LegacyContext } from './legacy-context';
 import { legacySchema } from './schema';
 
 /** A GraphQL request body as RunPod's clients send it (`variables` is absent, null or an object). */

@@ -3,14 +3,13 @@ import { NotFoundError, podListQuery } from '@runplane/contracts';
 import type { EndpointsService } from '@runplane/endpoints';
 import type { NetworkVolumesService, PodsService, TemplatesService } from '@runplane/workloads';
 import type { CatalogResolvers } from './catalog.resolvers';
+import type { LegacyContext } from './legacy-context';
 import { legacyEndpoint } from './legacy-endpoint';
+import { podMutations } from './legacy-mutations';
 import { legacyPod } from './legacy-pod';
 import { findTemplate, listTemplates, type PodTemplateFilter } from './legacy-template';
 
-/** What one GraphQL request's resolvers act for: the authenticated account. */
-export interface LegacyContext {
-  accountId: string;
-}
+export type { LegacyContext } from './legacy-context';
 
 /** The domain services the legacy GraphQL operations read and change (the ones v1 and v2 use). */
 export interface LegacyServices {
@@ -69,6 +68,7 @@ export function legacyRoot(services: LegacyServices) {
     podTemplate: ({ id }: { id: string }, { accountId }: LegacyContext) =>
       findTemplate(services.templates, accountId, id),
     dataCenters: () => catalog.dataCenters(),
+    ...podMutations(pods),
     serverlessGpuPools: () => catalog.serverlessGpuPools(),
   };
 }

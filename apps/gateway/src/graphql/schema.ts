@@ -4,7 +4,7 @@ import { buildSchema, type GraphQLSchema } from 'graphql';
  * The part of RunPod's GraphQL schema (`POST /graphql`) that RunPod's own clients send: runpod-python 1.12's
  * management functions and runpodctl's GraphQL commands. Types and fields are the ones those clients select or pass,
  * nothing more; introspection is not a client need (RunPod disables it), so nothing here serves it beyond what
- * graphql-js does. Read operations only so far.
+ * graphql-js does. The mutations cover Pods so far.
  */
 export const LEGACY_SDL = /* GraphQL */ `
   type Query {
@@ -42,6 +42,87 @@ export const LEGACY_SDL = /* GraphQL */ `
   type PortConfig {
     port: Int!
     name: String
+  }
+
+  type Mutation {
+    podFindAndDeployOnDemand(input: PodFindAndDeployOnDemandInput!): Pod
+    deployCpuPod(input: DeployCpuPodInput!): Pod
+    podStop(input: PodStopInput!): Pod
+    podResume(input: PodResumeInput!): Pod
+    podTerminate(input: PodTerminateInput!): Boolean
+  }
+
+  enum CloudTypeEnum {
+    ALL
+    SECURE
+    COMMUNITY
+  }
+
+  input EnvironmentVariableInput {
+    key: String!
+    value: String!
+  }
+
+  input PodFindAndDeployOnDemandInput {
+    name: String
+    imageName: String
+    templateId: String
+    cloudType: CloudTypeEnum
+    startSsh: Boolean
+    gpuTypeId: String
+    gpuCount: Int
+    supportPublicIp: Boolean
+    minVcpuCount: Int
+    minMemoryInGb: Int
+    allowedCudaVersions: [String!]
+    minCudaVersion: String
+    dataCenterId: String
+    countryCode: String
+    dockerArgs: String
+    containerDiskInGb: Int
+    volumeInGb: Int
+    volumeMountPath: String
+    ports: String
+    env: [EnvironmentVariableInput!]
+    networkVolumeId: String
+    containerRegistryAuthId: String
+    minDownload: Int
+    minUpload: Int
+  }
+
+  input DeployCpuPodInput {
+    name: String
+    imageName: String
+    templateId: String
+    cloudType: CloudTypeEnum
+    startSsh: Boolean
+    instanceId: String!
+    supportPublicIp: Boolean
+    dataCenterId: String
+    countryCode: String
+    dockerArgs: String
+    containerDiskInGb: Int
+    volumeInGb: Int
+    volumeMountPath: String
+    ports: String
+    env: [EnvironmentVariableInput!]
+    networkVolumeId: String
+    containerRegistryAuthId: String
+    minDownload: Int
+    minUpload: Int
+  }
+
+  input PodStopInput {
+    podId: String!
+  }
+
+  input PodResumeInput {
+    podId: String!
+    gpuCount: Int
+  }
+
+  input PodTerminateInput {
+    podId: String!
   }
 
   input GpuTypeFilter {
