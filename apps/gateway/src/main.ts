@@ -2,10 +2,10 @@
 import { config, telemetry } from './telemetry';
 import { runService } from '@runplane/http';
 import { GatewayModule } from './gateway.module';
+import { GATEWAY_SERVICE } from './gateway-service';
 
 void runService({
-  serviceName: 'gateway',
-  errorStyle: 'v1',
+  ...GATEWAY_SERVICE,
   config,
   telemetry,
   module: (infrastructure) => GatewayModule.forRoot(config, infrastructure),

@@ -12,6 +12,7 @@ import { createTestStores } from '@runplane/testing';
 import { type PodPlacementClient, unbookedPlacement } from '@runplane/workloads';
 import { gatewayEnvSchema } from '../src/config';
 import { GatewayModule } from '../src/gateway.module';
+import { GATEWAY_SERVICE } from '../src/gateway-service';
 
 /** A gateway built on its own test database and Redis prefix, driven through Fastify's inject. */
 export interface GatewayHarness {
@@ -47,8 +48,7 @@ export async function startGateway(label: string, options: GatewayHarnessOptions
     ...options.env,
   });
   const app = await buildService({
-    serviceName: 'gateway',
-    errorStyle: 'v1',
+    ...GATEWAY_SERVICE,
     config,
     module: (infrastructure) => GatewayModule.forRoot(config, infrastructure, placement),
   });

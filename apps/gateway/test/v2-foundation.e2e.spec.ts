@@ -1,4 +1,5 @@
-import { servedRoutes } from '@runplane/testing';
+import type { AddressInfo } from 'node:net';
+import { answerOf, sendRaw, servedRoutes } from '@runplane/testing';
 import { V2_ROUTES } from '../src/v2/openapi/routes';
 import { bearer, type GatewayHarness, startGateway } from './harness';
 import { problemOf, type V2Caller, v2Caller } from './v2-helpers';
@@ -17,6 +18,32 @@ describe('management API v2 conventions', () => {
   });
 
   describe('problem+json on every error path', () => {
+    it('answers errors raised before routing on /v2 paths as problem+json, and on /v1 paths in the v1 shape', async () => {
+      const badUrl = await owner.call('GET', '/v2/pods/%E0%A4%A');
+      expect(problemOf(badUrl, 400)).toEqual({
+        title: 'Bad Request',
+        status: 400,
+        detail: 'Request URL is not validly percent-encoded',
+      });
+      await gw.app.listen(0, '127.0.0.1');
+      const { port } = gw.app.getHttpServer().address() as AddressInfo;
+      const big = (path: string) => `GET ${path} HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(17 * 1024)}\r\n\r\n`;
+      const v2 = await answerOf(sendRaw(port, big('/v2/templates')));
+      expect(v2.status).toBe(431);
+      expect(v2.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(v2.body).toEqual({
+        title: 'Request Header Fields Too Large',
+        status: 431,
+        detail: 'Request line and headers are larger than 16 KB',
+        requestId: v2.headers['x-request-id'],
+      });
+      const v1 = await answerOf(sendRaw(port, big('/v1/pods')));
+      expect({ status: v1.status, body: v1.body }).toEqual({
+        status: 431,
+        body: expect.objectContaining({ message: 'Request line and headers are larger than 16 KB' }),
+      });
+    });
+
     it('answers a missing or unknown key 401 and a read-only key that writes 403', async () => {
       const missing = await gw.inject({ method: 'GET', url: '/v2/templates' });
       expect(problemOf(missing, 401)).toEqual({ title: 'Unauthorized', status: 401, detail: 'Missing API key' });

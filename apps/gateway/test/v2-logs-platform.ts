@@ -18,6 +18,7 @@ import {
 } from '@runplane/testing';
 import { gatewayEnvSchema } from '../src/config';
 import { GatewayModule } from '../src/gateway.module';
+import { GATEWAY_SERVICE } from '../src/gateway-service';
 
 const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -56,8 +57,7 @@ async function startGatewayApp(databaseUrl: string, prefix: string, port: number
     LOG_LEVEL: 'silent',
   });
   const app = await buildService({
-    serviceName: 'gateway',
-    errorStyle: 'v1',
+    ...GATEWAY_SERVICE,
     config,
     module: (infrastructure) => GatewayModule.forRoot(config, infrastructure),
   });

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { type FastifyBodyParser, type FastifyInstance, LogController } from 'fastify';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import type { ErrorStyle } from '../errors/error-body';
-import { EdgeErrors } from './edge-errors';
+import { type EdgeErrorWriter, EdgeErrors } from './edge-errors';
 import { SHUTDOWN_DELAY_MS_DEFAULT, shutdownOnSignals, trackDraining } from './graceful-shutdown';
 import { jsonDepthError } from './json-depth';
 import { PinoNestLogger } from './nest-logger';
@@ -37,6 +37,8 @@ export interface HttpAppOptions {
    * SHUTDOWN_DELAY_MS_DEFAULT): the time a load balancer needs to take it out of rotation.
    */
   shutdownDelayMs?: number;
+  /** Errors raised before routing on paths of a second API, in that API's shape (see {@link EdgeErrorWriter}). */
+  edgeErrors?: EdgeErrorWriter;
 }
 
 /** Default of {@link HttpAppOptions.bodyTimeoutMs}: a 20 MB result still arrives at 6 Mbit/s. */
@@ -161,7 +163,7 @@ function fastifyAdapter(options: HttpAppOptions, edgeErrors: EdgeErrors): Fastif
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
   const { logger, errorStyle } = options;
-  const edgeErrors = new EdgeErrors(errorStyle, logger);
+  const edgeErrors = new EdgeErrors(errorStyle, logger, options.edgeErrors);
   const adapter = fastifyAdapter(options, edgeErrors);
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {
     logger: new PinoNestLogger(logger),

@@ -6,6 +6,7 @@ import type { Logger } from '@runplane/observability';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../errors/api-exception.filter';
 import { errorBody, type ErrorStyle } from '../errors/error-body';
+import { toHttpError } from '../errors/http-error';
 import { REQUEST_ID_HEADER } from './request-id';
 
 interface ClientErrorView {
@@ -26,11 +27,35 @@ function clientErrorView(error: NodeJS.ErrnoException): ClientErrorView {
   }
 }
 
+/** An edge error as a {@link EdgeErrorWriter} sees it. */
+export interface EdgeError extends ClientErrorView {
+  requestId: string;
+}
+
+/** An error answer's content type and body. */
+export interface EdgeAnswer {
+  contentType: string;
+  body: string;
+}
+
+/**
+ * Writes an edge error on `path` in the shape of the API that path belongs to, or returns undefined to keep the
+ * service's own style: for a service that serves two APIs with different error shapes (the gateway's v1 and v2).
+ */
+export type EdgeErrorWriter = (path: string, error: EdgeError) => EdgeAnswer | undefined;
+
+/** The request target of the request line Node had read when it gave up on a connection, if it got that far. */
+function requestTargetOf(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): string | undefined {
+  const line = error.rawPacket?.subarray(0, 8192).toString('latin1').split('\r\n', 1)[0] ?? '';
+  return /^[A-Z]+ (\/\S*)/.exec(line)?.[1];
+}
+
 /** A whole HTTP/1.1 answer written straight to the socket: there is no request object to answer through. */
-function rawAnswer(view: ClientErrorView, body: string, requestId: string): string {
+function rawAnswer(view: ClientErrorView, answer: EdgeAnswer, requestId: string): string {
+  const { body, contentType } = answer;
   return [
     `HTTP/1.1 ${view.status} ${STATUS_CODES[view.status] ?? 'Error'}`,
-    'content-type: application/json; charset=utf-8',
+    `content-type: ${contentType}`,
     `content-length: ${Buffer.byteLength(body)}`,
     `${REQUEST_ID_HEADER}: ${requestId}`,
     'connection: close',
@@ -61,11 +86,18 @@ export class EdgeErrors {
   constructor(
     readonly style: ErrorStyle,
     readonly logger: Logger,
+    private readonly writer?: EdgeErrorWriter,
   ) {}
 
   /** Fastify's router errors (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH): no hook ran, so the id header is set here. */
   readonly frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    const view = toHttpError(error);
+    const answer = view && this.writer?.(request.url, { ...view, requestId: request.id });
+    if (view && answer) {
+      void reply.status(view.status).header('content-type', answer.contentType).send(answer.body);
+      return;
+    }
     sendError(this, error, { request, reply });
   };
 
@@ -79,9 +111,17 @@ export class EdgeErrors {
       socket.destroy();
       return;
     }
-    const body = JSON.stringify(errorBody(this.style, view.message, view.code, requestId));
-    socket.end(rawAnswer(view, body, requestId), () => socket.destroy());
+    socket.end(rawAnswer(view, this.answerOf(view, requestTargetOf(error), requestId), requestId), () =>
+      socket.destroy(),
+    );
   };
+
+  private answerOf(view: ClientErrorView, target: string | undefined, requestId: string): EdgeAnswer {
+    const written = target === undefined ? undefined : this.writer?.(target, { ...view, requestId });
+    if (written) return written;
+    const body = JSON.stringify(errorBody(this.style, view.message, view.code, requestId));
+    return { contentType: 'application/json; charset=utf-8', body };
+  }
 
   /** Remembers which request each connection is reading, from its headers until its answer. */
   track(fastify: FastifyInstance): void {

@@ -50,6 +50,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** See {@link HttpAppOptions.nulInBodies}. */
   nulInBodies?: HttpAppOptions['nulInBodies'];
+  /** See {@link HttpAppOptions.edgeErrors}. */
+  edgeErrors?: HttpAppOptions['edgeErrors'];
 }
 
 /** Builds (but does not start listening) a service: used by main() and by tests. */
@@ -72,6 +74,7 @@ export async function buildService(options: ServiceOptions): Promise<NestFastify
     shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
     metrics,
     nulInBodies: options.nulInBodies,
+    edgeErrors: options.edgeErrors,
   });
 }
 

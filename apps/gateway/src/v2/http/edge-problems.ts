@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from '@runplane/http';
+import type { EdgeErrorWriter, FastifyInstance } from '@runplane/http';
 import { PROBLEM_CONTENT_TYPE, problemTitle } from './problem';
 
 const V2_PATH = /^\/v2(?:[/?]|$)/;
@@ -43,3 +43,15 @@ export class V2EdgeProblems implements OnModuleInit {
     });
   }
 }
+
+/**
+ * The errors answered before Fastify routes a request (a URL that is not valid percent-encoding, a path parameter over
+ * 100 characters, a request line and headers over 16 KB, unparsable HTTP once its request line was read): on a `/v2`
+ * path as problem+json, elsewhere in the gateway's v1 shape.
+ */
+export const v2EdgeErrors: EdgeErrorWriter = (path, error) => {
+  if (!V2_PATH.test(path)) return undefined;
+  const { status, message, requestId } = error;
+  const problem = { title: problemTitle(status), status, detail: message, requestId };
+  return { contentType: `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, body: JSON.stringify(problem) };
+};
