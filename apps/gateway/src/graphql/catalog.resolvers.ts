@@ -91,12 +91,17 @@ export class CatalogResolvers {
     return new Map(gpus.flatMap((gpu) => (gpu.pool === null ? [] : [[gpu.id, gpu.pool] as const])));
   }
 
+  /** The pool table (pool → its GPU types) and every catalog GPU type id, for reading `gpuIds`. */
+  async gpuTable(): Promise<{ pools: Map<string, string[]>; types: Set<string> }> {
+    const gpus = await this.catalog.listGpuTypes();
+    const pools = new Map<string, string[]>();
+    for (const gpu of gpus) if (gpu.pool !== null) pools.set(gpu.pool, [...(pools.get(gpu.pool) ?? []), gpu.id]);
+    return { pools, types: new Set(gpus.map((gpu) => gpu.id)) };
+  }
+
   /** RunPod's serverless GPU pools with the catalog GPU types in each (runpodctl maps a GPU type to `gpuIds` by it). */
   async serverlessGpuPools() {
-    const pools = new Map<string, string[]>();
-    for (const gpu of await this.catalog.listGpuTypes()) {
-      if (gpu.pool !== null) pools.set(gpu.pool, [...(pools.get(gpu.pool) ?? []), gpu.id]);
-    }
+    const { pools } = await this.gpuTable();
     return [...pools.entries()].map(([id, gpuTypeIds]) => ({ id, gpuTypeIds }));
   }
 }

@@ -50,6 +50,13 @@ export function legacyEndpoint(endpoint: EndpointDto, lookups: EndpointLookups) 
     allowedCudaVersions: endpoint.allowedCudaVersions.join(','),
     minCudaVersion: endpoint.minCudaVersion ?? null,
     flashBootType: endpoint.flashboot ? 'FLASHBOOT' : 'OFF',
+    computeType: endpoint.computeType,
+    instanceIds: endpoint.instanceIds,
+    networkVolumeIds: endpoint.networkVolumeIds.map((id) => ({
+      networkVolumeId: id,
+      dataCenterId: lookups.volumes.get(id)?.dataCenterId ?? null,
+    })),
+    modelReferences: [],
     env: Object.entries(endpoint.env).map(([key, value]) => ({ key, value })),
     createdAt: endpoint.createdAt,
   };

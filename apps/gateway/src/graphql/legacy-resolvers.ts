@@ -5,6 +5,7 @@ import type { NetworkVolumesService, PodsService, TemplatesService } from '@runp
 import type { CatalogResolvers } from './catalog.resolvers';
 import type { LegacyContext } from './legacy-context';
 import { legacyEndpoint } from './legacy-endpoint';
+import { endpointMutations } from './legacy-endpoint-mutations';
 import { podMutations } from './legacy-mutations';
 import { legacyPod } from './legacy-pod';
 import { findTemplate, listTemplates, type PodTemplateFilter } from './legacy-template';
@@ -69,6 +70,7 @@ export function legacyRoot(services: LegacyServices) {
       findTemplate(services.templates, accountId, id),
     dataCenters: () => catalog.dataCenters(),
     ...podMutations(pods),
+    ...endpointMutations(services),
     serverlessGpuPools: () => catalog.serverlessGpuPools(),
   };
 }

@@ -4,7 +4,7 @@ import { buildSchema, type GraphQLSchema } from 'graphql';
  * The part of RunPod's GraphQL schema (`POST /graphql`) that RunPod's own clients send: runpod-python 1.12's
  * management functions and runpodctl's GraphQL commands. Types and fields are the ones those clients select or pass,
  * nothing more; introspection is not a client need (RunPod disables it), so nothing here serves it beyond what
- * graphql-js does. The mutations cover Pods so far.
+ * graphql-js does. The mutations cover Pods and endpoint creation so far.
  */
 export const LEGACY_SDL = /* GraphQL */ `
   type Query {
@@ -50,6 +50,37 @@ export const LEGACY_SDL = /* GraphQL */ `
     podStop(input: PodStopInput!): Pod
     podResume(input: PodResumeInput!): Pod
     podTerminate(input: PodTerminateInput!): Boolean
+    saveEndpoint(input: EndpointInput!): Endpoint
+    updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
+  }
+
+  enum FlashBootType {
+    OFF
+    FLASHBOOT
+    PRIORITY_FLASHBOOT
+  }
+
+  input EndpointInput {
+    name: String
+    templateId: String!
+    gpuIds: String
+    gpuCount: Int
+    locations: String
+    networkVolumeId: String
+    idleTimeout: Int
+    scalerType: String
+    scalerValue: Int
+    workersMin: Int
+    workersMax: Int
+    executionTimeoutMs: Int
+    allowedCudaVersions: String
+    minCudaVersion: String
+    flashBootType: FlashBootType
+  }
+
+  input UpdateEndpointTemplateInput {
+    templateId: String!
+    endpointId: String!
   }
 
   enum CloudTypeEnum {
@@ -175,8 +206,17 @@ export const LEGACY_SDL = /* GraphQL */ `
     allowedCudaVersions: String!
     minCudaVersion: String
     flashBootType: String!
+    computeType: String!
+    instanceIds: [String!]!
+    networkVolumeIds: [EndpointNetworkVolumeRef!]!
+    modelReferences: [String!]!
     env: [EnvironmentVariable!]!
     createdAt: String!
+  }
+
+  type EndpointNetworkVolumeRef {
+    networkVolumeId: String!
+    dataCenterId: String
   }
 
   type EndpointNetworkVolume {
