@@ -5,6 +5,7 @@ import type { NetworkVolumesService, PodsService, TemplatesService } from '@runp
 import type { CatalogResolvers } from './catalog.resolvers';
 import type { LegacyContext } from './legacy-context';
 import { legacyEndpoint } from './legacy-endpoint';
+import { accountMutations } from './legacy-account-mutations';
 import { endpointMutations } from './legacy-endpoint-mutations';
 import { podMutations } from './legacy-mutations';
 import { legacyPod } from './legacy-pod';
@@ -71,6 +72,7 @@ export function legacyRoot(services: LegacyServices) {
     dataCenters: () => catalog.dataCenters(),
     ...podMutations(pods),
     ...endpointMutations(services),
+    ...accountMutations(sshKeys),
     serverlessGpuPools: () => catalog.serverlessGpuPools(),
   };
 }

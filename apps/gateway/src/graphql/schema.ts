@@ -4,7 +4,7 @@ import { buildSchema, type GraphQLSchema } from 'graphql';
  * The part of RunPod's GraphQL schema (`POST /graphql`) that RunPod's own clients send: runpod-python 1.12's
  * management functions and runpodctl's GraphQL commands. Types and fields are the ones those clients select or pass,
  * nothing more; introspection is not a client need (RunPod disables it), so nothing here serves it beyond what
- * graphql-js does. The mutations cover Pods and endpoint creation so far.
+ * graphql-js does. The mutations cover Pods, endpoint creation and SSH keys so far.
  */
 export const LEGACY_SDL = /* GraphQL */ `
   type Query {
@@ -52,6 +52,16 @@ export const LEGACY_SDL = /* GraphQL */ `
     podTerminate(input: PodTerminateInput!): Boolean
     saveEndpoint(input: EndpointInput!): Endpoint
     updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
+    updateUserSettings(input: UpdateUserSettingsInput): UserSettings
+  }
+
+  input UpdateUserSettingsInput {
+    pubKey: String
+  }
+
+  type UserSettings {
+    id: String!
+    pubKey: String
   }
 
   enum FlashBootType {
