@@ -8,6 +8,7 @@ import { legacyEndpoint } from './legacy-endpoint';
 import { accountMutations } from './legacy-account-mutations';
 import { endpointMutations } from './legacy-endpoint-mutations';
 import { podMutations } from './legacy-mutations';
+import { templateMutations } from './legacy-template-mutations';
 import { legacyPod } from './legacy-pod';
 import { findTemplate, listTemplates, type PodTemplateFilter } from './legacy-template';
 
@@ -73,6 +74,7 @@ export function legacyRoot(services: LegacyServices) {
     ...podMutations(pods),
     ...endpointMutations(services),
     ...accountMutations(sshKeys),
+    ...templateMutations(services.templates),
     serverlessGpuPools: () => catalog.serverlessGpuPools(),
   };
 }

@@ -1,5 +1,6 @@
 import { NotFoundError, type TemplateDto } from '@runplane/contracts';
 import type { TemplatesService } from '@runplane/workloads';
+import { joinDockerArgs } from './docker-args';
 
 /** `podTemplates(input:)`: runpodctl asks `{isRunpod: true}` (official) and `{isRunpod: false}` (community). */
 export interface PodTemplateFilter {
@@ -27,6 +28,7 @@ export function legacyTemplate(template: TemplateDto) {
     env: Object.entries(template.env).map(([key, value]) => ({ key, value })),
     containerRegistryAuthId: template.containerRegistryAuthId,
     readme: template.readme,
+    dockerArgs: joinDockerArgs(template.dockerStartCmd),
   };
 }
 

@@ -1,10 +1,11 @@
 import { buildSchema, type GraphQLSchema } from 'graphql';
+import { MUTATION_SDL } from './mutation-schema';
 
 /**
  * The part of RunPod's GraphQL schema (`POST /graphql`) that RunPod's own clients send: runpod-python 1.12's
  * management functions and runpodctl's GraphQL commands. Types and fields are the ones those clients select or pass,
  * nothing more; introspection is not a client need (RunPod disables it), so nothing here serves it beyond what
- * graphql-js does. The mutations cover Pods, endpoint creation and SSH keys so far.
+ * graphql-js does. The mutations cover Pods, endpoint and template creation and SSH keys so far.
  */
 export const LEGACY_SDL = /* GraphQL */ `
   type Query {
@@ -37,133 +38,12 @@ export const LEGACY_SDL = /* GraphQL */ `
     env: [EnvironmentVariable!]!
     containerRegistryAuthId: String
     readme: String!
+    dockerArgs: String!
   }
 
   type PortConfig {
     port: Int!
     name: String
-  }
-
-  type Mutation {
-    podFindAndDeployOnDemand(input: PodFindAndDeployOnDemandInput!): Pod
-    deployCpuPod(input: DeployCpuPodInput!): Pod
-    podStop(input: PodStopInput!): Pod
-    podResume(input: PodResumeInput!): Pod
-    podTerminate(input: PodTerminateInput!): Boolean
-    saveEndpoint(input: EndpointInput!): Endpoint
-    updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
-    updateUserSettings(input: UpdateUserSettingsInput): UserSettings
-  }
-
-  input UpdateUserSettingsInput {
-    pubKey: String
-  }
-
-  type UserSettings {
-    id: String!
-    pubKey: String
-  }
-
-  enum FlashBootType {
-    OFF
-    FLASHBOOT
-    PRIORITY_FLASHBOOT
-  }
-
-  input EndpointInput {
-    name: String
-    templateId: String!
-    gpuIds: String
-    gpuCount: Int
-    locations: String
-    networkVolumeId: String
-    idleTimeout: Int
-    scalerType: String
-    scalerValue: Int
-    workersMin: Int
-    workersMax: Int
-    executionTimeoutMs: Int
-    allowedCudaVersions: String
-    minCudaVersion: String
-    flashBootType: FlashBootType
-  }
-
-  input UpdateEndpointTemplateInput {
-    templateId: String!
-    endpointId: String!
-  }
-
-  enum CloudTypeEnum {
-    ALL
-    SECURE
-    COMMUNITY
-  }
-
-  input EnvironmentVariableInput {
-    key: String!
-    value: String!
-  }
-
-  input PodFindAndDeployOnDemandInput {
-    name: String
-    imageName: String
-    templateId: String
-    cloudType: CloudTypeEnum
-    startSsh: Boolean
-    gpuTypeId: String
-    gpuCount: Int
-    supportPublicIp: Boolean
-    minVcpuCount: Int
-    minMemoryInGb: Int
-    allowedCudaVersions: [String!]
-    minCudaVersion: String
-    dataCenterId: String
-    countryCode: String
-    dockerArgs: String
-    containerDiskInGb: Int
-    volumeInGb: Int
-    volumeMountPath: String
-    ports: String
-    env: [EnvironmentVariableInput!]
-    networkVolumeId: String
-    containerRegistryAuthId: String
-    minDownload: Int
-    minUpload: Int
-  }
-
-  input DeployCpuPodInput {
-    name: String
-    imageName: String
-    templateId: String
-    cloudType: CloudTypeEnum
-    startSsh: Boolean
-    instanceId: String!
-    supportPublicIp: Boolean
-    dataCenterId: String
-    countryCode: String
-    dockerArgs: String
-    containerDiskInGb: Int
-    volumeInGb: Int
-    volumeMountPath: String
-    ports: String
-    env: [EnvironmentVariableInput!]
-    networkVolumeId: String
-    containerRegistryAuthId: String
-    minDownload: Int
-    minUpload: Int
-  }
-
-  input PodStopInput {
-    podId: String!
-  }
-
-  input PodResumeInput {
-    podId: String!
-    gpuCount: Int
-  }
-
-  input PodTerminateInput {
-    podId: String!
   }
 
   input GpuTypeFilter {
@@ -336,5 +216,5 @@ export const LEGACY_SDL = /* GraphQL */ `
 
 /** The executable schema; resolvers come as the root value (see LegacyGraphqlService). */
 export function legacySchema(): GraphQLSchema {
-  return buildSchema(LEGACY_SDL);
+  return buildSchema(LEGACY_SDL + MUTATION_SDL);
 }

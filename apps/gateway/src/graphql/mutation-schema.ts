@@ -1,0 +1,144 @@
+/**
+ * The mutations of the legacy GraphQL schema and their inputs (the types they answer are in ./schema.ts): the input
+ * fields runpod-python and runpodctl send, nothing more.
+ */
+export const MUTATION_SDL = /* GraphQL */ `
+  type Mutation {
+    podFindAndDeployOnDemand(input: PodFindAndDeployOnDemandInput!): Pod
+    deployCpuPod(input: DeployCpuPodInput!): Pod
+    podStop(input: PodStopInput!): Pod
+    podResume(input: PodResumeInput!): Pod
+    podTerminate(input: PodTerminateInput!): Boolean
+    saveEndpoint(input: EndpointInput!): Endpoint
+    updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
+    updateUserSettings(input: UpdateUserSettingsInput): UserSettings
+    saveTemplate(input: SaveTemplateInput): PodTemplate
+  }
+
+  input SaveTemplateInput {
+    name: String!
+    imageName: String!
+    dockerArgs: String
+    containerDiskInGb: Int
+    volumeInGb: Int
+    volumeMountPath: String
+    ports: String
+    env: [EnvironmentVariableInput!]
+    isServerless: Boolean
+    isPublic: Boolean
+    containerRegistryAuthId: String
+    readme: String
+    startSsh: Boolean
+  }
+
+  input UpdateUserSettingsInput {
+    pubKey: String
+  }
+
+  type UserSettings {
+    id: String!
+    pubKey: String
+  }
+
+  enum FlashBootType {
+    OFF
+    FLASHBOOT
+    PRIORITY_FLASHBOOT
+  }
+
+  input EndpointInput {
+    name: String
+    templateId: String!
+    gpuIds: String
+    gpuCount: Int
+    locations: String
+    networkVolumeId: String
+    idleTimeout: Int
+    scalerType: String
+    scalerValue: Int
+    workersMin: Int
+    workersMax: Int
+    executionTimeoutMs: Int
+    allowedCudaVersions: String
+    minCudaVersion: String
+    flashBootType: FlashBootType
+  }
+
+  input UpdateEndpointTemplateInput {
+    templateId: String!
+    endpointId: String!
+  }
+
+  enum CloudTypeEnum {
+    ALL
+    SECURE
+    COMMUNITY
+  }
+
+  input EnvironmentVariableInput {
+    key: String!
+    value: String!
+  }
+
+  input PodFindAndDeployOnDemandInput {
+    name: String
+    imageName: String
+    templateId: String
+    cloudType: CloudTypeEnum
+    startSsh: Boolean
+    gpuTypeId: String
+    gpuCount: Int
+    supportPublicIp: Boolean
+    minVcpuCount: Int
+    minMemoryInGb: Int
+    allowedCudaVersions: [String!]
+    minCudaVersion: String
+    dataCenterId: String
+    countryCode: String
+    dockerArgs: String
+    containerDiskInGb: Int
+    volumeInGb: Int
+    volumeMountPath: String
+    ports: String
+    env: [EnvironmentVariableInput!]
+    networkVolumeId: String
+    containerRegistryAuthId: String
+    minDownload: Int
+    minUpload: Int
+  }
+
+  input DeployCpuPodInput {
+    name: String
+    imageName: String
+    templateId: String
+    cloudType: CloudTypeEnum
+    startSsh: Boolean
+    instanceId: String!
+    supportPublicIp: Boolean
+    dataCenterId: String
+    countryCode: String
+    dockerArgs: String
+    containerDiskInGb: Int
+    volumeInGb: Int
+    volumeMountPath: String
+    ports: String
+    env: [EnvironmentVariableInput!]
+    networkVolumeId: String
+    containerRegistryAuthId: String
+    minDownload: Int
+    minUpload: Int
+  }
+
+  input PodStopInput {
+    podId: String!
+  }
+
+  input PodResumeInput {
+    podId: String!
+    gpuCount: Int
+  }
+
+  input PodTerminateInput {
+    podId: String!
+  }
+`;
