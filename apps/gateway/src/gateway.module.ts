@@ -32,7 +32,7 @@ export class GatewayModule {
             config.V2_RATE_LIMIT_PER_DAY,
           ),
         }),
-        LegacyGraphqlModule,
+        LegacyGraphqlModule.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY }),
       ],
       controllers: [HealthController],
     };

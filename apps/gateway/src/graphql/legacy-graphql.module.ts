@@ -1,11 +1,17 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { SshKeysRepository } from '@runplane/accounts';
 import { CatalogRepository } from '@runplane/catalog';
-import type { DbClient } from '@runplane/db';
+import { type DbClient, SecretBox } from '@runplane/db';
 import { DB_CLIENT } from '@runplane/http';
 import { CapacityRepository } from '@runplane/placement';
 import type { EndpointsService } from '@runplane/endpoints';
-import type { NetworkVolumesService, PodsService, TemplatesService } from '@runplane/workloads';
+import {
+  type NetworkVolumesService,
+  type PodsService,
+  RegistryAuthRepository,
+  RegistryAuthService,
+  type TemplatesService,
+} from '@runplane/workloads';
 import { EndpointsModule } from '../v1/endpoints/endpoints.module';
 import { ENDPOINTS_SERVICE } from '../v1/endpoints/endpoints.tokens';
 import { NetworkVolumesModule } from '../v1/network-volumes/network-volumes.module';
@@ -31,32 +37,42 @@ const WORKLOADS = Symbol('LEGACY_GRAPHQL_WORKLOADS');
  * own pipeline (the API key authenticator, the error filter, request ids, body limits) without a second Fastify
  * plugin to wire and without code-first decorators for a schema that must match RunPod's text exactly.
  */
-@Module({
-  imports: [PodsModule, NetworkVolumesModule, EndpointsModule, TemplatesModule],
-  controllers: [LegacyGraphqlController],
-  providers: [
-    {
-      provide: WORKLOADS,
-      inject: [PODS_SERVICE, NETWORK_VOLUMES_SERVICE, TEMPLATES_SERVICE],
-      useFactory: (pods: PodsService, volumes: NetworkVolumesService, templates: TemplatesService): Workloads => ({
-        pods,
-        volumes,
-        templates,
-      }),
-    },
-    {
-      provide: LEGACY_GRAPHQL,
-      inject: [DB_CLIENT, WORKLOADS, ENDPOINTS_SERVICE],
-      useFactory: (db: DbClient, workloads: Workloads, endpoints: EndpointsService) =>
-        new LegacyGraphql(
-          legacyRoot({
-            ...workloads,
-            endpoints,
-            sshKeys: new SshKeysRepository(db),
-            catalog: new CatalogResolvers(new CatalogRepository(db), new CapacityRepository(db)),
+@Module({})
+export class LegacyGraphqlModule {
+  /** `encryptionKey` seals registry passwords at rest (the key v1 and v2 use). */
+  static forRoot(options: { encryptionKey: Buffer }): DynamicModule {
+    return {
+      module: LegacyGraphqlModule,
+      imports: [PodsModule, NetworkVolumesModule, EndpointsModule, TemplatesModule],
+      controllers: [LegacyGraphqlController],
+      providers: [
+        {
+          provide: WORKLOADS,
+          inject: [PODS_SERVICE, NETWORK_VOLUMES_SERVICE, TEMPLATES_SERVICE],
+          useFactory: (pods: PodsService, volumes: NetworkVolumesService, templates: TemplatesService): Workloads => ({
+            pods,
+            volumes,
+            templates,
           }),
-        ),
-    },
-  ],
-})
-export class LegacyGraphqlModule {}
+        },
+        {
+          provide: LEGACY_GRAPHQL,
+          inject: [DB_CLIENT, WORKLOADS, ENDPOINTS_SERVICE],
+          useFactory: (db: DbClient, workloads: Workloads, endpoints: EndpointsService) =>
+            new LegacyGraphql(
+              legacyRoot({
+                ...workloads,
+                endpoints,
+                sshKeys: new SshKeysRepository(db),
+                registryAuths: new RegistryAuthService(
+                  new RegistryAuthRepository(db),
+                  new SecretBox(options.encryptionKey),
+                ),
+                catalog: new CatalogResolvers(new CatalogRepository(db), new CapacityRepository(db)),
+              }),
+            ),
+        },
+      ],
+    };
+  }
+}

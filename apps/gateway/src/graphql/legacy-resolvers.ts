@@ -1,13 +1,14 @@
 import type { SshKeysRepository } from '@runplane/accounts';
 import { NotFoundError, podListQuery } from '@runplane/contracts';
 import type { EndpointsService } from '@runplane/endpoints';
-import type { NetworkVolumesService, PodsService, TemplatesService } from '@runplane/workloads';
+import type { NetworkVolumesService, PodsService, RegistryAuthService, TemplatesService } from '@runplane/workloads';
 import type { CatalogResolvers } from './catalog.resolvers';
 import type { LegacyContext } from './legacy-context';
 import { legacyEndpoint } from './legacy-endpoint';
 import { accountMutations } from './legacy-account-mutations';
 import { endpointMutations } from './legacy-endpoint-mutations';
 import { podMutations } from './legacy-mutations';
+import { registryMutations } from './legacy-registry-mutations';
 import { templateMutations } from './legacy-template-mutations';
 import { legacyPod } from './legacy-pod';
 import { findTemplate, listTemplates, type PodTemplateFilter } from './legacy-template';
@@ -22,6 +23,7 @@ export interface LegacyServices {
   catalog: CatalogResolvers;
   endpoints: EndpointsService;
   templates: TemplatesService;
+  registryAuths: RegistryAuthService;
 }
 
 /** Turns "not found" into the `null` RunPod's GraphQL answers for a missing resource; other errors go on. */
@@ -75,6 +77,7 @@ export function legacyRoot(services: LegacyServices) {
     ...endpointMutations(services),
     ...accountMutations(sshKeys),
     ...templateMutations(services.templates),
+    ...registryMutations(services.registryAuths),
     serverlessGpuPools: () => catalog.serverlessGpuPools(),
   };
 }

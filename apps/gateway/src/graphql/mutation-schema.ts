@@ -13,6 +13,19 @@ export const MUTATION_SDL = /* GraphQL */ `
     updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
     updateUserSettings(input: UpdateUserSettingsInput): UserSettings
     saveTemplate(input: SaveTemplateInput): PodTemplate
+    saveRegistryAuth(input: SaveRegistryAuthInput!): RegistryAuth
+    deleteRegistryAuth(registryAuthId: String!): Boolean
+  }
+
+  input SaveRegistryAuthInput {
+    name: String!
+    username: String!
+    password: String!
+  }
+
+  type RegistryAuth {
+    id: String!
+    name: String!
   }
 
   input SaveTemplateInput {
