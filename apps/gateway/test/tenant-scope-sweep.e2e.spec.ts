@@ -99,6 +99,8 @@ const EXAMPLES: Record<string, Example> = {
   'GET /v1/billing/networkvolumes': { url: () => '/v1/billing/networkvolumes' },
   'GET /v1/webhooks/secret': { url: () => '/v1/webhooks/secret' },
   'POST /v1/webhooks/secret/rotate': { url: () => '/v1/webhooks/secret/rotate' },
+  // The legacy GraphQL API (its own specs: apps/gateway/test/graphql-*.e2e.spec.ts); a read here.
+  'POST /graphql': { url: () => '/graphql', payload: () => ({ query: 'query { myself { id pods { id } } }' }) },
 };
 
 /** Routes served without a key, which hold no account's data. */
