@@ -1,7 +1,7 @@
 import { DEFAULT_PUBLIC_TEMPLATES, seedCatalog } from '@runplane/catalog';
 import type { TemplateDto } from '@runplane/contracts';
 import { postGraphql } from './fixtures/graphql/client';
-import { CTL_GET_TEMPLATE, CTL_POD_TEMPLATES } from './fixtures/graphql/runpod-texts';
+import { CTL_GET_TEMPLATE, CTL_MY_TEMPLATES, CTL_POD_TEMPLATES } from './fixtures/graphql/runpod-texts';
 import { bearer, type GatewayHarness, startGateway } from './harness';
 
 describe('GraphQL podTemplates and podTemplate', () => {
@@ -91,6 +91,12 @@ describe('GraphQL podTemplates and podTemplate', () => {
         },
       },
     });
+  });
+
+  it("answers runpodctl's myself { podTemplates { id readme } } backfill with the caller's own templates", async () => {
+    const mine = await createTemplate(owner.secret, { name: 'mine', imageName: 'me/mine:1', readme: 'hello' });
+    const res = await postGraphql(gw, { key: owner.secret, query: CTL_MY_TEMPLATES, variables: {} });
+    expect(res.body).toEqual({ data: { myself: { podTemplates: [{ id: mine.id, readme: 'hello' }] } } });
   });
 
   it("answers null for an unknown template and for another tenant's private one", async () => {

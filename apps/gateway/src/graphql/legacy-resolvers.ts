@@ -61,6 +61,7 @@ export function legacyRoot(services: LegacyServices) {
       pubKey: async () => (await sshKeys.list(accountId)).join('\n'),
       networkVolumes: () => volumes.list(accountId),
       endpoints: () => listEndpoints(services, accountId),
+      podTemplates: () => listTemplates(services.templates, accountId, null),
       pods: async () => (await pods.list(accountId, listQuery)).map((pod) => legacyPod(pod, new Date())),
     }),
     pod: async ({ input }: { input: { podId: string } }, { accountId }: LegacyContext) => {

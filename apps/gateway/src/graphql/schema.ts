@@ -71,6 +71,7 @@ export const LEGACY_SDL = /* GraphQL */ `
     pods: [Pod!]!
     networkVolumes: [NetworkVolume!]!
     endpoints: [Endpoint!]!
+    podTemplates: [PodTemplate!]!
   }
 
   type Endpoint {
