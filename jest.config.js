@@ -20,6 +20,10 @@ const common = {
 // (`--selectProjects kube` runs only the Kubernetes specs).
 module.exports = {
   testTimeout: 60000,
+  // Test files run in a worker process (never in band, even with one worker on two cores), and a worker that holds
+  // more than this after a file is replaced: each file's Nest applications leave memory behind, and one process
+  // running the whole suite outgrew its heap.
+  workerIdleMemoryLimit: '1536MB',
   projects: [
     {
       ...common,
