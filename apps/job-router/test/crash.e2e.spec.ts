@@ -1,18 +1,15 @@
 import { join } from 'node:path';
 import { createAccountsServices } from '@runplane/accounts';
-import { createPrismaClient, newId } from '@runplane/db';
-import { createRedis } from '@runplane/queue';
+import { newId } from '@runplane/db';
 import {
-  cleanupRedisPrefix,
-  createTestDatabase,
+  createTestStores,
   getFreePort,
   pollUntil,
   type ProcessGroup,
   spawnProcessGroup,
   signalProcessGroup,
   stopProcessGroup,
-  testRedisPrefix,
-  type TestDatabase,
+  type TestStores,
 } from '@runplane/testing';
 import { runWorker } from '@runplane/worker-sdk';
 
@@ -30,8 +27,7 @@ const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 
 describe('job-router crash during a 5,000-job run', () => {
-  let database: TestDatabase;
-  let prefix: string;
+  let stores: TestStores | undefined;
   let port: number;
   let router: ProcessGroup | undefined;
   const workersStop = new AbortController();
@@ -59,17 +55,13 @@ describe('job-router crash during a 5,000-job run', () => {
   afterAll(async () => {
     workersStop.abort();
     if (router) await stopProcessGroup(router, 5000);
-    const redis = createRedis('redis://127.0.0.1:6379');
-    await cleanupRedisPrefix(redis, prefix);
-    redis.disconnect();
-    await database.drop();
+    await stores?.close();
   });
 
   it('brings every accepted job to a terminal state after kill -9 and restart', async () => {
-    database = await createTestDatabase('crash');
-    prefix = testRedisPrefix('crash');
+    stores = await createTestStores('crash');
     port = await getFreePort();
-    const db = createPrismaClient(database.url);
+    const { db } = stores;
     const { accounts, apiKeys } = createAccountsServices(db);
     const account = await accounts.create({ name: 'crash' });
     const { secret } = await apiKeys.create(account.id, { name: 'crash', scope: 'ALL' });
@@ -82,8 +74,8 @@ describe('job-router crash during a 5,000-job run', () => {
     await db.$disconnect();
 
     const env = {
-      DATABASE_URL: database.url,
-      REDIS_PREFIX: prefix,
+      DATABASE_URL: stores.database.url,
+      REDIS_PREFIX: stores.prefix,
       PORT: String(port),
       LOG_LEVEL: 'error',
       JOB_HEARTBEAT_INTERVAL_MS: '1000',

@@ -8,8 +8,8 @@ import {
   type NestFastifyApplication,
 } from '@runplane/http';
 import type { RedisJobEngine } from '@runplane/jobs';
-import { createRedis, type Redis } from '@runplane/queue';
-import { cleanupRedisPrefix, createTestDatabase, FakeClock, testRedisPrefix } from '@runplane/testing';
+import type { Redis } from '@runplane/queue';
+import { createTestStores, FakeClock } from '@runplane/testing';
 import { jobRouterEnvSchema, type JobRouterConfig } from '../src/config';
 import { JobRouterModule } from '../src/job-router.module';
 import { createJobRouterEngine } from '../src/engine';
@@ -86,11 +86,10 @@ function fixtures(db: Db, label: string): Pick<JobRouterHarness, 'accountWithKey
 
 /** Starts a job-router for one test file; `env` overrides configuration (small limits, short holds). */
 export async function startJobRouter(label: string, env: Record<string, string> = {}): Promise<JobRouterHarness> {
-  const database = await createTestDatabase(label);
-  const prefix = testRedisPrefix(label);
+  const stores = await createTestStores(label);
   const config = jobRouterEnvSchema.parse({
-    DATABASE_URL: database.url,
-    REDIS_PREFIX: prefix,
+    DATABASE_URL: stores.database.url,
+    REDIS_PREFIX: stores.prefix,
     LOG_LEVEL: 'silent',
     JOB_SWEEP_INTERVAL_MS: '0',
     JOB_TAKE_WAIT_MS: '200',
@@ -100,12 +99,11 @@ export async function startJobRouter(label: string, env: Record<string, string> 
   const clock = new FakeClock(Date.now());
   const { app, engine } = await buildJobRouter(config, clock);
   const fastify = app.getHttpAdapter().getInstance();
-  const db = createPrismaClient(database.url);
-  const redis = createRedis(config.REDIS_URL);
+  const { db, redis } = stores;
   return {
     app,
     config,
-    databaseUrl: database.url,
+    databaseUrl: stores.database.url,
     db,
     redis,
     clock,
@@ -118,10 +116,7 @@ export async function startJobRouter(label: string, env: Record<string, string> 
       const server = app.getHttpServer();
       if (server.listening) server.closeAllConnections();
       await app.close();
-      await cleanupRedisPrefix(redis, prefix);
-      redis.disconnect();
-      await db.$disconnect();
-      await database.drop();
+      await stores.close();
     },
   };
 }

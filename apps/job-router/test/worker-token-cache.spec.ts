@@ -1,19 +1,16 @@
-import { createPrismaClient, type DatabaseClient, newId } from '@runplane/db';
-import { createTestDatabase, FakeClock, type TestDatabase } from '@runplane/testing';
+import { type DatabaseClient, newId } from '@runplane/db';
+import { createTestStores, FakeClock, type TestStores } from '@runplane/testing';
 import { createWorkerTokensService, WORKER_TOKEN_CACHE_TTL_MS, WorkerTokenCache } from '../src/worker-tokens';
 
-let database: TestDatabase;
+let stores: TestStores;
 let db: DatabaseClient;
 
 beforeAll(async () => {
-  database = await createTestDatabase('jr-worker-token-cache');
-  db = createPrismaClient(database.url);
+  stores = await createTestStores('jr-worker-token-cache');
+  db = stores.db;
 });
 
-afterAll(async () => {
-  await db.$disconnect();
-  await database.drop();
-});
+afterAll(() => stores.close());
 
 /** Two services on one cache stand for two parts of one process; the clock drives expiry. */
 async function setup() {
