@@ -1,3 +1,19 @@
+/** Where a GPU or CPU Pod may run and its container: the fields podFindAndDeployOnDemand and deployCpuPod share. */
+const POD_PLACEMENT_AND_CONTAINER_FIELDS = `
+    dataCenterId: String
+    countryCode: String
+    dockerArgs: String
+    containerDiskInGb: Int
+    volumeInGb: Int
+    volumeMountPath: String
+    ports: String
+    env: [EnvironmentVariableInput!]
+    networkVolumeId: String
+    containerRegistryAuthId: String
+    minDownload: Int
+    minUpload: Int
+`;
+
 /**
  * The mutations of the legacy GraphQL schema and their inputs (the types they answer are in ./schema.ts): the input
  * fields runpod-python and runpodctl send, nothing more.
@@ -106,18 +122,7 @@ export const MUTATION_SDL = /* GraphQL */ `
     minMemoryInGb: Int
     allowedCudaVersions: [String!]
     minCudaVersion: String
-    dataCenterId: String
-    countryCode: String
-    dockerArgs: String
-    containerDiskInGb: Int
-    volumeInGb: Int
-    volumeMountPath: String
-    ports: String
-    env: [EnvironmentVariableInput!]
-    networkVolumeId: String
-    containerRegistryAuthId: String
-    minDownload: Int
-    minUpload: Int
+    ${POD_PLACEMENT_AND_CONTAINER_FIELDS}
   }
 
   input DeployCpuPodInput {
@@ -128,18 +133,7 @@ export const MUTATION_SDL = /* GraphQL */ `
     startSsh: Boolean
     instanceId: String!
     supportPublicIp: Boolean
-    dataCenterId: String
-    countryCode: String
-    dockerArgs: String
-    containerDiskInGb: Int
-    volumeInGb: Int
-    volumeMountPath: String
-    ports: String
-    env: [EnvironmentVariableInput!]
-    networkVolumeId: String
-    containerRegistryAuthId: String
-    minDownload: Int
-    minUpload: Int
+    ${POD_PLACEMENT_AND_CONTAINER_FIELDS}
   }
 
   input PodStopInput {
