@@ -7,10 +7,11 @@
  * Run by hand when the reference document changes:
  *   node -r @swc-node/register tools/contract/derive-runpod-v2-fixture.ts <runpod-openapi-v2.yaml> [out.json]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { type ApiContract, extractContract } from '../../apps/gateway/src/v1/openapi/contract';
+import { writeContractFixture } from './write-fixture';
 
 const DEFAULT_OUT = path.join(__dirname, '../../apps/gateway/test/fixtures/v2-runpod-contract.json');
 
@@ -68,20 +69,14 @@ function main(argv: string[]): number {
     return 2;
   }
   const document: unknown = parse(readFileSync(source, 'utf8'));
-  const info = (document as { openapi?: unknown; info?: { version?: unknown } }) ?? {};
   const contract = withRequiredFromAllOf(inScope(extractContract(document)), document);
-  const fixture = {
+  writeContractFixture({
+    document,
+    contract,
     description:
       'RunPod REST API v2 contract facts of the operations Runplane serves (paths, methods, statuses, property types), derived by tools/contract/derive-runpod-v2-fixture.ts',
-    openapi: info.openapi ?? null,
-    version: info.info?.version ?? null,
-    ...contract,
-  };
-  writeFileSync(out, `${JSON.stringify(fixture, null, 1)}\n`);
-  const properties = Object.values(contract.schemas).reduce((n, s) => n + Object.keys(s.properties).length, 0);
-  process.stdout.write(
-    `${contract.operations.length} operations, ${Object.keys(contract.schemas).length} schemas, ${properties} properties → ${out}\n`,
-  );
+    out,
+  });
   return 0;
 }
 
