@@ -1,9 +1,16 @@
-import { z } from 'zod';
+import {
+  componentSchemas,
+  type OpenApiObject,
+  operationOf,
+  pathParameters,
+  pathsOf,
+  queryParameters,
+  schemaRef as ref,
+} from '../../openapi/document-parts';
 import { problemSchema } from '../http/problem';
-import type { NamedSchema, V2Route } from './route';
+import type { V2Route } from './route';
 
-/** A JSON object of an OpenAPI document. */
-export type OpenApiObject = Record<string, unknown>;
+export type { OpenApiObject } from '../../openapi/document-parts';
 
 /** The OpenAPI 3.1 document of the v2 API. */
 export interface V2OpenApiDocument {
@@ -15,72 +22,20 @@ export interface V2OpenApiDocument {
   components: { securitySchemes: OpenApiObject; schemas: Record<string, OpenApiObject>; headers: OpenApiObject };
 }
 
-const SCHEMA_PREFIX = '#/components/schemas/';
 const PROBLEM = 'ErrorResponse';
-const ref = (name: string) => ({ $ref: `${SCHEMA_PREFIX}${name}` });
 const RATE_HEADERS = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
 };
 
-/** Every named schema of the routes, in a registry per direction (requests are read as input, responses as output). */
-function registries(routes: readonly V2Route[]) {
-  const input = z.registry<{ id: string }>();
-  const output = z.registry<{ id: string }>();
-  const seen = new Map<string, z.ZodType>();
-  const add = (registry: typeof input, schema: NamedSchema) => {
-    const previous = seen.get(schema.name);
-    if (previous && previous !== schema.schema) throw new Error(`OpenAPI: two schemas are named ${schema.name}`);
-    seen.set(schema.name, schema.schema);
-    if (!registry.has(schema.schema)) registry.add(schema.schema, { id: schema.name });
-  };
-  add(output, { name: PROBLEM, schema: problemSchema });
-  for (const route of routes) {
-    if (route.body) add(input, route.body);
-    if (route.response.kind === 'json') add(output, route.response.schema);
-  }
-  return { input, output };
-}
-
-function componentSchemas(routes: readonly V2Route[]): Record<string, OpenApiObject> {
-  const { input, output } = registries(routes);
-  const options = { uri: (id: string) => `${SCHEMA_PREFIX}${id}`, unrepresentable: 'any' as const };
-  const inputs = z.toJSONSchema(input, { ...options, io: 'input' }).schemas;
-  const outputs = z.toJSONSchema(output, { ...options, io: 'output' }).schemas;
-  const schemas: Record<string, OpenApiObject> = {};
-  for (const [name, schema] of Object.entries({ ...inputs, ...outputs })) {
-    const { $schema: _schema, $id: _id, ...rest } = schema as OpenApiObject;
-    schemas[name] = rest;
-  }
-  return schemas;
-}
-
 function parameters(route: V2Route): OpenApiObject[] {
-  const path = [...route.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string', minLength: 1 },
-  }));
   const headers = (route.headers ?? []).map((name) => ({
     name,
     in: 'header',
     required: false,
     schema: { type: 'string' },
   }));
-  if (!route.query) return [...path, ...headers];
-  const query = z.toJSONSchema(route.query, { io: 'input', unrepresentable: 'any' }) as OpenApiObject;
-  const required = new Set(Array.isArray(query.required) ? query.required : []);
-  const properties = (query.properties ?? {}) as Record<string, OpenApiObject>;
-  const queryParams = Object.entries(properties).map(([name, schema]) => ({
-    name,
-    in: 'query',
-    required: required.has(name),
-    // Lists are comma-separated (`?include=AVAILABILITY&product=POD,SERVERLESS`), as in RunPod's document.
-    ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
-    schema,
-  }));
-  return [...path, ...queryParams, ...headers];
+  return [...pathParameters(route.path), ...queryParameters(route.query, 'comma'), ...headers];
 }
 
 function successResponse(route: V2Route): OpenApiObject {
@@ -132,17 +87,11 @@ function errorResponses(route: V2Route): Record<string, OpenApiObject> {
 }
 
 function operation(route: V2Route): OpenApiObject {
-  return {
-    operationId: route.operationId,
-    summary: route.summary,
-    tags: [route.tag],
-    ...(route.public ? { security: [] } : {}),
+  return operationOf(route, {
     parameters: parameters(route),
-    ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.name) } } } }
-      : {}),
-    responses: { [String(route.status)]: successResponse(route), ...errorResponses(route) },
-  };
+    success: successResponse(route),
+    errors: errorResponses(route),
+  });
 }
 
 const HEADER_COMPONENTS = {
@@ -158,13 +107,7 @@ const HEADER_COMPONENTS = {
 
 /** Builds the v2 OpenAPI 3.1 document from the route table and the zod schemas that validate each route. */
 export function buildV2OpenApiDocument(routes: readonly V2Route[]): V2OpenApiDocument {
-  const paths: V2OpenApiDocument['paths'] = {};
-  for (const route of routes) {
-    const item = (paths[route.path] ??= {});
-    const method = route.method.toLowerCase();
-    if (item[method]) throw new Error(`OpenAPI: ${route.method} ${route.path} is listed twice`);
-    item[method] = operation(route);
-  }
+  const paths: V2OpenApiDocument['paths'] = pathsOf(routes, operation);
   return {
     openapi: '3.1.0',
     info: {
@@ -179,7 +122,7 @@ export function buildV2OpenApiDocument(routes: readonly V2Route[]): V2OpenApiDoc
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
       },
-      schemas: componentSchemas(routes),
+      schemas: componentSchemas(routes, [{ name: PROBLEM, schema: problemSchema }]),
       headers: HEADER_COMPONENTS,
     },
   };
