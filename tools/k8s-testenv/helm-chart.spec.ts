@@ -1,4 +1,4 @@
-import { RESERVED_ENDPOINT_IDS } from '@runplane/endpoints';
+import { RESERVED_ENDPOINT_IDS, V2_MANAGEMENT_SEGMENTS } from '@runplane/endpoints';
 import { buildPriorityClasses } from '@runplane/kube';
 import {
   deployment,
@@ -13,20 +13,6 @@ import {
   SERVICES,
   serviceEnv,
 } from './helm-chart';
-
-/** The v2 management families, which the Ingress sends to the gateway (no endpoint id may equal one). */
-const V2_MANAGEMENT_SEGMENTS = [
-  'pods',
-  'serverless',
-  'templates',
-  'network-volumes',
-  'registries',
-  'catalog',
-  'billing',
-  'account',
-  'clusters',
-  'openapi.json',
-];
 
 const PORTS: Record<string, number> = {
   gateway: 8080,

@@ -11,7 +11,7 @@ import type {
 } from './ports';
 
 export { EndpointsService } from './endpoints.service';
-export { isReservedEndpointId, newEndpointId, RESERVED_ENDPOINT_IDS } from './endpoint-id';
+export { isReservedEndpointId, newEndpointId, RESERVED_ENDPOINT_IDS, V2_MANAGEMENT_SEGMENTS } from './endpoint-id';
 export { EndpointsRepository, type EndpointConfig } from './endpoints.repository';
 export { EndpointShapeChecker, checkWorkerBounds, requestedVolumeIds } from './endpoint-shape';
 export type {
