@@ -11,6 +11,8 @@
  * - `worker.refresh` (workerId, reason when the engine asks): the worker is to be recycled: it asked (`stopPod`), or it
  *   did not stop a cancelled or timed-out job (it has no job-stop channel, as RunPod's worker SDK before 1.10.0).
  * - `worker.unhealthy` (workerId, reason): the worker reported itself unhealthy (a failed fitness check) and exits.
+ * - `lb.demand`: a request to a load-balancing endpoint waits with no ready worker (written by the job-router through
+ *   load-balancer-traffic.ts, not by the engine).
  */
 export const JOB_EVENT_TYPES = [
   'job.queued',
@@ -21,6 +23,7 @@ export const JOB_EVENT_TYPES = [
   'worker.lost',
   'worker.refresh',
   'worker.unhealthy',
+  'lb.demand',
 ] as const;
 
 /** The stream is trimmed near this many entries (`XADD … MAXLEN ~`). */

@@ -15,6 +15,13 @@ export {
 } from './policy';
 export { MAX_STREAM_CHUNK_BYTES, splitStreamOutput } from './stream-chunks';
 export { JOB_EVENT_TYPES, type JobEventType } from './events';
+export {
+  LB_SNAPSHOT_STALE_MS,
+  LoadBalancerTraffic,
+  mergeLbSnapshots,
+  type LbRouterSnapshot,
+  type LbTrafficView,
+} from './load-balancer-traffic';
 export { JobScalingReader, type EngineWorker, type ScalingView } from './scaling-reader';
 export { WorkerRetirement } from './worker-retirement';
 export { purgeEndpointJobs } from './purge-endpoint';
