@@ -1,2 +1,3 @@
 -- AlterTable
-ALTER TABLE "pods" ADD COLUMN     "serviceAddress" TEXT;
+ALTER TABLE "pods" ADD COLUMN     "serviceAddress" TEXT,
+ADD COLUMN     "healthAddress" TEXT;
