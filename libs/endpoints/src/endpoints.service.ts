@@ -121,6 +121,25 @@ export class EndpointsService {
   }
 
   /**
+   * Replaces the endpoint's configuration with a create body's: what the body omits takes create's defaults, checked
+   * as create checks them. The compute type, the name when omitted and the endpoint's own env stay; the version
+   * follows the rule of update (a new template bumps it).
+   */
+  async replace(accountId: string, id: string, input: EndpointCreateInput): Promise<EndpointDto> {
+    const row = await this.require(accountId, id);
+    const template = await this.usableTemplate(accountId, input.templateId);
+    const { env: _env, ...config } = await this.newConfig(
+      accountId,
+      { ...input, computeType: row.computeType, name: input.name ?? row.name },
+      template,
+    );
+    const bump = template.id !== row.templateId;
+    const updated = await referencesKept(() => this.endpoints.update(accountId, id, config, bump));
+    if (!updated) throw new NotFoundError('Endpoint');
+    return toDto(updated, template);
+  }
+
+  /**
    * Removes the endpoint's configuration and its worker Pod rows, then its queue and jobs. The row goes first, so
    * no job-router finds the endpoint any more (after its endpoint cache, 5 s) while its jobs are being removed.
    * Should the purge fail (Redis unreachable), the error is the answer and the jobs expire by their own ttl.

@@ -3,6 +3,8 @@ import { parseInput } from '@runplane/http';
 
 /** `saveEndpoint`'s input as runpod-python (inline) and runpodctl (`$input: EndpointInput!`) send it. */
 export interface LegacyEndpointInput {
+  /** The endpoint to replace; absent or null for a new one. */
+  id?: string | null;
   name?: string | null;
   templateId: string;
   gpuIds?: string | null;

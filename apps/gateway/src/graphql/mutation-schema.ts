@@ -76,6 +76,7 @@ export const MUTATION_SDL = /* GraphQL */ `
   }
 
   input EndpointInput {
+    id: String
     name: String
     templateId: String!
     gpuIds: String
