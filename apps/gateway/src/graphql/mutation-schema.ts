@@ -45,6 +45,7 @@ export const MUTATION_SDL = /* GraphQL */ `
   }
 
   input SaveTemplateInput {
+    id: String
     name: String!
     imageName: String!
     dockerArgs: String
