@@ -30,11 +30,18 @@ export const MUTATION_SDL = /* GraphQL */ `
     updateUserSettings(input: UpdateUserSettingsInput): UserSettings
     saveTemplate(input: SaveTemplateInput): PodTemplate
     saveRegistryAuth(input: SaveRegistryAuthInput!): RegistryAuth
+    updateRegistryAuth(input: UpdateRegistryAuthInput!): RegistryAuth
     deleteRegistryAuth(registryAuthId: String!): Boolean
   }
 
   input SaveRegistryAuthInput {
     name: String!
+    username: String!
+    password: String!
+  }
+
+  input UpdateRegistryAuthInput {
+    id: String!
     username: String!
     password: String!
   }

@@ -22,6 +22,16 @@ export class RegistryAuthRepository {
     return this.db.containerRegistryAuth.findFirst({ where: { id, accountId } });
   }
 
+  /** Replaces the auth's username and sealed password; null when the auth is not the account's. */
+  async updateCredentials(
+    accountId: string,
+    id: string,
+    data: { username: string; passwordEncrypted: string },
+  ): Promise<ContainerRegistryAuth | null> {
+    const { count } = await this.db.containerRegistryAuth.updateMany({ where: { id, accountId }, data });
+    return count === 1 ? this.findById(accountId, id) : null;
+  }
+
   listByAccount(accountId: string): Promise<ContainerRegistryAuth[]> {
     return this.db.containerRegistryAuth.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' } });
   }

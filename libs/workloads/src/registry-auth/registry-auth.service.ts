@@ -55,6 +55,20 @@ export class RegistryAuthService {
     return toDto(await this.require(accountId, id));
   }
 
+  /** Replaces the auth's username and password (the password sealed as on create); the name stays. */
+  async updateCredentials(
+    accountId: string,
+    id: string,
+    input: Pick<ContainerRegistryAuthCreateInput, 'username' | 'password'>,
+  ): Promise<ContainerRegistryAuthDto> {
+    const row = await this.auths.updateCredentials(accountId, id, {
+      username: input.username,
+      passwordEncrypted: this.box.seal(input.password, aad(accountId, id)),
+    });
+    if (!row) throw new NotFoundError('Container registry auth');
+    return toDto(row);
+  }
+
   /** Deletes the auth; refused (400, naming them) while a Pod or template still uses it. */
   async delete(accountId: string, id: string): Promise<void> {
     const outcome = await this.auths.deleteUnused(accountId, id);
