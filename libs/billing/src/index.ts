@@ -28,6 +28,7 @@ export { type Charge, computeCharges, type PlanWindow } from './metering/charges
 export { deriveIntervals, type DerivedInterval, volumeCostPerMonth } from './metering/intervals';
 export { HOURS_PER_MONTH } from './metering/money';
 export { type LedgerEntry, UsageLedgerRepository } from './usage-ledger.repository';
+export { CurrentSpendRepository } from './current-spend.repository';
 export { addBuckets, bucketStart, resolveWindow, type BillingWindow, type WindowQuery } from './billing-window';
 export {
   BillingBucketsRepository,

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { SshKeysRepository } from '@runplane/accounts';
+import { CurrentSpendRepository } from '@runplane/billing';
 import { CatalogRepository } from '@runplane/catalog';
 import { type DbClient, SecretBox } from '@runplane/db';
 import { DB_CLIENT } from '@runplane/http';
@@ -64,6 +65,7 @@ export class LegacyGraphqlModule {
                 ...workloads,
                 endpoints,
                 sshKeys: new SshKeysRepository(db),
+                spend: new CurrentSpendRepository(db),
                 registryAuths: new RegistryAuthService(
                   new RegistryAuthRepository(db),
                   new SecretBox(options.encryptionKey),

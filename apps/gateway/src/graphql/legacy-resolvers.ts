@@ -1,8 +1,10 @@
 import type { SshKeysRepository } from '@runplane/accounts';
+import type { CurrentSpendRepository } from '@runplane/billing';
 import { NotFoundError, podListQuery } from '@runplane/contracts';
 import type { EndpointsService } from '@runplane/endpoints';
 import type { NetworkVolumesService, PodsService, RegistryAuthService, TemplatesService } from '@runplane/workloads';
 import type { CatalogResolvers } from './catalog.resolvers';
+import { accountFields } from './legacy-account';
 import type { LegacyContext } from './legacy-context';
 import { legacyEndpoint } from './legacy-endpoint';
 import { accountMutations } from './legacy-account-mutations';
@@ -24,6 +26,7 @@ export interface LegacyServices {
   endpoints: EndpointsService;
   templates: TemplatesService;
   registryAuths: RegistryAuthService;
+  spend: CurrentSpendRepository;
 }
 
 /** Turns "not found" into the `null` RunPod's GraphQL answers for a missing resource; other errors go on. */
@@ -58,6 +61,7 @@ export function legacyRoot(services: LegacyServices) {
   return {
     myself: (_args: unknown, { accountId }: LegacyContext) => ({
       id: accountId,
+      ...accountFields(services.spend, accountId),
       pubKey: async () => (await sshKeys.list(accountId)).join('\n'),
       networkVolumes: () => volumes.list(accountId),
       endpoints: () => listEndpoints(services, accountId),

@@ -67,6 +67,12 @@ export const LEGACY_SDL = /* GraphQL */ `
   type User {
     id: String!
     email: String
+    clientBalance: Float
+    currentSpendPerHr: Float!
+    spendLimit: Float
+    notifyPodsStale: Boolean!
+    notifyPodsGeneral: Boolean!
+    notifyLowBalance: Boolean!
     pubKey: String
     pods: [Pod!]!
     networkVolumes: [NetworkVolume!]!
