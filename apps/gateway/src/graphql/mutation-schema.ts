@@ -24,6 +24,7 @@ export const MUTATION_SDL = /* GraphQL */ `
     deployCpuPod(input: DeployCpuPodInput!): Pod
     podStop(input: PodStopInput!): Pod
     podResume(input: PodResumeInput!): Pod
+    podBidResume(input: PodBidResumeInput!): Pod
     podTerminate(input: PodTerminateInput!): Boolean
     saveEndpoint(input: EndpointInput!): Endpoint
     updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
@@ -151,6 +152,12 @@ export const MUTATION_SDL = /* GraphQL */ `
 
   input PodResumeInput {
     podId: String!
+    gpuCount: Int
+  }
+
+  input PodBidResumeInput {
+    podId: String!
+    bidPerGpu: Float!
     gpuCount: Int
   }
 
