@@ -7,6 +7,7 @@ import {
   limitProviders,
   routeProviders,
 } from './jobs-api.providers';
+import { publicEndpointProviders } from './public/public-providers';
 
 export type { JobsApiOptions } from './jobs-api.providers';
 
@@ -22,6 +23,7 @@ export class JobsApiModule {
         jobApiServiceProvider,
         ...limitProviders(options.config),
         ...routeProviders(options.config),
+        ...publicEndpointProviders(options.config),
       ],
     };
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type Provider }
 import { HttpAdapterHost } from '@nestjs/core';
 import { createAccountsServices } from '@runplane/accounts';
 import type { DbClient } from '@runplane/db';
-import { EndpointsRepository, WorkerStateStore } from '@runplane/endpoints';
+import { EndpointsRepository, PublicEndpointsRepository, WorkerStateStore } from '@runplane/endpoints';
 import {
   API_KEY_AUTHENTICATOR,
   type ApiKeyAuthenticator,
@@ -19,6 +19,9 @@ import type { JobRouterConfig } from './config';
 import { JOB_API_ROUTES, jobApiRouteTable, JobApiRoutes } from './http/job-api-routes';
 import { EndpointLimits } from './limits/endpoint-limits';
 import { JobRateLimiter, type RunningWorkerCount } from './limits/job-rate-limiter';
+import { PublicJobLedger } from './public/public-job-ledger';
+import { PUBLIC_MODEL_CATALOG } from './public/public-providers';
+import type { PublicModelCatalog } from './public/public-model-routes';
 import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
 import { JOB_ENGINE, QUEUE_FREE_REDIS, QUEUE_ORDERED_REDIS } from './tokens';
 import { WorkerAuthenticator } from './worker/worker-auth';
@@ -78,7 +81,7 @@ export const accessProviders: Provider[] = [
   {
     provide: EndpointDirectory,
     inject: [DB_CLIENT],
-    useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db)),
+    useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db), new PublicEndpointsRepository(db)),
   },
   { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },
   {
@@ -103,9 +106,21 @@ function schedulerStates(redis: Redis): SchedulerWorkerStates {
 /** The job API's service, which answers until the server starts closing. */
 export const jobApiServiceProvider: Provider = {
   provide: JobApiService,
-  inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT, HttpAdapterHost],
-  useFactory: (engine: JobRouterEngine, endpoints: EndpointDirectory, redis: Redis, host: HttpAdapterHost) =>
-    new JobApiService(engine, endpoints, schedulerStates(redis), closingSignal(host.httpAdapter.getHttpServer())),
+  inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT, PublicJobLedger, HttpAdapterHost],
+  useFactory: (
+    engine: JobRouterEngine,
+    endpoints: EndpointDirectory,
+    redis: Redis,
+    ledger: PublicJobLedger,
+    host: HttpAdapterHost,
+  ) =>
+    new JobApiService(
+      engine,
+      endpoints,
+      schedulerStates(redis),
+      ledger,
+      closingSignal(host.httpAdapter.getHttpServer()),
+    ),
 };
 
 /** The endpoints' rate and concurrency limits, on the queue-free connection (they need no order with BullMQ's). */
@@ -136,20 +151,33 @@ export function limitProviders(config: JobRouterConfig): Provider[] {
   ];
 }
 
+const CLIENT_SERVICES = Symbol('CLIENT_SERVICES');
+
+interface ClientServices {
+  jobs: JobApiService;
+  models: PublicModelCatalog;
+}
+
 /** The job API's routes, served through libs/http's plain-route pipeline. */
 export function routeProviders(config: JobRouterConfig): Provider[] {
   return [
     PlainRoutes,
     {
+      // What client routes call: the job API and the public model catalog.
+      provide: CLIENT_SERVICES,
+      inject: [JobApiService, PUBLIC_MODEL_CATALOG],
+      useFactory: (jobs: JobApiService, models: PublicModelCatalog): ClientServices => ({ jobs, models }),
+    },
+    {
       provide: JOB_API_ROUTES,
-      inject: [JobApiService, JOB_ENGINE, API_KEY_AUTHENTICATOR, EndpointLimits, WorkerAuthenticator],
+      inject: [CLIENT_SERVICES, JOB_ENGINE, API_KEY_AUTHENTICATOR, EndpointLimits, WorkerAuthenticator],
       useFactory: (
-        jobs: JobApiService,
+        client: ClientServices,
         engine: JobRouterEngine,
         apiKeys: ApiKeyAuthenticator,
         limits: EndpointLimits,
         workerAuth: WorkerAuthenticator,
-      ) => jobApiRouteTable({ jobs, engine, apiKeys, limits, workerAuth }, config),
+      ) => jobApiRouteTable({ ...client, engine, apiKeys, limits, workerAuth }, config),
     },
     JobApiRoutes,
   ];

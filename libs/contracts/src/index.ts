@@ -9,6 +9,7 @@ export * from './v1/network-volumes';
 export * from './v1/endpoints';
 export * from './v1/billing';
 export * from './v1/webhooks';
+export * from './v1/public-endpoints';
 export * from './v2/jobs';
 export * from './v2/events';
 export * from './usage';

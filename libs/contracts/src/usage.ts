@@ -75,11 +75,34 @@ export const volumeUsageEventSchema = z.object({
   sizeGb: z.number().int().min(0),
 });
 
+/**
+ * `job.billed`: one caller's finished job on a public endpoint, billed to the caller (`accountId`) once: execution
+ * time x the worker's `costPerHr`, or `pricePerRequest` when the publication sets one. `occurredAt` is when the job
+ * was metered (just after it finished); the billed interval is the `executionMs` before it.
+ */
+export const publicJobUsageEventSchema = z.object({
+  ...base,
+  type: z.enum(['job.billed']),
+  jobId: z.string().min(1),
+  /** The public model's name: the caller's billing records show it as the endpoint. */
+  model: z.string().min(1),
+  executionMs: z.number().int().min(0),
+  /** USD per hour of the worker that ran the job ("0" with a per-request price). */
+  costPerHr: decimalString,
+  pricePerRequest: decimalString.nullable(),
+});
+
 /** Any usage event, told apart by `type`. */
-export const usageEventSchema = z.union([podUsageEventSchema, workerUsageEventSchema, volumeUsageEventSchema]);
+export const usageEventSchema = z.union([
+  podUsageEventSchema,
+  workerUsageEventSchema,
+  volumeUsageEventSchema,
+  publicJobUsageEventSchema,
+]);
 
 export type PodUsageEvent = z.infer<typeof podUsageEventSchema>;
 export type WorkerUsageEvent = z.infer<typeof workerUsageEventSchema>;
 export type VolumeUsageEvent = z.infer<typeof volumeUsageEventSchema>;
+export type PublicJobUsageEvent = z.infer<typeof publicJobUsageEventSchema>;
 export type UsageEvent = z.infer<typeof usageEventSchema>;
 export type UsageEventType = UsageEvent['type'];

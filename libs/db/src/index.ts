@@ -26,6 +26,7 @@ export type {
   Machine,
   NetworkVolume,
   Pod,
+  PublicEndpoint,
   SavingsPlan,
   Template,
   UsageEvent,

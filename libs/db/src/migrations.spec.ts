@@ -26,6 +26,7 @@ const EXPECTED_TABLES = [
   'machines',
   'network_volumes',
   'pods',
+  'public_endpoints',
   'savings_plans',
   'ssh_keys',
   'templates',

@@ -19,7 +19,14 @@ export const V2_MANAGEMENT_SEGMENTS: readonly string[] = [
  * `/v2/{endpointId}/...`, so one host can send `/v2/<one of these>/...` to the gateway and every other `/v2/...` to
  * the job-router only while no endpoint id equals one of them.
  */
-export const RESERVED_ENDPOINT_IDS: readonly string[] = [...V2_MANAGEMENT_SEGMENTS, 'tags', 'sandboxes', 'docs'];
+export const RESERVED_ENDPOINT_IDS: readonly string[] = [
+  ...V2_MANAGEMENT_SEGMENTS,
+  'tags',
+  'sandboxes',
+  'docs',
+  // The job API's list of public models (GET /v2/public-endpoints).
+  'public-endpoints',
+];
 
 /** Whether an id is a management segment (compared case-insensitively, as a router might). */
 export function isReservedEndpointId(id: string): boolean {

@@ -57,3 +57,14 @@ export function createEndpointsService(db: DbClient, deps: EndpointsDependencies
   );
 }
 export { EndpointReleasesRepository, releaseDiff, type EndpointReleaseRow, type ReleaseChange } from './releases';
+export {
+  PublicEndpointsRepository,
+  type PublicEndpointFields,
+  type PublishedEndpoint,
+} from './public-endpoints.repository';
+export { PublicEndpointsService, toPublicEndpointDto, toPublicModelDto } from './public-endpoints.service';
+export {
+  LoadBalancerUpstreamsRepository,
+  type LbEndpointRow,
+  type LbWorkerRow,
+} from './load-balancer-upstreams.repository';

@@ -14,6 +14,7 @@ import { OpenApiModule } from './openapi/openapi.module';
 import { EndpointsModule } from './endpoints/endpoints.module';
 import { BillingModule } from './billing/billing.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { PublicEndpointsModule } from './public-endpoints/public-endpoints.module';
 
 /** Settings the v1 API needs beyond the shared infrastructure. */
 export interface V1Options {
@@ -37,6 +38,7 @@ export class V1Module {
         EndpointsModule,
         BillingModule,
         WebhooksModule.forRoot(options),
+        PublicEndpointsModule,
       ],
       controllers: [ApiKeysController, RegistryAuthController],
       providers: [

@@ -1,10 +1,32 @@
 import { NotFoundError, type Principal } from '@runplane/contracts';
 
+/** A public model the path named: the caller is not the endpoint's owner. */
+export interface PublicModelRef {
+  name: string;
+  /** USD per job as a decimal string, or null: execution time x the worker's price. */
+  pricePerRequest: string | null;
+}
+
 /** What the job API needs to know about an endpoint. */
 export interface EndpointSummary {
+  /** The endpoint's id, which engine calls use (for a public model, not what the path said). */
   id: string;
+  /** The owner's account. */
   accountId: string;
   executionTimeoutMs: number;
+  /** Set when the path named a public model rather than one of the caller's endpoints. */
+  publicModel?: PublicModelRef;
+}
+
+/** Finds a public model by name, whoever owns it (the endpoints lib's PublicEndpointsRepository). */
+export interface PublicModelLookup {
+  resolve(name: string): Promise<{
+    name: string;
+    endpointId: string;
+    ownerAccountId: string;
+    executionTimeoutMs: number;
+    pricePerRequest: string | null;
+  } | null>;
 }
 
 /** Finds an account's endpoint (the endpoints lib's repository, wired by the module). */
@@ -29,12 +51,39 @@ export class EndpointDirectory {
 
   constructor(
     private readonly lookup: EndpointLookup,
+    private readonly models?: PublicModelLookup,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The endpoint, when the principal's account owns it; else NotFoundError. */
+  /**
+   * The endpoint the path names for the principal: one its account owns, else a public model of that name (model
+   * names are never endpoint ids); else NotFoundError.
+   */
   async require(principal: Principal, endpointId: string): Promise<EndpointSummary> {
-    return this.requireOwned(principal.accountId, endpointId);
+    try {
+      return await this.requireOwned(principal.accountId, endpointId);
+    } catch (error) {
+      if (!(error instanceof NotFoundError) || !this.models) throw error;
+      return this.requireModel(endpointId);
+    }
+  }
+
+  /** The public model `name`; else NotFoundError('Endpoint'), as for an unknown endpoint. */
+  private async requireModel(name: string): Promise<EndpointSummary> {
+    const key = `model:${name}`;
+    const cached = this.cache.get(key);
+    if (cached && cached.expiresAt > this.now()) return cached.endpoint;
+    const row = await this.models?.resolve(name);
+    if (!row) {
+      this.cache.delete(key);
+      throw new NotFoundError('Endpoint');
+    }
+    return this.remember(key, {
+      id: row.endpointId,
+      accountId: row.ownerAccountId,
+      executionTimeoutMs: row.executionTimeoutMs,
+      publicModel: { name: row.name, pricePerRequest: row.pricePerRequest },
+    });
   }
 
   /** The endpoint, when `accountId` owns it; else NotFoundError. */
@@ -47,7 +96,10 @@ export class EndpointDirectory {
       this.cache.delete(key);
       throw new NotFoundError('Endpoint');
     }
-    const endpoint = { id: row.id, accountId: row.accountId, executionTimeoutMs: row.executionTimeoutMs };
+    return this.remember(key, { id: row.id, accountId: row.accountId, executionTimeoutMs: row.executionTimeoutMs });
+  }
+
+  private remember(key: string, endpoint: EndpointSummary): EndpointSummary {
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
     this.cache.set(key, { endpoint, expiresAt: this.now() + CACHE_TTL_MS });
     return endpoint;

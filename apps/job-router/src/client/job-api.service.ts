@@ -1,4 +1,10 @@
-import type { EndpointHealth, EndpointMetrics, Principal, RunJobInput } from '@runplane/contracts';
+import {
+  type EndpointHealth,
+  type EndpointMetrics,
+  NotFoundError,
+  type Principal,
+  type RunJobInput,
+} from '@runplane/contracts';
 import {
   type JobEngine,
   type JobRecord,
@@ -9,7 +15,8 @@ import {
   syncRetentionMs,
   TERMINAL_STATUSES,
 } from '@runplane/jobs';
-import type { EndpointDirectory } from './endpoint-directory';
+import type { PublicJobLedger } from '../public/public-job-ledger';
+import type { EndpointDirectory, EndpointSummary } from './endpoint-directory';
 
 /** Idle and running workers of an endpoint, from their heartbeats. */
 export interface WorkerStats {
@@ -45,6 +52,13 @@ function ref(record: JobRecord): JobRef {
   return { id: record.id, status: record.status };
 }
 
+/** A record as a public model's caller sees it: never the worker that ran it. */
+function callerView(endpoint: EndpointSummary, record: JobRecord): JobRecord {
+  if (!endpoint.publicModel) return record;
+  const { workerId: _workerId, ...rest } = record;
+  return rest;
+}
+
 /**
  * Everything of the body but `input` and `policy` goes to the worker as it came, `webhook` included: RunPod's worker
  * SDK hands the job object to the handler as it is.
@@ -54,12 +68,17 @@ function extraKeys(body: RunJobInput): Record<string, unknown> {
   return extra;
 }
 
-/** The client half of the job API: endpoint ownership, policy defaults, then one engine call. */
+/**
+ * The client half of the job API: endpoint ownership, policy defaults, then one engine call. A public model's caller
+ * (the path names a model, not one of its endpoints) owns its jobs there: another account's job id is 404, endpoint-
+ * wide routes are 404, and records never name the worker.
+ */
 export class JobApiService {
   constructor(
     private readonly engine: JobRouterEngine,
     private readonly endpoints: EndpointDirectory,
     private readonly schedulerStates: SchedulerWorkerStates,
+    private readonly publicJobs: PublicJobLedger,
     /** Aborts when the service starts closing: /runsync, /status-sync and /stream then answer what they have at once. */
     private readonly closing?: AbortSignal,
   ) {}
@@ -71,19 +90,38 @@ export class JobApiService {
     body: RunJobInput,
     options: SubmitOptions,
   ): Promise<JobRecord> {
+    return (await this.submitTo(principal, endpointId, body, options)).record;
+  }
+
+  /** Submits a job, and says to which endpoint it went. */
+  private async submitTo(
+    principal: Principal,
+    endpointId: string,
+    body: RunJobInput,
+    options: SubmitOptions,
+  ): Promise<{ endpoint: EndpointSummary; record: JobRecord }> {
     const endpoint = await this.endpoints.require(principal, endpointId);
-    return this.engine.submit({
-      endpointId,
-      accountId: endpoint.accountId,
+    const caller = endpoint.publicModel ? principal.accountId : undefined;
+    // The job's own executionTimeout, else the endpoint's; ttl 24 h by default.
+    const policy = resolveJobPolicy(body.policy, endpoint.executionTimeoutMs);
+    const record = await this.engine.submit({
+      endpointId: endpoint.id,
+      accountId: caller ?? endpoint.accountId,
       input: body.input,
       extra: extraKeys(body),
       webhook: body.webhook,
-      // The job's own executionTimeout, else the endpoint's; ttl 24 h by default.
-      policy: resolveJobPolicy(body.policy, endpoint.executionTimeoutMs),
+      policy,
       sync: options.sync,
-      idempotencyKey: options.idempotencyKey,
+      // On a public model each caller has its own Idempotency-Keys: one never gets another's job back.
+      idempotencyKey: caller && options.idempotencyKey ? `${caller}:${options.idempotencyKey}` : options.idempotencyKey,
       retentionMs: options.retentionMs,
     });
+    if (caller && endpoint.publicModel) {
+      const { name: model, pricePerRequest } = endpoint.publicModel;
+      const entry = { endpointId: endpoint.id, jobId: record.id, accountId: caller, model, pricePerRequest };
+      await this.publicJobs.record(entry, policy.ttlMs);
+    }
+    return { endpoint, record };
   }
 
   async run(principal: Principal, endpointId: string, body: RunJobInput, idempotencyKey?: string): Promise<JobRef> {
@@ -98,61 +136,80 @@ export class JobApiService {
     waitMs: number,
   ): Promise<JobRecord | JobRef> {
     // RunPod keeps a /runsync result 1 min, longer (up to 5 min) when the caller waits longer.
-    const submitted = await this.submit(principal, endpointId, body, {
+    const { endpoint, record } = await this.submitTo(principal, endpointId, body, {
       sync: true,
       retentionMs: syncRetentionMs(waitMs),
     });
-    return this.finishedOrRef(await this.engine.waitFor(endpointId, submitted.id, waitMs, this.closing));
+    const finished = await this.engine.waitFor(endpoint.id, record.id, waitMs, this.closing);
+    return this.finishedOrRef(callerView(endpoint, finished));
   }
 
   async status(principal: Principal, endpointId: string, jobId: string, ttlMs?: number): Promise<JobRecord> {
-    await this.endpoints.require(principal, endpointId);
-    return ttlMs === undefined ? this.engine.get(endpointId, jobId) : this.engine.setTtl(endpointId, jobId, ttlMs);
+    const endpoint = await this.jobEndpoint(principal, endpointId, jobId);
+    if (ttlMs === undefined) return callerView(endpoint, await this.engine.get(endpoint.id, jobId));
+    const record = await this.engine.setTtl(endpoint.id, jobId, ttlMs);
+    if (endpoint.publicModel) await this.publicJobs.extend(endpoint.id, jobId, ttlMs);
+    return callerView(endpoint, record);
   }
 
   async statusSync(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<JobRecord> {
-    await this.endpoints.require(principal, endpointId);
-    return this.engine.waitFor(endpointId, jobId, waitMs, this.closing);
+    const endpoint = await this.jobEndpoint(principal, endpointId, jobId);
+    return callerView(endpoint, await this.engine.waitFor(endpoint.id, jobId, waitMs, this.closing));
   }
 
   async stream(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<StreamRead> {
-    await this.endpoints.require(principal, endpointId);
-    const read = await this.engine.readStream(endpointId, jobId, waitMs, this.closing);
+    const endpoint = await this.jobEndpoint(principal, endpointId, jobId);
+    const read = await this.engine.readStream(endpoint.id, jobId, waitMs, this.closing);
     // RunPod's clients index `stream` unconditionally: it is always an array.
     return { status: read.status, stream: Array.isArray(read.stream) ? read.stream : [] };
   }
 
   async cancel(principal: Principal, endpointId: string, jobId: string): Promise<JobRef> {
-    await this.endpoints.require(principal, endpointId);
-    return ref(await this.engine.cancel(endpointId, jobId));
+    const endpoint = await this.jobEndpoint(principal, endpointId, jobId);
+    return ref(await this.engine.cancel(endpoint.id, jobId));
   }
 
+  /** Not on a public model: a job is billed once, so a caller submits it again instead. */
   async retry(principal: Principal, endpointId: string, jobId: string): Promise<JobRef> {
-    await this.endpoints.require(principal, endpointId);
-    return ref(await this.engine.retry(endpointId, jobId));
+    const endpoint = await this.ownedEndpoint(principal, endpointId);
+    return ref(await this.engine.retry(endpoint.id, jobId));
   }
 
   async purgeQueue(principal: Principal, endpointId: string): Promise<{ removed: number; status: 'completed' }> {
-    await this.endpoints.require(principal, endpointId);
-    return { removed: await this.engine.purgeQueue(endpointId), status: 'completed' };
+    const endpoint = await this.ownedEndpoint(principal, endpointId);
+    return { removed: await this.engine.purgeQueue(endpoint.id), status: 'completed' };
   }
 
   async health(principal: Principal, endpointId: string): Promise<EndpointHealth> {
-    await this.endpoints.require(principal, endpointId);
-    const [jobs, { workers }] = await Promise.all([this.engine.counts(endpointId), this.workerStates(endpointId)]);
+    const { id } = await this.ownedEndpoint(principal, endpointId);
+    const [jobs, { workers }] = await Promise.all([this.engine.counts(id), this.workerStates(id)]);
     return { jobs, workers };
   }
 
   /** /metrics: the ids of the workers taking jobs, and the /health worker counts with their number as `ready`. */
   async metrics(principal: Principal, endpointId: string): Promise<EndpointMetrics> {
-    await this.endpoints.require(principal, endpointId);
-    const { ready, workers } = await this.workerStates(endpointId);
+    const { id } = await this.ownedEndpoint(principal, endpointId);
+    const { ready, workers } = await this.workerStates(id);
     return { readyWorkers: ready, workers: { ready: ready.length, ...workers } };
   }
 
   async requests(principal: Principal, endpointId: string, limit: number): Promise<JobRecord[]> {
-    await this.endpoints.require(principal, endpointId);
-    return this.engine.recent(endpointId, limit);
+    const { id } = await this.ownedEndpoint(principal, endpointId);
+    return this.engine.recent(id, limit);
+  }
+
+  /** The endpoint of a job route; on a public model, NotFoundError unless the principal submitted the job. */
+  private async jobEndpoint(principal: Principal, endpointId: string, jobId: string): Promise<EndpointSummary> {
+    const endpoint = await this.endpoints.require(principal, endpointId);
+    if (endpoint.publicModel) await this.publicJobs.requireCaller(endpoint.id, jobId, principal.accountId);
+    return endpoint;
+  }
+
+  /** Routes about the endpoint as a whole (its queue, workers, every job): its owner's only, a public model is 404. */
+  private async ownedEndpoint(principal: Principal, endpointId: string): Promise<EndpointSummary> {
+    const endpoint = await this.endpoints.require(principal, endpointId);
+    if (endpoint.publicModel) throw new NotFoundError('Endpoint');
+    return endpoint;
   }
 
   /**

@@ -6,6 +6,7 @@ import type { JobApiService, JobRouterEngine } from '../client/job-api.service';
 import type { JobRouterConfig } from '../config';
 import type { EndpointLimits } from '../limits/endpoint-limits';
 import { openAiRoutes } from '../openai';
+import { type PublicModelCatalog, publicModelRoutes } from '../public/public-model-routes';
 import type { WorkerAuthenticator } from '../worker/worker-auth';
 import { workerRoutes } from '../worker/worker-routes';
 import type { WorkerIdentity } from '../worker-tokens';
@@ -29,6 +30,8 @@ export interface JobApiRouteDeps {
   apiKeys: ApiKeyAuthenticator;
   limits: EndpointLimits;
   workerAuth: WorkerAuthenticator;
+  /** The public models (`GET /v2/public-endpoints`). */
+  models: PublicModelCatalog;
 }
 
 /** The job API's route table on its services, with the body limits, waits and guards of `config`. */
@@ -36,7 +39,11 @@ export function jobApiRouteTable(deps: JobApiRouteDeps, config: JobRouterConfig)
   return {
     client: {
       guards: new ClientGuards(deps.apiKeys, deps.limits),
-      routes: [...clientRoutes(deps.jobs, { streamWaitMs: config.JOB_STREAM_WAIT_MS }), ...openAiRoutes(deps.jobs)],
+      routes: [
+        ...clientRoutes(deps.jobs, { streamWaitMs: config.JOB_STREAM_WAIT_MS }),
+        ...openAiRoutes(deps.jobs),
+        ...publicModelRoutes(deps.models),
+      ],
     },
     worker: {
       guards: new WorkerGuards(deps.workerAuth),

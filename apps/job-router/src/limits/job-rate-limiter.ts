@@ -47,6 +47,8 @@ type Verdict = typeof ADMITTED | { readonly reason: unknown };
 interface PendingAcquire {
   readonly key: string;
   readonly endpointId: string;
+  /** A public model's caller: its own counters, at the base limits (no per-worker raise). */
+  readonly caller: string | undefined;
   readonly operation: LimitedOperation;
   readonly limit: OperationLimit;
   readonly waiters: Array<{ resolve: (release: Release) => void; reject: (reason: unknown) => void }>;
@@ -100,14 +102,17 @@ export class JobRateLimiter {
     return this.options.overrides[operation] ?? DEFAULT_LIMITS[operation];
   }
 
-  /** Counts one request; throws RateLimitedError when over a limit, else returns the release of its slot. */
-  async acquire(endpointId: string, operation: LimitedOperation): Promise<Release> {
+  /**
+   * Counts one request; throws RateLimitedError when over a limit, else returns the release of its slot. With
+   * `caller` (a public model's caller account) the request counts against that caller's own counters on the endpoint.
+   */
+  async acquire(endpointId: string, operation: LimitedOperation, caller?: string): Promise<Release> {
     const limit = this.limitOf(operation);
     if (limit.requests === 0 && limit.concurrent === 0) return NOTHING_TO_RELEASE;
-    const key = `${endpointId}:${operation}`;
+    const key = caller === undefined ? `${endpointId}:${operation}` : `${endpointId}:${operation}:caller:${caller}`;
     let batch = this.acquiring.get(key);
     if (!batch) {
-      const created: PendingAcquire = { key, endpointId, operation, limit, waiters: [] };
+      const created: PendingAcquire = { key, endpointId, caller, operation, limit, waiters: [] };
       this.acquiring.set(key, created);
       // After the turn's I/O callbacks, so every request of the same key read in this turn joins the batch.
       atTurnEnd('after-io', () => {
@@ -142,12 +147,14 @@ export class JobRateLimiter {
     counted: RateLimiterRes | undefined,
     held: RateLimiterRes | undefined,
   ): Promise<Verdict[]> {
-    const { endpointId, operation, limit, waiters } = batch;
+    const { endpointId, caller, operation, limit, waiters } = batch;
     const offset = 1 - waiters.length;
-    // Only a batch with a request over the base limit pays for the worker count, once.
+    // Only a batch with a request over the base limit pays for the worker count, once; a caller has the base only.
     const overBase =
       counted && counted.consumedPoints > limit.requests
-        ? await this.overBaseLimit(endpointId, limit.requests)
+        ? caller === undefined
+          ? await this.overBaseLimit(endpointId, limit.requests)
+          : { effective: limit.requests }
         : undefined;
     return waiters.map((_, i): Verdict => {
       const rateCount = counted ? counted.consumedPoints + offset + i : 0;

@@ -11,7 +11,7 @@ export interface ChargeWrites {
 }
 
 function recordKind(resource: ResourceRef): ChargeKind {
-  return resource.kind === 'WORKER' ? 'ENDPOINT' : resource.kind;
+  return resource.kind === 'WORKER' || resource.kind === 'PUBLIC_JOB' ? 'ENDPOINT' : resource.kind;
 }
 
 function toCharge(row: BillingRecord): Charge {

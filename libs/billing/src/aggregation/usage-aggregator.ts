@@ -122,7 +122,8 @@ export class UsageAggregator {
   // Pod and worker events without template or image get them from the Pod row, so the stored event (and every
   // interval derived from it later) keeps them after the Pod is gone.
   private async withWorkload(usage: UsageRepository, event: UsageEvent): Promise<UsageEvent> {
-    if ('networkVolumeId' in event || (event.templateId !== undefined && event.imageName !== undefined)) return event;
+    if ('networkVolumeId' in event || 'jobId' in event) return event;
+    if (event.templateId !== undefined && event.imageName !== undefined) return event;
     const dims = await usage.podDimensions('podId' in event ? event.podId : event.workerId);
     return {
       ...event,

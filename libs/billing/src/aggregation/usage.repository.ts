@@ -40,6 +40,7 @@ function toDerived(row: UsageInterval): DerivedInterval {
     diskSpaceGb: row.diskSpaceGb,
     ratePerHr: money(row.ratePerHr).toFixed(RATE_DECIMALS),
     storageCostPerMonth: money(row.storageCostPerMonth).toFixed(RATE_DECIMALS),
+    flatAmount: money(row.flatAmount).toFixed(RATE_DECIMALS),
     startedAt: row.startedAt,
     endedAt: row.endedAt,
   };

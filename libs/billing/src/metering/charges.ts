@@ -72,6 +72,15 @@ function keyOf(interval: DerivedInterval, hour: number): ChargeKey {
       };
     case 'NETWORK_VOLUME':
       return { ...dims, kind: 'NETWORK_VOLUME', podId: '', endpointId: '', networkVolumeId: interval.resourceId };
+    case 'PUBLIC_JOB':
+      // The caller's record names its job and the model, never the worker or the endpoint behind the model.
+      return {
+        ...dims,
+        kind: 'ENDPOINT',
+        podId: interval.resourceId,
+        endpointId: interval.endpointId ?? '',
+        networkVolumeId: '',
+      };
   }
 }
 
@@ -99,6 +108,18 @@ interface Accumulator {
   diskSpaceBilledGb: number;
 }
 
+// A flat amount (a public endpoint's per-request price) is billed once, in the hour the interval starts.
+function addFlatAmount(buckets: Map<string, Accumulator>, interval: DerivedInterval, from: Date, until: Date): void {
+  const at = interval.startedAt.getTime();
+  const flat = new Money(interval.flatAmount);
+  if (flat.isZero() || at < from.getTime() || at >= until.getTime()) return;
+  const key = keyOf(interval, hourOf(at));
+  const id = chargeKeyOf(key);
+  const bucket = buckets.get(id) ?? { key, amount: new Money(0), timeBilledMs: 0, diskSpaceBilledGb: 0 };
+  bucket.amount = bucket.amount.add(flat);
+  buckets.set(id, bucket);
+}
+
 /**
  * Hourly charges of one resource's intervals within [from, until): compute at the interval's rate per hour
  * (a Pod's savings plans lower it while active), disk at its monthly cost / 730 per hour, both to the
@@ -113,6 +134,7 @@ export function computeCharges(
   const buckets = new Map<string, Accumulator>();
   const monthMs = new Money(HOURS_PER_MONTH * MS_PER_HOUR);
   for (const interval of intervals) {
+    addFlatAmount(buckets, interval, from, until);
     const start = Math.max(interval.startedAt.getTime(), from.getTime());
     const end = Math.min(interval.endedAt?.getTime() ?? Infinity, until.getTime());
     if (end <= start) continue;

@@ -1,4 +1,4 @@
-import type { StoragePrices, UsageEvent, VolumeUsageEvent } from '@runplane/contracts';
+import type { PublicJobUsageEvent, StoragePrices, UsageEvent, VolumeUsageEvent } from '@runplane/contracts';
 import { Money, RATE_DECIMALS } from './money';
 import { resourceOf, type ResourceKind } from './resource';
 
@@ -27,6 +27,8 @@ export interface DerivedInterval {
   ratePerHr: string;
   /** USD per month of the interval's disk, 6 decimal places. */
   storageCostPerMonth: string;
+  /** USD billed once, in the hour the interval starts (a public endpoint's per-request price), 6 decimal places. */
+  flatAmount: string;
   startedAt: Date;
   endedAt: Date | null;
 }
@@ -41,6 +43,7 @@ const LIFECYCLE_RANK: Record<UsageEvent['type'], number> = {
   'volume.created': 0,
   'volume.resized': 1,
   'volume.deleted': 2,
+  'job.billed': 0,
 };
 
 /** Events of one resource in the order they happened. */
@@ -75,8 +78,10 @@ function opened(event: UsageEvent, phase: UsagePhase, prices: StoragePrices): De
     phase,
     startedAt: new Date(event.occurredAt),
     endedAt: null,
+    flatAmount: rate(new Money(0)),
   };
   if ('networkVolumeId' in event) return { ...base, ...volumeShape(event, prices) };
+  if ('jobId' in event) return { ...base, ...jobShape(event) };
   const compute = {
     endpointId: 'endpointId' in event ? event.endpointId : null,
     gpuTypeId: event.gpuTypeId,
@@ -108,6 +113,31 @@ function volumeShape(event: VolumeUsageEvent, prices: StoragePrices) {
   };
 }
 
+// A public-endpoint job: the caller pays the worker's rate for the execution time, or the flat per-request price.
+function jobShape(event: PublicJobUsageEvent) {
+  const perRequest = event.pricePerRequest !== null;
+  return {
+    endpointId: event.model,
+    gpuTypeId: null,
+    gpuCount: 0,
+    cpuFlavorId: null,
+    dataCenterId: null,
+    templateId: null,
+    imageName: null,
+    diskSpaceGb: 0,
+    ratePerHr: rate(perRequest ? new Money(0) : new Money(event.costPerHr)),
+    storageCostPerMonth: rate(new Money(0)),
+    flatAmount: rate(new Money(event.pricePerRequest ?? 0)),
+  };
+}
+
+/** The one interval of a billed public-endpoint job: the `executionMs` before it was metered. */
+function jobInterval(event: PublicJobUsageEvent, prices: StoragePrices): DerivedInterval {
+  const endedAt = new Date(event.occurredAt);
+  const startedAt = new Date(endedAt.getTime() - event.executionMs);
+  return { ...opened(event, 'RUNNING', prices), startedAt, endedAt, endEventId: event.eventId };
+}
+
 type Step = { close: boolean; open?: UsagePhase; final?: boolean };
 
 /**
@@ -133,6 +163,7 @@ function step(event: UsageEvent, open: UsagePhase | null): Step {
       return { close: true, open: 'STORED' };
     case 'pod.terminated':
     case 'volume.deleted':
+    case 'job.billed':
       return { close: true, final: true };
   }
 }
@@ -142,6 +173,8 @@ function step(event: UsageEvent, open: UsagePhase | null): Step {
  * are ignored; zero-length intervals are dropped. Pure: the same events always give the same intervals.
  */
 export function deriveIntervals(events: readonly UsageEvent[], prices: StoragePrices): DerivedInterval[] {
+  const billed = events.find((event): event is PublicJobUsageEvent => event.type === 'job.billed');
+  if (billed) return [jobInterval(billed, prices)];
   const intervals: DerivedInterval[] = [];
   let open: DerivedInterval | null = null;
   for (const event of inLifecycleOrder(events)) {
@@ -183,6 +216,7 @@ const SAME_UNLESS_END: readonly (keyof DerivedInterval)[] = [
   'diskSpaceGb',
   'ratePerHr',
   'storageCostPerMonth',
+  'flatAmount',
 ];
 
 const time = (date: Date | null): number => (date === null ? Infinity : date.getTime());

@@ -5,6 +5,7 @@ import { endpointRoutes } from './routes/endpoints.routes';
 import { apiKeyRoutes, docsRoutes, registryAuthRoutes } from './routes/extensions.routes';
 import { networkVolumeRoutes } from './routes/network-volumes.routes';
 import { podRoutes } from './routes/pods.routes';
+import { publicEndpointRoutes } from './routes/public-endpoints.routes';
 import { templateRoutes } from './routes/templates.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 
@@ -19,6 +20,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   ...billingRoutes,
   ...apiKeyRoutes,
   ...webhookRoutes,
+  ...publicEndpointRoutes,
 ];
 
 let cached: OpenApiDocument | undefined;
