@@ -1,8 +1,10 @@
 import { DEFAULT_GPU_TYPES, seedCatalog } from '@runplane/catalog';
 import type { PodDto } from '@runplane/contracts';
+import { newId } from '@runplane/db';
 import { postGraphql } from './fixtures/graphql/client';
 import {
   CTL_LEGACY_CREATE_POD,
+  CTL_LEGACY_GET_CLOUD,
   CTL_LEGACY_GET_PODS,
   CTL_LEGACY_REMOVE_POD,
   CTL_LEGACY_START_POD,
@@ -13,7 +15,10 @@ import {
 import { bearer, type GatewayHarness, startGateway } from './harness';
 
 const RTX = 'NVIDIA GeForce RTX 4090';
-const RTX_NAME = DEFAULT_GPU_TYPES.find((gpu) => gpu.id === RTX)?.displayName;
+const RTX_ENTRY = DEFAULT_GPU_TYPES.find((gpu) => gpu.id === RTX);
+const RTX_NAME = RTX_ENTRY?.displayName;
+
+type CloudRow = { gpuTypeId: string; minMemory: number | null };
 
 describe("GraphQL texts of runpodctl's serverless update and its legacy pod commands", () => {
   let gw: GatewayHarness;
@@ -116,5 +121,36 @@ describe("GraphQL texts of runpodctl's serverless update and its legacy pod comm
       body: { data: { podTerminate: null } },
     });
     expect((await rest(owner.secret, 'GET', `/v1/pods/${pod.id}`)).statusCode).toBe(404);
+  });
+
+  it("answers get cloud with each GPU type's prices, and RAM and vCPUs only where a Pod of that many GPUs fits now", async () => {
+    // Four free RTX 4090s in EU-RO-1, secure cloud.
+    await gw.db.machine.create({
+      data: {
+        ...{ id: newId(), name: `node-${newId(6)}`, ready: true, schedulable: true, dataCenterId: 'EU-RO-1' },
+        ...{ gpuTypeId: RTX, gpuCount: 4, cpuCount: 64, memoryInGb: 256 },
+      },
+    });
+    const cloud = async (input: object) => {
+      const res = await postGraphql(gw, { key: owner.secret, query: CTL_LEGACY_GET_CLOUD, variables: { input } });
+      expect({ status: res.status, errors: res.body.errors }).toEqual({ status: 200, errors: undefined });
+      const rows = (res.body.data?.['gpuTypes'] as { lowestPrice: CloudRow }[]).map((gpu) => gpu.lowestPrice);
+      expect(rows).toHaveLength(DEFAULT_GPU_TYPES.length);
+      return rows.filter((row) => row.minMemory !== null);
+    };
+
+    // `runpodctl get cloud`: one GPU, either cloud.
+    expect(await cloud({ gpuCount: 1, secureCloud: null })).toEqual([
+      {
+        ...{ gpuTypeId: RTX, gpuName: RTX_NAME, minMemory: 8, minVcpu: 2 },
+        ...{ minimumBidPrice: RTX_ENTRY?.secureSpotPrice, uninterruptablePrice: RTX_ENTRY?.securePrice },
+      },
+    ]);
+    // `runpodctl get cloud 2 --mem 16 --vcpu 4 --disk 100`: minimums per GPU, as podFindAndDeployOnDemand reads them.
+    const two = { gpuCount: 2, minMemoryInGb: 16, minVcpuCount: 4, secureCloud: null, totalDisk: 100 };
+    expect(await cloud(two)).toEqual([expect.objectContaining({ gpuTypeId: RTX, minMemory: 32, minVcpu: 8 })]);
+    // Five GPUs fit on no machine; the community cloud has none.
+    expect(await cloud({ gpuCount: 5, secureCloud: null })).toEqual([]);
+    expect(await cloud({ gpuCount: 1, secureCloud: false })).toEqual([]);
   });
 });

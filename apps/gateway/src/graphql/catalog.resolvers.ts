@@ -7,6 +7,7 @@ import {
   type InventorySlot,
   totalUnits,
 } from '@runplane/catalog';
+import { podCreateInput } from '@runplane/contracts';
 
 /** Free capacity per machine now, as the scheduler keeps it (placement's CapacityRepository.freeNow). */
 export interface FreeCapacity {
@@ -20,7 +21,16 @@ interface LowestPriceInput {
   gpuCount?: number | null;
   dataCenterId?: string | null;
   secureCloud?: boolean | null;
+  /** runpodctl `get cloud --mem`/`--vcpu`: per GPU, as podFindAndDeployOnDemand reads them (minRAMPerGPU, minVCPUPerGPU). */
+  minMemoryInGb?: number | null;
+  minVcpuCount?: number | null;
 }
+
+/** A GPU Pod's RAM and vCPUs per GPU when the create input names none (POST /v1/pods' defaults). */
+const PER_GPU = {
+  memoryInGb: podCreateInput.shape.minRAMPerGPU.parse(undefined),
+  vcpuCount: podCreateInput.shape.minVCPUPerGPU.parse(undefined),
+};
 
 /** The catalog reads of the legacy GraphQL API: `gpuTypes`, `dataCenters`, `serverlessGpuPools`. */
 export class CatalogResolvers {
@@ -45,15 +55,26 @@ export class CatalogResolvers {
     };
   }
 
-  /** The on-demand price (secure unless asked otherwise) and the stock of `gpuCount` GPUs of the type. */
+  /**
+   * The on-demand price (secure unless asked otherwise) and the stock of `gpuCount` GPUs of the type. `minMemory` and
+   * `minVcpu` are the RAM and vCPUs a Pod of that many GPUs created with the same minimums gets; null when none fits
+   * now (runpodctl's `get cloud` lists only types with a `minMemory`).
+   */
   private async lowestPrice(gpu: GpuTypeEntry, input: LowestPriceInput) {
     const secureCloud = input.secureCloud ?? gpu.secureCloud;
-    const price = secureCloud ? gpu.securePrice : gpu.communityPrice;
-    const spot = secureCloud ? gpu.secureSpotPrice : gpu.communitySpotPrice;
+    const count = input.gpuCount ?? 1;
     const machines = await this.capacity.freeNow(new Date());
-    const units = gpuUnitsByDataCenter(machines, { gpuTypeId: gpu.id, count: input.gpuCount ?? 1, secureCloud });
+    const units = gpuUnitsByDataCenter(machines, { gpuTypeId: gpu.id, count, secureCloud });
     const free = input.dataCenterId ? (units.get(input.dataCenterId) ?? 0) : totalUnits(units);
-    return { minimumBidPrice: spot, uninterruptablePrice: price, stockStatus: STOCK[availabilityLevel(free)] };
+    return {
+      gpuTypeId: gpu.id,
+      gpuName: gpu.displayName,
+      minimumBidPrice: secureCloud ? gpu.secureSpotPrice : gpu.communitySpotPrice,
+      uninterruptablePrice: secureCloud ? gpu.securePrice : gpu.communityPrice,
+      stockStatus: STOCK[availabilityLevel(free)],
+      minMemory: free > 0 ? (input.minMemoryInGb ?? PER_GPU.memoryInGb) * count : null,
+      minVcpu: free > 0 ? Math.max(1, (input.minVcpuCount ?? PER_GPU.vcpuCount) * count) : null,
+    };
   }
 
   /** The listed data centers, each with the GPU types it has machines of and their stock (one GPU, either cloud). */

@@ -53,6 +53,9 @@ export const LEGACY_SDL = /* GraphQL */ `
 
   input GpuLowestPriceInput {
     gpuCount: Int
+    minMemoryInGb: Int
+    minVcpuCount: Int
+    totalDisk: Int
     dataCenterId: String
     secureCloud: Boolean
     includeAiApi: Boolean
@@ -153,6 +156,10 @@ export const LEGACY_SDL = /* GraphQL */ `
   }
 
   type LowestPrice {
+    gpuTypeId: String!
+    gpuName: String!
+    minMemory: Int
+    minVcpu: Int
     minimumBidPrice: Float
     uninterruptablePrice: Float
     stockStatus: String
