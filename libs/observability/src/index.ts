@@ -6,3 +6,5 @@ export { createMetricsRegistry } from './metrics';
 export type { Counter, Gauge, Histogram, MetricsRegistry } from './metrics';
 export { activeTraceIds, injectTraceContext, withSpan, withTraceContext } from './tracing';
 export type { SpanAttributes } from './tracing';
+export { BoundedLabel, OTHER_LABEL } from './bounded-label';
+export type { BoundedLabelOptions, RemovableMetric } from './bounded-label';

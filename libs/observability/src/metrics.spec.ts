@@ -27,3 +27,29 @@ describe('createMetricsRegistry', () => {
     expect(await b.metrics()).not.toContain('runplane_x_total');
   });
 });
+
+describe('collectedGauge', () => {
+  it('sets its values at each scrape and drops the keys the last collect did not set', async () => {
+    const metrics = createMetricsRegistry('job-router');
+    let depths: Record<string, number> = { 'ep-a': 3, 'ep-b': 1 };
+    metrics.collectedGauge('runplane_t_depth', 'depth', ['endpoint'], async (gauge) => {
+      for (const [endpoint, depth] of Object.entries(depths)) gauge.set({ endpoint }, depth);
+    });
+    expect(await metrics.metrics()).toContain('runplane_t_depth{endpoint="ep-a",service="job-router"} 3');
+    depths = { 'ep-b': 2 };
+    const text = await metrics.metrics();
+    expect(text).not.toContain('ep-a');
+    expect(text).toContain('runplane_t_depth{endpoint="ep-b",service="job-router"} 2');
+  });
+
+  it('is empty for a scrape whose collect fails, and the rest of the exposition is served', async () => {
+    const metrics = createMetricsRegistry('job-router');
+    metrics.collectedGauge('runplane_t_depth', 'depth', ['endpoint'], async (gauge) => {
+      gauge.set({ endpoint: 'ep-a' }, 1);
+      throw new Error('Redis is down');
+    });
+    const text = await metrics.metrics();
+    expect(text).not.toContain('runplane_t_depth{');
+    expect(text).toContain('process_cpu_user_seconds_total');
+  });
+});

@@ -1,3 +1,4 @@
+import { BoundedLabel, type BoundedLabelOptions } from './bounded-label';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export type { Counter, Gauge, Histogram } from 'prom-client';
@@ -16,17 +17,58 @@ export interface MetricsRegistry {
     buckets?: number[],
   ): Histogram<L>;
   gauge<L extends string = string>(name: string, help: string, labelNames?: readonly L[]): Gauge<L>;
+  /**
+   * A gauge whose values `collect` sets at each scrape (e.g. read from Redis), after the previous ones are cleared so
+   * a key that is gone leaves no stale value; a collect that throws leaves the gauge empty for that scrape.
+   */
+  collectedGauge<L extends string = string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    collect: (gauge: Gauge<L>) => Promise<void>,
+  ): Gauge<L>;
+  /** A bounded per-key label (see {@link BoundedLabel}) whose removed series are gone before the next exposition. */
+  boundedLabel(options: BoundedLabelOptions): BoundedLabel;
 }
 
 class PromMetricsRegistry implements MetricsRegistry {
+  private readonly bounded: BoundedLabel[] = [];
+
   constructor(private readonly registry: Registry) {}
 
   get contentType(): string {
     return this.registry.contentType;
   }
 
-  metrics(): Promise<string> {
+  async metrics(): Promise<string> {
+    await Promise.all(this.bounded.map((label) => label.settled()));
     return this.registry.metrics();
+  }
+
+  boundedLabel(options: BoundedLabelOptions): BoundedLabel {
+    const label = new BoundedLabel(options);
+    this.bounded.push(label);
+    return label;
+  }
+
+  collectedGauge<L extends string = string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    collect: (gauge: Gauge<L>) => Promise<void>,
+  ): Gauge<L> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing instanceof Gauge) return existing as Gauge<L>;
+    return new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        await collect(this).catch(() => this.reset());
+      },
+    });
   }
 
   // Factories return the existing metric for a repeated name, so re-created modules (tests, restarts) don't throw.
