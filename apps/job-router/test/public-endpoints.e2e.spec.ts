@@ -37,10 +37,15 @@ describe('job-router public endpoints', () => {
     });
   }
 
-  const call = (method: 'GET' | 'POST', path: string, secret: string, payload?: object, extra = {}) =>
-    h.inject({ method, url: `/v2/${path}`, headers: { ...bearer(secret), ...extra }, payload });
+  const call = (
+    method: 'GET' | 'POST',
+    path: string,
+    secret: string,
+    extra: { payload?: object; headers?: object } = {},
+  ) =>
+    h.inject({ method, url: `/v2/${path}`, headers: { ...bearer(secret), ...extra.headers }, payload: extra.payload });
   const run = (secret: string, path = 'echo-model', headers = {}) =>
-    call('POST', `${path}/run`, secret, { input: { text: 'hi' } }, headers);
+    call('POST', `${path}/run`, secret, { payload: { input: { text: 'hi' } }, headers });
 
   it('lists the public models with their input and output description, nothing of the endpoint', async () => {
     const answer = await call('GET', 'public-endpoints', alice.secret);
