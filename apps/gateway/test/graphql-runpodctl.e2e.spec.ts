@@ -65,7 +65,7 @@ describe("GraphQL texts of runpodctl's serverless update and its legacy pod comm
     expect(read.json<{ templateId: string }>().templateId).toBe(second);
   });
 
-  it('creates, lists, stops, starts and removes a Pod with the legacy texts, as /v1/pods shows it', async () => {
+  it('creates, lists, stops, starts and removes a Pod with the legacy texts, the same Pod as /v1/pods and /v2/pods show', async () => {
     const created = await postGraphql(gw, {
       key: owner.secret,
       query: CTL_LEGACY_CREATE_POD,
@@ -84,6 +84,11 @@ describe("GraphQL texts of runpodctl's serverless update and its legacy pod comm
     expect(v1).toMatchObject({
       ...{ name: 'ctl-legacy', gpuTypeId: RTX, gpuCount: 1, imageName: 'ubuntu:22.04', containerDiskInGb: 20 },
       ...{ volumeInGb: 1, volumeMountPath: '/runpod', ports: ['8888/http'], env: { A: '1' } },
+    });
+    const v2 = await rest(owner.secret, 'GET', `/v2/pods/${pod.id}`);
+    expect(v2.json()).toMatchObject({
+      ...{ id: v1.id, name: 'ctl-legacy', image: 'ubuntu:22.04', gpu: { id: RTX, count: 1 }, disk: 20 },
+      ...{ ports: ['8888/http'], env: { A: '1' }, mounts: { persistent: { size: 1, path: '/runpod' } } },
     });
 
     const listed = await postGraphql(gw, { key: owner.secret, query: CTL_LEGACY_GET_PODS, variables: null });
