@@ -25,6 +25,7 @@ export const TECHNOLOGY_OWNERS = [
   },
   { owner: 'libs/http', group: ['@nestjs/microservices', '@nestjs/microservices/*'], what: '@nestjs/microservices' },
   { owner: 'libs/http', group: ['rate-limiter-flexible', 'rate-limiter-flexible/*'], what: 'rate-limiter-flexible' },
+  { owner: 'libs/http', group: ['http-proxy-3', 'http-proxy-3/*'], what: 'http-proxy-3 (the reverse proxy)' },
   { owner: 'apps/gateway', group: ['graphql', 'graphql/*'], what: "graphql-js (the gateway's legacy GraphQL API)" },
   {
     owner: 'libs/observability',

@@ -1,5 +1,6 @@
 import { envInt, loadConfigOrExit, z } from '@runplane/config';
 import { serviceEnvSchema } from '@runplane/http';
+import { loadBalancerEnv } from './load-balancer/load-balancer-config';
 import { parseLimitOverrides } from './limits/limit-table';
 
 const MiB = 1024 * 1024;
@@ -51,6 +52,7 @@ export const jobRouterEnvSchema = serviceEnvSchema(8081).extend({
         return z.NEVER;
       }
     }),
+  ...loadBalancerEnv,
 });
 /** Parsed job-router configuration. */
 export type JobRouterConfig = z.infer<typeof jobRouterEnvSchema>;

@@ -7,11 +7,15 @@ import {
   limitProviders,
   routeProviders,
 } from './jobs-api.providers';
+import { loadBalancerProviders } from './load-balancer/load-balancer.providers';
 import { publicEndpointProviders } from './public/public-providers';
 
 export type { JobsApiOptions } from './jobs-api.providers';
 
-/** The serverless job API v2 (clients) and the worker protocol (workers), with auth, limits and the engine sweep. */
+/**
+ * The serverless job API v2 (clients) and the worker protocol (workers), with auth, limits and the engine sweep; and
+ * the load-balancing endpoints' proxy (by Host), on the same keys and limits.
+ */
 @Module({})
 export class JobsApiModule {
   static forRoot(options: JobsApiOptions): DynamicModule {
@@ -23,6 +27,7 @@ export class JobsApiModule {
         jobApiServiceProvider,
         ...limitProviders(options.config),
         ...routeProviders(options.config),
+        ...loadBalancerProviders(options.config),
         ...publicEndpointProviders(options.config),
       ],
     };

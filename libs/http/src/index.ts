@@ -20,3 +20,5 @@ export * from './routes/plain-routes';
 export * from './routes/plain-routes.service';
 export * from './routes/json-bodies';
 export * from './routes/reply-signals';
+export * from './proxy/reverse-proxy';
+export * from './proxy/intercept';

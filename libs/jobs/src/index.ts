@@ -22,6 +22,7 @@ export {
   type LbRouterSnapshot,
   type LbTrafficView,
 } from './load-balancer-traffic';
+export { LoadBalancerRequestCounts, type LbRequestCounts } from './load-balancer-counts';
 export { JobScalingReader, type EngineWorker, type ScalingView } from './scaling-reader';
 export { WorkerRetirement } from './worker-retirement';
 export { purgeEndpointJobs } from './purge-endpoint';

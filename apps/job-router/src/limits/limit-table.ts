@@ -8,6 +8,8 @@ export const LIMITED_OPERATIONS = [
   'purge-queue',
   'openai',
   'requests',
+  // Requests proxied to a load-balancing endpoint's workers (any method and path; a WebSocket counts once).
+  'lb',
 ] as const;
 /** One limited operation. */
 export type LimitedOperation = (typeof LIMITED_OPERATIONS)[number];
@@ -28,6 +30,7 @@ export const DEFAULT_LIMITS: Readonly<Record<LimitedOperation, OperationLimit>> 
   'purge-queue': { requests: 2, concurrent: 0 },
   openai: { requests: 2000, concurrent: 400 },
   requests: { requests: 10, concurrent: 2 },
+  lb: { requests: 2000, concurrent: 400 },
 };
 
 const ENTRY = /^([a-z-]+)=(\d+)\/(\d+)$/;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { interceptRequests, type RequestInterceptor } from '../proxy/intercept';
 import { acceptJsonBodies, type BodyLimitOf } from './json-bodies';
 import { type RouteGroup, serveRoutes } from './plain-routes';
 
@@ -20,6 +21,11 @@ export class PlainRoutes {
   /** Takes every body as JSON, with a limit per route (see {@link acceptJsonBodies}). */
   acceptJsonBodies(limitOf: BodyLimitOf): void {
     acceptJsonBodies(this.fastify(), limitOf);
+  }
+
+  /** Hands the interceptor's requests and upgrades to it before routing (see {@link interceptRequests}). */
+  intercept(interceptor: RequestInterceptor): void {
+    interceptRequests(this.fastify(), interceptor);
   }
 
   private fastify(): FastifyInstance {

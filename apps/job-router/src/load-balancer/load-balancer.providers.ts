@@ -1,0 +1,112 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+  type Provider,
+} from '@nestjs/common';
+import type { DbClient } from '@runplane/db';
+import { LoadBalancerUpstreamsRepository, WorkerStateStore } from '@runplane/endpoints';
+import {
+  API_KEY_AUTHENTICATOR,
+  type ApiKeyAuthenticator,
+  createReverseProxy,
+  DB_CLIENT,
+  PlainRoutes,
+  REDIS_CLIENT,
+} from '@runplane/http';
+import { LoadBalancerRequestCounts, LoadBalancerTraffic } from '@runplane/jobs';
+import type { Redis } from '@runplane/queue';
+import type { JobRouterConfig } from '../config';
+import { JobRateLimiter } from '../limits/job-rate-limiter';
+import { QUEUE_FREE_REDIS } from '../tokens';
+import { LbEndpointDirectory } from './lb-endpoints';
+import { LoadBalancerProxy } from './lb-proxy';
+import { LoadBalancer } from './load-balancer';
+import { httpHealthProbe } from './worker-health';
+
+function logError(error: unknown): void {
+  new Logger('LoadBalancer').error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+}
+
+/** Serves load-balancing endpoints when RUNPLANE_LB_DOMAIN is set: intercepts their hosts and runs the refresh. */
+@Injectable()
+export class LoadBalancerService implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(PlainRoutes) private readonly http: PlainRoutes,
+    @Inject(LoadBalancer) private readonly balancer: LoadBalancer,
+    @Inject(LoadBalancerProxy) private readonly proxy: LoadBalancerProxy | null,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.proxy) return;
+    this.http.intercept(this.proxy);
+    this.balancer.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.balancer.stop();
+    await this.balancer.flush();
+  }
+}
+
+/** The load balancer on the queue-free Redis connection (it needs no order with BullMQ's commands). */
+export function loadBalancerProviders(config: JobRouterConfig): Provider[] {
+  return [
+    {
+      provide: LoadBalancer,
+      inject: [DB_CLIENT, QUEUE_FREE_REDIS],
+      useFactory: (db: DbClient, redis: Redis) =>
+        new LoadBalancer(
+          {
+            source: new LoadBalancerUpstreamsRepository(db),
+            probe: httpHealthProbe(config.LB_HEALTH_TIMEOUT_MS),
+            traffic: new LoadBalancerTraffic(redis, config.REDIS_PREFIX),
+            counts: new LoadBalancerRequestCounts(redis, config.REDIS_PREFIX),
+            onError: logError,
+          },
+          config.LB_REFRESH_INTERVAL_MS,
+        ),
+    },
+    {
+      provide: LoadBalancerProxy,
+      inject: [DB_CLIENT, REDIS_CLIENT, API_KEY_AUTHENTICATOR, JobRateLimiter, LoadBalancer],
+      useFactory: (
+        db: DbClient,
+        redis: Redis,
+        apiKeys: ApiKeyAuthenticator,
+        limiter: JobRateLimiter,
+        balancer: LoadBalancer,
+      ) => (config.RUNPLANE_LB_DOMAIN ? lbProxy(config, { db, redis, apiKeys, limiter, balancer }) : null),
+    },
+    LoadBalancerService,
+  ];
+}
+
+interface LbProxyParts {
+  db: DbClient;
+  redis: Redis;
+  apiKeys: ApiKeyAuthenticator;
+  limiter: JobRateLimiter;
+  balancer: LoadBalancer;
+}
+
+function lbProxy(config: JobRouterConfig, parts: LbProxyParts): LoadBalancerProxy {
+  const states = new WorkerStateStore(parts.redis);
+  return new LoadBalancerProxy(
+    {
+      apiKeys: parts.apiKeys,
+      endpoints: new LbEndpointDirectory(new LoadBalancerUpstreamsRepository(parts.db)),
+      limiter: parts.limiter,
+      balancer: parts.balancer,
+      states: { read: async (endpointId) => (await states.read(endpointId)).workers },
+      proxy: createReverseProxy({
+        upstreamIdleTimeoutMs: config.LB_UPSTREAM_IDLE_TIMEOUT_MS,
+        connectTimeoutMs: config.LB_HEALTH_TIMEOUT_MS,
+      }),
+      onError: logError,
+    },
+    { domain: config.RUNPLANE_LB_DOMAIN ?? '', waitMs: config.LB_WAIT_MS, maxBodyBytes: config.LB_MAX_BODY_BYTES },
+  );
+}
