@@ -56,10 +56,12 @@ function createAutoscaler(wiring: Wiring): AutoscalerService {
 
 function createReconciler(wiring: Wiring, inventory: InventoryService, autoscaler: AutoscalerService): PodReconciler {
   const { config, db } = wiring;
+  const scaling = new ScalingRepository(db);
   const specs = new WorkloadSpecs(wiring.tokens, {
     jobApiUrl: config.SCHEDULER_JOB_API_URL,
     workerPingMs: config.SCHEDULER_WORKER_PING_MS,
     gpuProductOf: (machineName) => inventory.gpuProductOf(machineName),
+    loadBalancing: (endpointIds) => scaling.loadBalancing(endpointIds),
   });
   const rows = new PodRows(new PodsStateRepository(db), clock);
   return new PodReconciler(wiring.driver, rows, specs, wiring.usage, {

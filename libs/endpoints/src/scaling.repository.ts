@@ -102,6 +102,16 @@ export class ScalingRepository {
     });
   }
 
+  /** Which of these endpoints are load-balancing ones (their workers serve HTTP themselves). */
+  async loadBalancing(endpointIds: string[]): Promise<Set<string>> {
+    if (endpointIds.length === 0) return new Set();
+    const rows = await this.db.endpoint.findMany({
+      where: { id: { in: endpointIds }, type: 'LOAD_BALANCER' },
+      select: { id: true },
+    });
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** Every worker, with only what scaling looks at (passes run on every cluster change: full rows cost too much). */
   workers(): Promise<WorkerRow[]> {
     return this.db.pod.findMany({

@@ -11,6 +11,15 @@ import type { LeaderElection } from '../leader/leader-election';
 /** A machine (node) the driver offers, as reported by the driver; the inventory mirrors it into the Machine table. */
 export type DriverMachine = ReportedMachine;
 
+/**
+ * The ports a load-balancing worker's servers listen on inside its workload (env `PORT` and `PORT_HEALTH`; one port
+ * when they are equal). The local driver replaces them with free loopback ports of its own.
+ */
+export interface LoadBalancerPorts {
+  port: number;
+  healthPort: number;
+}
+
 /** What to run for one Pod or worker. `generation` changes when the workload must be recreated (restart, reset). */
 export interface WorkloadSpec {
   podId: string;
@@ -31,6 +40,8 @@ export interface WorkloadSpec {
   ports: string[];
   /** Reset wipes the container disk; the local driver has none, Kubernetes recreates the ephemeral volume. */
   wipeContainerDisk: boolean;
+  /** Set for workers of load-balancing endpoints: the job-router sends them requests on these ports. */
+  loadBalancer: LoadBalancerPorts | null;
 }
 
 /** Observed phase of a workload. */
@@ -51,6 +62,10 @@ export interface WorkloadStatus {
   preempted: boolean;
   /** Why it failed or exited (exit code, OOM, image pull error ...). */
   reason: string | null;
+  /** Load-balancing workers: "host:port" where the job-router reaches the worker's HTTP server; null until it runs. */
+  serviceAddress: string | null;
+  /** Load-balancing workers: "host:port" of the worker's health server (the same as serviceAddress on one port). */
+  healthAddress: string | null;
 }
 
 /** Calls back when a workload or the machine list changed, so the reconciler does not wait for its next tick. */

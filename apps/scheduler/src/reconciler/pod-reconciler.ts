@@ -41,20 +41,27 @@ export function usageShape(row: PodRecord): PodUsageShape {
   };
 }
 
-function observed(status: WorkloadStatus | null, desired: PodState['desiredStatus']): ObservedFields {
+/** What a driver status (or none) writes to the Pod row. */
+export function observed(status: WorkloadStatus | null, desired: PodState['desiredStatus']): ObservedFields {
   if (!status)
     return {
       observedPhase: desired === 'RUNNING' ? 'PENDING' : 'EXITED',
       statusMessage: null,
       publicIp: null,
       portMappings: null,
+      serviceAddress: null,
+      healthAddress: null,
       lastStartedAt: null,
     };
+  // A stopped or failed workload serves nothing: its addresses are cleared, so the job-router stops sending to them.
+  const serving = status.phase === 'RUNNING' || status.phase === 'CREATING';
   return {
     observedPhase: status.phase,
     statusMessage: status.reason,
     publicIp: status.publicIp,
     portMappings: status.phase === 'RUNNING' ? status.portMappings : null,
+    serviceAddress: serving ? status.serviceAddress : null,
+    healthAddress: serving ? status.healthAddress : null,
     lastStartedAt: status.phase === 'RUNNING' ? status.startedAt : null,
   };
 }
@@ -66,6 +73,8 @@ function sameObserved(row: PodState, fields: ObservedFields): boolean {
     row.statusMessage === fields.statusMessage &&
     row.publicIp === fields.publicIp &&
     JSON.stringify(row.portMappings ?? null) === JSON.stringify(fields.portMappings) &&
+    row.serviceAddress === fields.serviceAddress &&
+    row.healthAddress === fields.healthAddress &&
     (fields.lastStartedAt === null || row.lastStartedAt?.getTime() === fields.lastStartedAt.getTime())
   );
 }

@@ -2,7 +2,7 @@ import type { WorkerTokensService } from '@runplane/accounts';
 import type { PodRecord } from '@runplane/workloads';
 import { workerEnv } from '../autoscaler/worker-env';
 import { MicroBatch } from '../batching/micro-batch';
-import type { WorkloadSpec } from '../drivers/compute-driver';
+import type { LoadBalancerPorts, WorkloadSpec } from '../drivers/compute-driver';
 
 /** Settings the workload specs need. */
 export interface WorkloadSpecOptions {
@@ -10,6 +10,21 @@ export interface WorkloadSpecOptions {
   workerPingMs: number;
   /** GFD product label of a machine (for the driver's GPU selector). */
   gpuProductOf: (machineId: string) => string | null;
+  /** Which of these endpoints are load-balancing ones (their workers serve HTTP on PORT / PORT_HEALTH). */
+  loadBalancing: (endpointIds: string[]) => Promise<Set<string>>;
+}
+
+/** RunPod's default port of a load-balancing worker's server and of its health server. */
+export const DEFAULT_LB_PORT = 80;
+
+function portOf(value: string | undefined): number {
+  const port = Number(value);
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : DEFAULT_LB_PORT;
+}
+
+/** A load-balancing worker's ports: `PORT` and `PORT_HEALTH` of its environment, each 80 when unset or invalid. */
+export function loadBalancerPorts(env: Readonly<Record<string, string>>): LoadBalancerPorts {
+  return { port: portOf(env['PORT']), healthPort: portOf(env['PORT_HEALTH']) };
 }
 
 function stringEnv(value: unknown): Record<string, string> {
@@ -30,6 +45,12 @@ export class WorkloadSpecs {
     this.reissue(workers),
   );
 
+  /** The endpoint types of the workers started in one pass, in one query. */
+  private readonly types = new MicroBatch<string, boolean>(async (endpointIds) => {
+    const balancing = await this.options.loadBalancing([...new Set(endpointIds)]);
+    return endpointIds.map((id) => balancing.has(id));
+  });
+
   constructor(
     private readonly tokens: WorkerTokensService,
     private readonly options: WorkloadSpecOptions,
@@ -43,20 +64,9 @@ export class WorkloadSpecs {
       RUNPOD_CPU_COUNT: String(row.vcpuCount),
       RUNPOD_DC_ID: row.dataCenterId ?? '',
     };
-    let env: Record<string, string> = { ...stringEnv(row.env), ...base };
-    if (row.endpointId !== null) {
-      const token = await this.issuing.load({ endpointId: row.endpointId, workerId: row.id });
-      if (token instanceof Error) throw token;
-      const protocol = workerEnv({
-        jobApiUrl: this.options.jobApiUrl,
-        endpointId: row.endpointId,
-        workerId: row.id,
-        gpuTypeId: row.gpuTypeId,
-        token,
-        pingIntervalMs: this.options.workerPingMs,
-      });
-      env = { ...env, ...protocol };
-    }
+    const own = { ...stringEnv(row.env), ...base };
+    const { env, loadBalancer } =
+      row.endpointId === null ? { env: own, loadBalancer: null } : await this.workerEnv(row, row.endpointId, own);
     return {
       podId: row.id,
       accountId: row.accountId,
@@ -72,7 +82,33 @@ export class WorkloadSpecs {
       memoryInGb: row.memoryInGb,
       ports: row.ports,
       wipeContainerDisk,
+      loadBalancer,
     };
+  }
+
+  /** A worker's environment: RunPod's worker variables with a fresh token, and PORT / PORT_HEALTH when it balances. */
+  private async workerEnv(
+    row: PodRecord,
+    endpointId: string,
+    own: Record<string, string>,
+  ): Promise<{ env: Record<string, string>; loadBalancer: LoadBalancerPorts | null }> {
+    const [token, balancing] = await Promise.all([
+      this.issuing.load({ endpointId, workerId: row.id }),
+      this.types.load(endpointId),
+    ]);
+    if (token instanceof Error) throw token;
+    const protocol = workerEnv({
+      jobApiUrl: this.options.jobApiUrl,
+      endpointId,
+      workerId: row.id,
+      gpuTypeId: row.gpuTypeId,
+      token,
+      pingIntervalMs: this.options.workerPingMs,
+    });
+    if (!balancing) return { env: { ...own, ...protocol }, loadBalancer: null };
+    const loadBalancer = loadBalancerPorts(own);
+    const ports = { PORT: String(loadBalancer.port), PORT_HEALTH: String(loadBalancer.healthPort) };
+    return { env: { ...own, ...protocol, ...ports }, loadBalancer };
   }
 
   /** Fresh tokens for workers (their earlier ones revoked), in the order asked; an endpoint's failure is its workers' alone. */

@@ -10,6 +10,8 @@ const STATE_SELECT = {
   statusMessage: true,
   publicIp: true,
   portMappings: true,
+  serviceAddress: true,
+  healthAddress: true,
   lastStartedAt: true,
   createdAt: true,
 } satisfies Prisma.PodSelect;
@@ -29,6 +31,9 @@ export interface ObservedFields {
   statusMessage: string | null;
   publicIp: string | null;
   portMappings: Record<string, number> | null;
+  /** Load-balancing workers: where the job-router reaches their HTTP and health servers ("host:port"). */
+  serviceAddress: string | null;
+  healthAddress: string | null;
   lastStartedAt: Date | null;
 }
 
@@ -70,15 +75,19 @@ export class PodsStateRepository {
       message: fields.statusMessage,
       ip: fields.publicIp,
       mappings: fields.portMappings,
+      service: fields.serviceAddress,
+      health: fields.healthAddress,
       started: fields.lastStartedAt?.toISOString() ?? null,
     }));
     // Timestamps are stored without zone, in UTC (as Prisma writes them).
     await this.db.$executeRaw`
       UPDATE "pods" AS p SET "observedPhase" = v."phase"::"PodPhase", "observedAt" = ${now},
         "statusMessage" = v."message", "publicIp" = v."ip", "portMappings" = v."mappings",
+        "serviceAddress" = v."service", "healthAddress" = v."health",
         "lastStartedAt" = COALESCE((v."started" AT TIME ZONE 'UTC')::timestamp(3), p."lastStartedAt")
       FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
-        AS v("id" text, "phase" text, "message" text, "ip" text, "mappings" jsonb, "started" timestamptz)
+        AS v("id" text, "phase" text, "message" text, "ip" text, "mappings" jsonb, "service" text, "health" text,
+          "started" timestamptz)
       WHERE p."id" = v."id"`;
   }
 

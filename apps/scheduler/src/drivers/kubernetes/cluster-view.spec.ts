@@ -110,7 +110,33 @@ describe('workloadStatusOf', () => {
       portMappings: { '22': 31022 },
       preempted: false,
       reason: null,
+      serviceAddress: null,
+      healthAddress: null,
     });
+  });
+
+  it("gives a load-balancing worker's addresses at its pod IP once it has one, and none once it stopped", () => {
+    const annotations = {
+      'runplane.io/generation': '3',
+      'runplane.io/lb-port': '8000',
+      'runplane.io/lb-health-port': '8001',
+    };
+    expect(workloadStatusOf(workload(running, { annotations }), context)).toMatchObject({
+      serviceAddress: null,
+      healthAddress: null,
+    });
+    expect(workloadStatusOf(workload({ ...running, podIP: '10.244.0.9' }, { annotations }), context)).toMatchObject({
+      phase: 'RUNNING',
+      serviceAddress: '10.244.0.9:8000',
+      healthAddress: '10.244.0.9:8001',
+    });
+    expect(workloadStatusOf(workload({ ...running, podIP: 'fd00::9' }, { annotations }), context)).toMatchObject({
+      serviceAddress: '[fd00::9]:8000',
+    });
+    const deleting = workload({ ...running, podIP: '10.244.0.9' }, { annotations, deletionTimestamp: new Date() });
+    expect(workloadStatusOf(deleting, context)).toMatchObject({ serviceAddress: null, healthAddress: null });
+    // Other pods with an IP have no addresses of this kind.
+    expect(workloadStatusOf(workload({ ...running, podIP: '10.244.0.9' }), context).serviceAddress).toBeNull();
   });
 
   it('fails a workload whose node is gone or not ready', () => {

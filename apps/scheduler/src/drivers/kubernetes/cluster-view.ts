@@ -12,6 +12,7 @@ import {
   type V1Service,
 } from '@runplane/kube';
 import type { DriverMachine, WorkloadPhase, WorkloadSpec, WorkloadStatus } from '../compute-driver';
+import { lbAddresses } from './load-balancer-ports';
 import { HOSTNAME_LABEL } from './workload-objects';
 
 /** Node label an operator sets on community-cloud nodes; every other node counts as secure cloud. */
@@ -157,6 +158,7 @@ export function workloadStatusOf(pod: V1Pod, context: PodContext): WorkloadStatu
     portMappings: published.portMappings ?? {},
     preempted: lost === null && observed.preempted,
     reason: running ? null : reason,
+    ...(running || phase === 'CREATING' ? lbAddresses(pod) : { serviceAddress: null, healthAddress: null }),
   };
 }
 
@@ -177,5 +179,7 @@ export function syntheticStatus(
     portMappings: {},
     preempted: false,
     reason,
+    serviceAddress: null,
+    healthAddress: null,
   };
 }

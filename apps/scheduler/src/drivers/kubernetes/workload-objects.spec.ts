@@ -18,6 +18,7 @@ const spec: WorkloadSpec = {
   memoryInGb: 64,
   ports: ['8888/http', '22/tcp'],
   wipeContainerDisk: false,
+  loadBalancer: null,
 };
 const extras: WorkloadExtras = {
   interruptible: true,
@@ -135,6 +136,52 @@ describe('buildWorkloadObjects', () => {
       'runplane.io/account-id': 'a1',
       'runplane.io/token-secret': 'true',
     });
+  });
+});
+
+describe('load-balancing workers', () => {
+  const worker: WorkloadSpec = { ...spec, endpointId: 'e1', ports: ['8888/http'], env: { PORT: '8000' } };
+
+  it('declares PORT and PORT_HEALTH as containerPorts and names them in annotations', () => {
+    const pod = buildWorkloadObjects(
+      { ...worker, loadBalancer: { port: 8000, healthPort: 8001 } },
+      extras,
+      settings,
+      't',
+    ).pod;
+    expect(pod.spec?.containers[0]?.ports).toEqual([
+      { name: 'http-8888', containerPort: 8888, protocol: 'TCP' },
+      { name: 'rp-serve', containerPort: 8000, protocol: 'TCP' },
+      { name: 'rp-health', containerPort: 8001, protocol: 'TCP' },
+    ]);
+    expect(pod.metadata?.annotations).toEqual({
+      'runplane.io/generation': '2',
+      'runplane.io/lb-port': '8000',
+      'runplane.io/lb-health-port': '8001',
+    });
+  });
+
+  it('declares one port when the server answers health itself, and none the template already declares', () => {
+    const shared = buildWorkloadObjects(
+      { ...worker, loadBalancer: { port: 80, healthPort: 80 } },
+      extras,
+      settings,
+      't',
+    );
+    expect(shared.pod.spec?.containers[0]?.ports?.map((port) => port.containerPort)).toEqual([8888, 80]);
+    const declared = buildWorkloadObjects(
+      { ...worker, loadBalancer: { port: 8888, healthPort: 8888 } },
+      extras,
+      settings,
+      't',
+    );
+    expect(declared.pod.spec?.containers[0]?.ports?.map((port) => port.containerPort)).toEqual([8888]);
+  });
+
+  it('leaves queue workers without load-balancing ports or annotations', () => {
+    const pod = buildWorkloadObjects(worker, extras, settings, 't').pod;
+    expect(pod.spec?.containers[0]?.ports?.map((port) => port.containerPort)).toEqual([8888]);
+    expect(pod.metadata?.annotations).toEqual({ 'runplane.io/generation': '2' });
   });
 });
 

@@ -16,6 +16,7 @@ import {
 } from '@runplane/kube';
 import type { WorkloadExtras } from '@runplane/workloads';
 import type { WorkloadSpec } from '../compute-driver';
+import { withLoadBalancerPorts } from './load-balancer-ports';
 
 /** Node label that pins a workload to the machine placement chose. */
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
@@ -183,8 +184,8 @@ function podOf(spec: WorkloadSpec, extras: WorkloadExtras, settings: ObjectSetti
 
 /**
  * The Kubernetes objects of one workload, built with the libs/kube builders: the pod pinned to the placed machine
- * (hostname label, plus the GPU product, region and operator node selector), its Services for exposed ports, its
- * volume claim, its pull secret, and its worker token as keys of the token Secret named by the caller.
+ * (hostname label, plus the GPU product, region and operator node selector; a load-balancing worker's PORT and
+ * PORT_HEALTH as containerPorts), its Services for exposed ports, its volume claim, its pull secret, and its worker token as keys of the token Secret named by the caller.
  */
 export function buildWorkloadObjects(
   spec: WorkloadSpec,
@@ -195,7 +196,8 @@ export function buildWorkloadObjects(
   const { tokenSecret, refs } = hiddenEnv(spec, tokenSecretName);
   const { claim, volume } = claimOf(spec, extras, settings);
   const pullSecret = pullSecretOf(spec, extras, settings);
-  const pod = podOf(spec, extras, settings, { volume, pullSecret, secretEnv: refs });
+  const built = podOf(spec, extras, settings, { volume, pullSecret, secretEnv: refs });
+  const pod = spec.loadBalancer ? withLoadBalancerPorts(built, spec.loadBalancer) : built;
   const ports = { namespace: settings.namespace, podId: spec.podId, accountId: spec.accountId, ports: spec.ports };
   return {
     pod,

@@ -4,12 +4,14 @@ import type {
   ChangeListener,
   ComputeDriver,
   DriverMachine,
+  LoadBalancerPorts,
   LogFollower,
   LogFollowRequest,
   WorkloadSpec,
   WorkloadStatus,
 } from '../compute-driver';
 import { LocalLogFollower } from './local-logs';
+import { allocateLoopbackPorts, loopbackAddress } from './loopback-ports';
 import { isWorkloadAlive, terminateWorkload, WORKLOAD_MARKER } from './process-group';
 import { type ProcessRecord, ProcessRecords } from './process-records';
 
@@ -40,6 +42,7 @@ function portMappings(ports: readonly string[]): Record<string, number> {
 }
 
 function toStatus(record: ProcessRecord): WorkloadStatus {
+  const served = record.phase === 'RUNNING' ? (record.loadBalancer ?? null) : null;
   return {
     podId: record.podId,
     generation: record.generation,
@@ -51,6 +54,8 @@ function toStatus(record: ProcessRecord): WorkloadStatus {
     portMappings: record.phase === 'RUNNING' ? portMappings(record.ports) : {},
     preempted: false,
     reason: record.reason,
+    serviceAddress: served ? loopbackAddress(served.port) : null,
+    healthAddress: served ? loopbackAddress(served.healthPort) : null,
   };
 }
 
@@ -79,7 +84,8 @@ export class LocalDriver implements ComputeDriver {
     const current = this.refresh(spec.podId);
     if (current && current.phase === 'RUNNING' && current.generation === spec.generation) return toStatus(current);
     if (current && current.phase === 'RUNNING') await this.stop(spec.podId);
-    return toStatus(this.spawn(spec));
+    const loadBalancer = spec.loadBalancer ? await allocateLoopbackPorts(spec.loadBalancer) : null;
+    return toStatus(this.spawn(spec, loadBalancer));
   }
 
   async stop(podId: string): Promise<void> {
@@ -151,12 +157,14 @@ export class LocalDriver implements ComputeDriver {
     return gone;
   }
 
-  private spawn(spec: WorkloadSpec): ProcessRecord {
+  /** Starts the process; a load-balancing worker listens on the loopback ports given (its PORT and PORT_HEALTH). */
+  private spawn(spec: WorkloadSpec, loadBalancer: LoadBalancerPorts | null): ProcessRecord {
     const [command, ...args] = spec.command.length > 0 ? spec.command : IDLE_COMMAND;
     const log = openSync(this.records.logFile(spec.podId), 'a');
+    const ports = loadBalancer ? { PORT: String(loadBalancer.port), PORT_HEALTH: String(loadBalancer.healthPort) } : {};
     const child = spawn(command === 'node' ? process.execPath : (command as string), args, {
       cwd: this.options.workDir,
-      env: { ...this.options.inheritedEnv, ...spec.env, [WORKLOAD_MARKER]: spec.podId },
+      env: { ...this.options.inheritedEnv, ...spec.env, ...ports, [WORKLOAD_MARKER]: spec.podId },
       detached: true,
       stdio: ['ignore', log, log],
     });
@@ -171,6 +179,7 @@ export class LocalDriver implements ComputeDriver {
       machineName: spec.machineName,
       ports: spec.ports,
       reason: null,
+      loadBalancer,
     };
     child.once('error', (error) => this.exited(spec.podId, record.pid, `Could not start: ${error.message}`));
     child.once('exit', (code, signal) =>

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WorkloadPhase } from '../compute-driver';
+import type { LoadBalancerPorts, WorkloadPhase } from '../compute-driver';
 
 /** What the local driver remembers about one workload process, in `<stateDir>/workloads/<podId>.json`. */
 export interface ProcessRecord {
@@ -13,6 +13,8 @@ export interface ProcessRecord {
   machineName: string;
   ports: string[];
   reason: string | null;
+  /** A load-balancing worker's loopback ports (PORT, PORT_HEALTH); absent for other workloads and older records. */
+  loadBalancer?: LoadBalancerPorts | null;
 }
 
 /**
