@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthController } from '@runplane/http';
 import type { PodPlacementClient } from '@runplane/workloads';
-import type { GatewayConfig } from './config';
+import { type GatewayConfig, loadBalancerOrigin } from './config';
 import { LegacyGraphqlModule } from './graphql/legacy-graphql.module';
 import { SchedulerPlacementClient } from './v1/pods/scheduler-placement.client';
 import { V1Module } from './v1/v1.module';
@@ -25,7 +25,7 @@ export class GatewayModule {
         V1Module.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY, placement: placementClient }),
         V2Module.forRoot({
           encryptionKey: config.RUNPLANE_ENCRYPTION_KEY,
-          jobApiUrl: config.PUBLIC_JOB_API_URL,
+          urls: { jobApiUrl: config.PUBLIC_JOB_API_URL, loadBalancer: loadBalancerOrigin(config) },
           rateLimits: rateLimitWindows(
             config.V2_RATE_LIMIT_PER_MINUTE,
             config.V2_RATE_LIMIT_PER_HOUR,

@@ -41,6 +41,7 @@ describe('v1 /endpoints', () => {
       workersMin: 0,
       workersMax: 3,
       flashboot: false,
+      type: 'QUEUE',
       createdAt: expect.any(String),
     });
     expect(Date.parse(created.createdAt)).toBeGreaterThan(Date.now() - 60_000);
@@ -180,6 +181,7 @@ describe('v1 /endpoints', () => {
       [{ templateId: t, idleTimeout: 3601 }, /^idleTimeout: /],
       [{ templateId: t, scalerType: 'CPU_LOAD' }, /^scalerType: /],
       [{ templateId: t, scalerValue: 0 }, /^scalerValue: /],
+      [{ templateId: t, type: 'HTTP' }, /^type: /],
       [
         { templateId: t, gpuTypeIds: ['NVIDIA GeForce GTX 480'] },
         /^gpuTypeIds\.0: unknown GPU type "NVIDIA GeForce GTX 480"$/,

@@ -53,6 +53,19 @@ describe('the generated v1 OpenAPI document', () => {
     for (const path of Object.keys(doc.paths)) expect(path).toMatch(/^\/[A-Za-z0-9._/{}-]*$/);
   });
 
+  it("documents the endpoint's type as a Runplane extension on create, update and read", () => {
+    const schemas = doc.components.schemas as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
+    const typed = Object.entries(schemas).filter(([, schema]) => schema.properties?.['type']?.['enum']);
+    const endpointSchemas = typed.filter(([name]) => name.startsWith('Endpoint')).map(([name]) => name);
+    expect(endpointSchemas).toEqual(expect.arrayContaining(['Endpoint', 'EndpointCreateInput', 'EndpointUpdateInput']));
+    for (const name of ['Endpoint', 'EndpointCreateInput', 'EndpointUpdateInput']) {
+      expect(schemas[name]?.properties?.['type']).toMatchObject({
+        enum: ['QUEUE', 'LOAD_BALANCER'],
+        description: expect.stringMatching(/^Runplane extension/),
+      });
+    }
+  });
+
   it('has one operation per route, each with a unique operationId, a success response and only HTTP methods', () => {
     const ops = operations(doc);
     expect(ops).toHaveLength(V1_ROUTES.length);

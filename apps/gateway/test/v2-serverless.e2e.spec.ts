@@ -135,9 +135,10 @@ describe('v2 /serverless', () => {
       type: 'LOAD_BALANCER',
       scaling: { type: 'REQUEST_COUNT', requestCount: 3 },
     });
+    // Its own host under the job API's (RUNPLANE_LB_DOMAIN unset; an IP address becomes localhost).
     expect(lb.requestUrls).toEqual({
-      base: `http://127.0.0.1:8081/v2/${lb.id}`,
-      health: `http://127.0.0.1:8081/v2/${lb.id}/ping`,
+      base: `http://${lb.id}.localhost:8081`,
+      health: `http://${lb.id}.localhost:8081/ping`,
     });
     expect(lb).toMatchObject({ type: 'LOAD_BALANCER', workers: { idleTimeout: 10 } });
 

@@ -63,6 +63,7 @@ function toDto(row: Endpoint, template: TemplateDto | null): EndpointDto {
     workersMin: row.workersMin,
     workersMax: row.workersMax,
     flashboot: row.flashboot,
+    type: row.type,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -115,20 +116,27 @@ export class EndpointsService {
       newTemplateId === null
         ? await this.templates.findUsable(accountId, row.templateId)
         : await this.usableTemplate(accountId, newTemplateId);
-    const updated = await referencesKept(() => this.endpoints.update(accountId, id, changes, newTemplateId !== null));
+    // A new type changes what workers run (PORT and PORT_HEALTH, or none): a new version, as a new template.
+    const bump = newTemplateId !== null || (input.type !== undefined && input.type !== row.type);
+    const updated = await referencesKept(() => this.endpoints.update(accountId, id, changes, bump));
     if (!updated) throw new NotFoundError('Endpoint');
     return toDto(updated, template);
   }
 
   /**
    * Replaces the endpoint's configuration with a create body's: what the body omits takes create's defaults, checked
-   * as create checks them. The compute type, the name when omitted and the endpoint's own env stay; the version
-   * follows the rule of update (a new template bumps it).
+   * as create checks them. The compute type, the endpoint type, the name when omitted and the endpoint's own env stay;
+   * the version follows the rule of update (a new template bumps it).
    */
   async replace(accountId: string, id: string, input: EndpointCreateInput): Promise<EndpointDto> {
     const row = await this.require(accountId, id);
     const template = await this.usableTemplate(accountId, input.templateId);
-    const { env: _env, ...config } = await this.newConfig(
+    // The type stays too: GraphQL's saveEndpoint (the caller) has no such field.
+    const {
+      env: _env,
+      type: _type,
+      ...config
+    } = await this.newConfig(
       accountId,
       { ...input, computeType: row.computeType, name: input.name ?? row.name },
       template,
@@ -198,6 +206,7 @@ export class EndpointsService {
       workersMin,
       workersMax,
       flashboot: input.flashboot ?? false,
+      type: input.type ?? 'QUEUE',
     };
   }
 

@@ -12,11 +12,12 @@ import { AccountModule } from './account/account.module';
 import { TemplatesV2Module } from './templates/templates.module';
 import { NetworkVolumesV2Module } from './network-volumes/network-volumes.module';
 import { RegistriesV2Module } from './registries/registries.module';
+import type { RequestUrlBases } from './serverless/endpoint-view';
 
 /** Settings of the v2 API beyond the shared infrastructure. */
 export interface V2Options {
-  /** Public base URL of the job API, for serverless endpoints' requestUrls. */
-  jobApiUrl: string;
+  /** Public URLs of the job API and of load-balancing endpoints, for serverless endpoints' requestUrls. */
+  urls: RequestUrlBases;
   /** Per-account quotas (see rateLimitWindows); empty: no limits and no RateLimit headers. */
   rateLimits: RateLimitWindow[];
   /** Seals registry passwords at rest (the key v1 uses). */

@@ -22,6 +22,14 @@ const dataCenterIds = z.array(catalogId).max(128);
 const networkVolumeIds = z.array(refId).max(32);
 const workers = z.number().int().min(0).max(MAX_ENDPOINT_WORKERS);
 
+/** How an endpoint is called: jobs through the queue, or HTTP straight to its workers (RunPod v2's EndpointType). */
+export const ENDPOINT_TYPES = ['QUEUE', 'LOAD_BALANCER'] as const;
+/** One of {@link ENDPOINT_TYPES}. */
+export type EndpointType = (typeof ENDPOINT_TYPES)[number];
+const TYPE_DESCRIPTION =
+  "Runplane extension (RunPod v2's EndpointType): QUEUE (default) takes jobs at /v2/<id>/run; LOAD_BALANCER sends " +
+  "HTTP requests at https://<id>.<load-balancing domain>/<path> straight to its workers' servers (PORT, PORT_HEALTH).";
+
 /** Fields shared by EndpointCreateInput and EndpointUpdateInput, all optional (no defaults). */
 const endpointFields = {
   allowedCudaVersions: z.array(z.enum(CUDA_VERSIONS)).max(CUDA_VERSIONS.length).optional(),
@@ -38,6 +46,7 @@ const endpointFields = {
   networkVolumeIds: networkVolumeIds.optional(),
   scalerType: z.enum(SCALER_TYPES).optional(),
   scalerValue: z.number().int().min(1).max(100_000).optional(),
+  type: z.enum(ENDPOINT_TYPES).optional().describe(TYPE_DESCRIPTION),
   vcpuCount: z.number().int().min(1).max(512).optional(),
   workersMax: workers.optional(),
   workersMin: workers.optional(),
@@ -90,7 +99,7 @@ export type EndpointWorkerStateDto = z.infer<typeof endpointWorkerStateDto>;
 /**
  * An endpoint as the v1 API returns it (RunPod's Endpoint). `template` and `workers` appear only when asked
  * for, and `workerStates` (Runplane's) with `workers`; `flashboot`, `cpuFlavorIds` and `vcpuCount` are extensions
- * RunPod's CLI also reads.
+ * RunPod's CLI also reads; `type` is Runplane's (v2's endpoint type).
  */
 export const endpointDto = z.object({
   id: z.string(),
@@ -117,6 +126,7 @@ export const endpointDto = z.object({
   workersMin: z.number().int(),
   workersMax: z.number().int(),
   flashboot: z.boolean(),
+  type: z.enum(ENDPOINT_TYPES).describe(TYPE_DESCRIPTION),
   createdAt: z.string(),
   template: templateDto.optional(),
   workers: z.array(podDto).optional(),

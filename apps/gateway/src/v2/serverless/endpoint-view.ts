@@ -3,22 +3,37 @@ import { joinArgs } from '../shared/command-line';
 import type { EndpointView } from './serverless.schemas';
 import { type PoolTable, poolsOf } from './pools';
 
-/** What an endpoint's v2 view is made of beyond its v1 row: its template, type and the job API's public URL. */
+/** Where this installation is called: its job API's public URL and the origin of load-balancing endpoints' hosts. */
+export interface RequestUrlBases {
+  jobApiUrl: string;
+  /** `<scheme>://<endpointId>.<domain>` is a load-balancing endpoint's base URL. */
+  loadBalancer: { scheme: string; domain: string };
+}
+
+/** What an endpoint's v2 view is made of beyond its v1 row: its template, type and this installation's URLs. */
 export interface EndpointParts {
   dto: EndpointDto;
   template: TemplateDto | null;
   type: 'QUEUE' | 'LOAD_BALANCER';
   pools: PoolTable;
-  jobApiUrl: string;
+  urls: RequestUrlBases;
 }
 
 /**
- * Where callers send an endpoint's requests: the job API of this installation (job-router). A LOAD_BALANCER endpoint
- * is given its base and /ping URLs, but Runplane does not route HTTP to workers yet: its jobs go through the queue.
+ * Where callers send an endpoint's requests. A QUEUE endpoint's jobs go to the job API of this installation
+ * (job-router); a LOAD_BALANCER endpoint is its own host, `<scheme>://<id>.<domain>`, whose every path the job-router
+ * proxies to a ready worker, and whose health URL is that base + `/ping` (RunPod's default HEALTH_CHECK_PATH).
  */
-export function requestUrls(id: string, type: EndpointParts['type'], jobApiUrl: string): EndpointView['requestUrls'] {
-  const base = `${jobApiUrl.replace(/\/+$/, '')}/v2/${id}`;
-  if (type === 'LOAD_BALANCER') return { base, health: `${base}/ping` };
+export function requestUrls(
+  id: string,
+  type: EndpointParts['type'],
+  urls: RequestUrlBases,
+): EndpointView['requestUrls'] {
+  if (type === 'LOAD_BALANCER') {
+    const lbBase = `${urls.loadBalancer.scheme}://${id}.${urls.loadBalancer.domain}`;
+    return { base: lbBase, health: `${lbBase}/ping` };
+  }
+  const base = `${urls.jobApiUrl.replace(/\/+$/, '')}/v2/${id}`;
   return {
     run: `${base}/run`,
     runSync: `${base}/runsync`,
@@ -48,13 +63,13 @@ function compute(dto: EndpointDto, pools: PoolTable): Pick<EndpointView, 'gpu' |
 }
 
 /** An endpoint as RunPod's v2 Endpoint: container settings from its template, scaling and workers from its row. */
-export function endpointView({ dto, template, type, pools, jobApiUrl }: EndpointParts): EndpointView {
+export function endpointView({ dto, template, type, pools, urls }: EndpointParts): EndpointView {
   const requestCount = dto.scalerType === 'REQUEST_COUNT';
   return {
     id: dto.id,
     name: dto.name,
     type,
-    requestUrls: requestUrls(dto.id, type, jobApiUrl),
+    requestUrls: requestUrls(dto.id, type, urls),
     image: template?.imageName ?? '',
     args: joinArgs(template?.dockerStartCmd ?? []),
     disk: template?.containerDiskInGb ?? 0,

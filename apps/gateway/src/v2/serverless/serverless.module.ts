@@ -8,14 +8,15 @@ import { EndpointsModule } from '../../v1/endpoints/endpoints.module';
 import { TemplatesModule } from '../../v1/templates/templates.module';
 import { TEMPLATES_SERVICE } from '../../v1/templates/templates.tokens';
 import { BoundTemplates } from './bound-template';
+import type { RequestUrlBases } from './endpoint-view';
 import { ServerlessController } from './serverless.controller';
 import { ServerlessV2Service } from './serverless.service';
-import { ENDPOINT_RELEASES, JOB_API_URL, V1_ENDPOINTS } from './serverless.tokens';
+import { ENDPOINT_RELEASES, REQUEST_URL_BASES, V1_ENDPOINTS } from './serverless.tokens';
 
 /** Settings of the serverless routes. */
 export interface ServerlessOptions {
-  /** Public base URL of this installation's job API (the job-router), e.g. `https://jobs.example.com`. */
-  jobApiUrl: string;
+  /** Public URLs of this installation's job API (the job-router) and of its load-balancing endpoints. */
+  urls: RequestUrlBases;
 }
 
 /** `/v2/serverless/*` over v1's endpoints service and templates (bound templates hold the container settings). */
@@ -27,7 +28,7 @@ export class ServerlessV2Module {
       imports: [EndpointsModule, TemplatesModule],
       controllers: [ServerlessController],
       providers: [
-        { provide: JOB_API_URL, useValue: options.jobApiUrl },
+        { provide: REQUEST_URL_BASES, useValue: options.urls },
         {
           provide: ENDPOINT_RELEASES,
           inject: [DB_CLIENT],
@@ -35,14 +36,14 @@ export class ServerlessV2Module {
         },
         {
           provide: ServerlessV2Service,
-          inject: [DB_CLIENT, V1_ENDPOINTS, TEMPLATES_SERVICE, JOB_API_URL],
-          useFactory: (db: DbClient, endpoints: EndpointsService, templates: TemplatesService, jobApiUrl: string) =>
+          inject: [DB_CLIENT, V1_ENDPOINTS, TEMPLATES_SERVICE, REQUEST_URL_BASES],
+          useFactory: (db: DbClient, endpoints: EndpointsService, templates: TemplatesService, urls: RequestUrlBases) =>
             new ServerlessV2Service({
               endpoints,
               boundTemplates: new BoundTemplates(templates, db),
               catalog: new CatalogRepository(db),
               db,
-              jobApiUrl,
+              urls,
             }),
         },
       ],

@@ -29,7 +29,7 @@ export const serverlessRoutes: V2Route[] = [
     method: 'POST',
     path: '/v2/serverless',
     operationId: 'createEndpoint',
-    summary: 'Create a serverless endpoint (type QUEUE or LOAD_BALANCER; LOAD_BALANCER is served through the queue)',
+    summary: 'Create a serverless endpoint (type QUEUE, or LOAD_BALANCER: HTTP proxied to its workers)',
     status: 201,
     body: named('CreateEndpointRequest', createEndpointRequest),
     response: endpoint,

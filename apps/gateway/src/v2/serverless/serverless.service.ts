@@ -5,7 +5,7 @@ import type { EndpointsService } from '@runplane/endpoints';
 import { type PageQuery, paginate } from '../http/pagination';
 import { applyContainer, BoundTemplates, type ContainerSettings, settingsOf } from './bound-template';
 import { checkShape, cpuFields, type EndpointFields, gpuFields, plainFields } from './endpoint-compute';
-import { endpointView } from './endpoint-view';
+import { endpointView, type RequestUrlBases } from './endpoint-view';
 import { readPools } from './pools';
 import type {
   CreateEndpointRequest,
@@ -23,8 +23,8 @@ export interface ServerlessDependencies {
   boundTemplates: BoundTemplates;
   catalog: CatalogRepository;
   db: DbClient;
-  /** Public base URL of this installation's job API (requestUrls). */
-  jobApiUrl: string;
+  /** Public URLs of this installation's job API and load-balancing endpoints (requestUrls). */
+  urls: RequestUrlBases;
 }
 
 /** RunPod's create defaults where they differ from v1's. */
@@ -72,9 +72,9 @@ export class ServerlessV2Service {
           ...fields,
           templateId: template.id,
           computeType: body.cpu === undefined ? 'GPU' : 'CPU',
+          type: body.type,
         }),
       );
-      await this.setType(accountId, dto.id, body.type);
       return await this.get(accountId, dto.id);
     } catch (error) {
       await this.deps.boundTemplates.remove(accountId, template);
@@ -168,13 +168,6 @@ export class ServerlessV2Service {
     return row.type;
   }
 
-  /** Stores the type, in the endpoint and in the release its creation recorded. */
-  private async setType(accountId: string, id: string, type: EndpointType): Promise<void> {
-    await this.deps.db.endpoint.updateMany({ where: { id, accountId }, data: { type } });
-    await this.deps.db
-      .$executeRaw`UPDATE "endpoint_releases" SET "config" = jsonb_set("config", '{type}', to_jsonb(${type}::text)) WHERE "endpointId" = ${id}`;
-  }
-
   private async views(accountId: string, dtos: EndpointDto[]): Promise<EndpointView[]> {
     const ids = dtos.map((dto) => dto.id);
     const [rows, pools] = await Promise.all([
@@ -188,7 +181,7 @@ export class ServerlessV2Service {
         template: dto.template ?? null,
         type: types.get(dto.id) ?? 'QUEUE',
         pools,
-        jobApiUrl: this.deps.jobApiUrl,
+        urls: this.deps.urls,
       }),
     );
   }

@@ -2,5 +2,5 @@
 export { ENDPOINTS_SERVICE as V1_ENDPOINTS } from '../../v1/endpoints/endpoints.tokens';
 /** The endpoint releases repository. */
 export const ENDPOINT_RELEASES = Symbol('ENDPOINT_RELEASES');
-/** Public base URL of the job API, for requestUrls. */
-export const JOB_API_URL = Symbol('JOB_API_URL');
+/** Public URLs of the job API and of load-balancing endpoints, for requestUrls. */
+export const REQUEST_URL_BASES = Symbol('REQUEST_URL_BASES');
