@@ -1,6 +1,7 @@
 import { API_KEY_SCOPES, type ApiKeyScope } from '@runplane/contracts';
 import { Command, Option } from 'commander';
 import * as cmd from './commands';
+import { publicEndpointCommands } from './public-endpoint-commands';
 
 /** Opens the database context for one command and closes it afterwards. */
 export type WithContext = (run: (ctx: cmd.CliContext) => Promise<void>) => Promise<void>;
@@ -94,6 +95,7 @@ export function buildProgram(withContext: WithContext, catalogFile: string | und
   program.addCommand(accountCommands(withContext));
   program.addCommand(apiKeyCommands(withContext));
   program.addCommand(workerTokenCommands(withContext));
+  program.addCommand(publicEndpointCommands(withContext));
   program
     .command('migrate')
     .description('apply pending database migrations')
