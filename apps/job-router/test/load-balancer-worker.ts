@@ -21,6 +21,8 @@ export interface LbWorker {
   /** "host:port", as the scheduler writes it in Pod.serviceAddress and Pod.healthAddress. */
   readonly address: string;
   ping: PingState;
+  /** Health checks it answered. */
+  pings: number;
   /** Requests served (any route but /ping), by path. */
   readonly served: string[];
   /** The Authorization headers it saw (never expected). */
@@ -61,6 +63,7 @@ export async function startLbWorker(name: string, ping: PingState = 'ready'): Pr
     name,
     address: '',
     ping,
+    pings: 0,
     served: [],
     authorizations: [],
     held: [],
@@ -95,7 +98,10 @@ async function route(
   response: ServerResponse,
 ): Promise<void> {
   const path = request.url ?? '/';
-  if (path === '/ping') return void response.writeHead(PING_STATUS[worker.ping]).end();
+  if (path === '/ping') {
+    worker.pings += 1;
+    return void response.writeHead(PING_STATUS[worker.ping]).end();
+  }
   worker.served.push(path);
   if (request.headers.authorization) worker.authorizations.push(request.headers.authorization);
   if (path === '/generate' && request.method === 'POST') {
