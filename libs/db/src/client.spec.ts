@@ -137,3 +137,39 @@ describe('with a database', () => {
     expect(await db.usageInterval.count({ where: { accountId } })).toBe(0);
   });
 });
+
+describe('createPrismaClient onConnectionError', () => {
+  it('reports each failed attempt to open a pooled connection, and nothing for a failed query', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const errors: Error[] = [];
+    const db = createPrismaClient(`postgresql://postgres@127.0.0.1:${port}/none`, {
+      onConnectionError: (error) => errors.push(error),
+    });
+    try {
+      await expect(db.$queryRawUnsafe('SELECT 1')).rejects.toThrow();
+      await expect(db.$queryRawUnsafe('SELECT 1')).rejects.toThrow();
+      expect(errors.map((error) => (error as Error & { code?: string }).code)).toEqual([
+        'ECONNREFUSED',
+        'ECONNREFUSED',
+      ]);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+
+  it('reports nothing for a query the server refuses', async () => {
+    const stores = await createTestStores('client-errors');
+    const errors: Error[] = [];
+    const db = createPrismaClient(stores.database.url, { onConnectionError: (error) => errors.push(error) });
+    try {
+      await expect(db.$queryRawUnsafe('SELECT * FROM no_such_table')).rejects.toThrow();
+      expect(errors).toEqual([]);
+    } finally {
+      await db.$disconnect();
+      await stores.close();
+    }
+  });
+});

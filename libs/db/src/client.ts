@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { type Prisma, PrismaClient } from './generated/prisma/client';
 
 /** A Prisma client that owns a connection pool. */
@@ -13,15 +14,41 @@ export interface PrismaClientOptions {
   poolSize?: number;
   /** Give up opening a connection after this long (default 5000 ms), so an unreachable database fails fast. */
   connectTimeoutMs?: number;
+  /**
+   * Called for each failed attempt to open a pooled connection and each error of an open one (the server went away,
+   * a connection was reset): what `runplane_postgres_errors_total` counts. Failed queries are not connection errors.
+   */
+  onConnectionError?: (error: Error) => void;
+}
+
+/** A pg client class that reports its failed connection attempts (pg's Pool calls connect with a callback). */
+function reportingClient(onError: (error: Error) => void): typeof pg.Client {
+  return class ReportingClient extends pg.Client {
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (error: Error | null, client?: pg.Client) => void): void;
+    override connect(callback?: (error: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
+      const report = (error: Error): Error => {
+        onError(error);
+        return error;
+      };
+      if (!callback) return super.connect().catch((error: Error) => Promise.reject(report(error)));
+      super.connect((error: Error | null) => (error ? callback(report(error)) : callback(null, this)));
+    }
+  };
 }
 
 /** Creates a Rust-free Prisma client over node-postgres for the given postgres:// URL. */
 export function createPrismaClient(databaseUrl: string, options: PrismaClientOptions = {}): DatabaseClient {
-  const adapter = new PrismaPg({
-    connectionString: databaseUrl,
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-  });
+  const onError = options.onConnectionError;
+  const adapter = new PrismaPg(
+    {
+      connectionString: databaseUrl,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      ...(onError ? { Client: reportingClient(onError) } : {}),
+    },
+    onError ? { onPoolError: onError, onConnectionError: onError } : undefined,
+  );
   return new PrismaClient({ adapter });
 }
 

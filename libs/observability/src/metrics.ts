@@ -27,6 +27,8 @@ export interface MetricsRegistry {
     labelNames: readonly L[],
     collect: (gauge: Gauge<L>) => Promise<void>,
   ): Gauge<L>;
+  /** A counter without labels whose value is `read()` at each scrape (a total kept elsewhere, never decreasing). */
+  collectedCounter(name: string, help: string, read: () => number): Counter;
   /** A bounded per-key label (see {@link BoundedLabel}) whose removed series are gone before the next exposition. */
   boundedLabel(options: BoundedLabelOptions): BoundedLabel;
 }
@@ -49,6 +51,20 @@ class PromMetricsRegistry implements MetricsRegistry {
     const label = new BoundedLabel(options);
     this.bounded.push(label);
     return label;
+  }
+
+  collectedCounter(name: string, help: string, read: () => number): Counter {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing instanceof Counter) return existing as Counter;
+    return new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
   }
 
   collectedGauge<L extends string = string>(

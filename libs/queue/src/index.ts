@@ -1,4 +1,11 @@
-export { checkRedis, closeRedis, createRedis, normalizePrefix, shutdownWithRedis } from './redis';
+export {
+  checkRedis,
+  closeRedis,
+  createRedis,
+  normalizePrefix,
+  redisConnectionErrors,
+  shutdownWithRedis,
+} from './redis';
 export type { CreateRedisOptions, Redis, ShutdownWithRedisOptions } from './redis';
 export { defineLuaScript, LuaScript, NamedLuaScript } from './lua-script';
 export type { LuaCall } from './lua-script';

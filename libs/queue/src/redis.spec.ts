@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { cleanupRedisPrefix, testRedisPrefix } from '@runplane/testing';
-import { checkRedis, createRedis, type Redis } from './index';
+import { checkRedis, createRedis, type Redis, redisConnectionErrors } from './index';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -107,6 +107,19 @@ describe('checkRedis', () => {
     } finally {
       redis.disconnect();
       await silent.close();
+    }
+  });
+});
+
+describe('redisConnectionErrors', () => {
+  it('counts the connection errors of the clients createRedis made', async () => {
+    const before = redisConnectionErrors();
+    const redis = createRedis(`redis://127.0.0.1:${await closedPort()}`, { connectTimeoutMs: 500 });
+    try {
+      await expect(checkRedis(redis, 5_000)).rejects.toThrow(/ECONNREFUSED/);
+      expect(redisConnectionErrors()).toBeGreaterThan(before);
+    } finally {
+      redis.disconnect();
     }
   });
 });

@@ -17,6 +17,8 @@ export interface CreateRedisOptions {
 
 const MAX_RECONNECT_DELAY_MS = 5_000;
 const lastErrors = new WeakMap<Redis, Error>();
+/** Connection errors (refused, reset, timed out, failover) of every client this process made with createRedis. */
+let connectionErrors = 0;
 
 /** Normalise a key prefix so "runplane" and "runplane:" mean the same namespace. */
 export function normalizePrefix(prefix: string): string {
@@ -41,9 +43,20 @@ export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
     ? new Redis({ ...sentinelConnectionOptions(url), ...options })
     : new Redis(url, options);
   // Without a listener ioredis prints every connection error; keep the last one for readiness messages instead.
-  redis.on('error', (error: Error) => lastErrors.set(redis, error));
+  redis.on('error', (error: Error) => {
+    lastErrors.set(redis, error);
+    connectionErrors += 1;
+  });
   redis.on('ready', () => lastErrors.delete(redis));
   return redis;
+}
+
+/**
+ * How many connection errors the Redis clients this process created have had, all clients together (BullMQ's and the
+ * engine's included): a process is one service, whose metrics report it as `runplane_redis_errors_total`.
+ */
+export function redisConnectionErrors(): number {
+  return connectionErrors;
 }
 
 /** Closes a client: QUIT when connected, else drops the socket (QUIT would wait forever for a Redis that is gone). */

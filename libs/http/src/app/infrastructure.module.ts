@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { checkDatabase, createPrismaClient, type DbClient } from '@runplane/db';
 import type { MetricsRegistry } from '@runplane/observability';
-import { checkRedis, closeRedis, createRedis, type Redis } from '@runplane/queue';
+import { checkRedis, closeRedis, createRedis, type Redis, redisConnectionErrors } from '@runplane/queue';
 import { METRICS_REGISTRY, READINESS_CHECKS, type ReadinessCheck } from '../health/health.controller';
 
 /** Injection token for the app's Prisma client. */
@@ -32,6 +32,16 @@ class ConnectionsCloser implements OnApplicationShutdown {
 }
 
 /**
+ * `runplane_postgres_errors_total` (the app's pool: failed connection attempts, errors of open connections) and
+ * `runplane_redis_errors_total` (connection errors of every Redis client of the process, see redisConnectionErrors).
+ */
+function storeErrorMetrics({ metrics }: InfrastructureOptions): { onConnectionError: () => void } {
+  const postgres = metrics.counter('runplane_postgres_errors_total', 'PostgreSQL connection and pool errors');
+  metrics.collectedCounter('runplane_redis_errors_total', 'Redis connection errors', redisConnectionErrors);
+  return { onConnectionError: () => postgres.inc() };
+}
+
+/**
  * Provides the Postgres and Redis clients, readiness checks over both and the metrics registry to the whole
  * app, and closes the connections on shutdown.
  */
@@ -42,7 +52,7 @@ export class InfrastructureModule {
     return {
       module: InfrastructureModule,
       providers: [
-        { provide: DB_CLIENT, useFactory: () => createPrismaClient(options.databaseUrl) },
+        { provide: DB_CLIENT, useFactory: () => createPrismaClient(options.databaseUrl, storeErrorMetrics(options)) },
         { provide: REDIS_CLIENT, useFactory: () => createRedis(options.redisUrl, { keyPrefix: options.redisPrefix }) },
         { provide: METRICS_REGISTRY, useValue: options.metrics },
         {
