@@ -20,12 +20,14 @@ export interface AggregatorSettings {
 
 /**
  * Runs the usage queue consumer and the periodic roll-up; closes both, then their Redis client, on shutdown.
- * Failed events are reported as an error log line and `runplane_usage_events_failed_total{reason}`.
+ * Failed events are reported as an error log line and `runplane_usage_events_failed_total{reason}`; accepted ones
+ * are counted in `runplane_usage_events_applied_total{outcome}` (recorded, or duplicate: recorded before).
  */
 @Injectable()
 export class UsageIntake implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('UsageIntake');
   private readonly failures: Counter<'reason'>;
+  private readonly recorded: Counter<'outcome'>;
   private consumer: TypedWorker | undefined;
   private timer: NodeJS.Timeout | undefined;
   private rolling: Promise<void> | undefined;
@@ -39,6 +41,9 @@ export class UsageIntake implements OnApplicationBootstrap, BeforeApplicationShu
     this.failures = metrics.counter('runplane_usage_events_failed_total', 'Usage events that will never be applied', [
       'reason',
     ]);
+    this.recorded = metrics.counter('runplane_usage_events_applied_total', 'Usage events the aggregator accepted', [
+      'outcome',
+    ]);
   }
 
   onApplicationBootstrap(): void {
@@ -47,6 +52,7 @@ export class UsageIntake implements OnApplicationBootstrap, BeforeApplicationShu
       prefix: this.settings.redisPrefix,
       concurrency: this.settings.concurrency,
       onFailure: (failure) => this.report(failure),
+      onRecorded: (outcome) => this.recorded.inc({ outcome }),
       onError: (error) => this.logger.warn(`usage queue: ${error.message}`),
     });
     if (this.settings.rollUpIntervalMs <= 0) return;

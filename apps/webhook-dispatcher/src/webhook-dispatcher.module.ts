@@ -1,6 +1,7 @@
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { type DbClient, SecretBox } from '@runplane/db';
-import { DB_CLIENT, HealthController } from '@runplane/http';
+import { DB_CLIENT, HealthController, METRICS_REGISTRY } from '@runplane/http';
+import type { MetricsRegistry } from '@runplane/observability';
 import {
   createQueue,
   createRedis,
@@ -22,6 +23,7 @@ import {
   WebhookUrlGuard,
 } from '@runplane/webhooks';
 import type { WebhookDispatcherConfig } from './config';
+import { deliveryMetrics } from './delivery-metrics';
 import { DispatcherWorkers } from './dispatcher-workers';
 import { ATTEMPTS_QUEUE, DISPATCHER_CONFIG, QUEUE_REDIS, WEBHOOK_DISPATCHER } from './tokens';
 
@@ -38,7 +40,7 @@ function createDispatcher(
   config: WebhookDispatcherConfig,
   db: DbClient,
   queue: WebhookAttemptsQueue,
-  overrides: DispatcherOverrides,
+  overrides: DispatcherOverrides & { metrics: MetricsRegistry },
 ): WebhookDispatcher {
   return new WebhookDispatcher({
     deliveries: new WebhookDeliveriesRepository(db),
@@ -53,6 +55,7 @@ function createDispatcher(
       spacingMs: config.WEBHOOK_ATTEMPT_SPACING_MS,
       timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
     },
+    observer: deliveryMetrics(overrides.metrics),
   });
 }
 
@@ -85,8 +88,9 @@ export class WebhookDispatcherModule {
         },
         {
           provide: WEBHOOK_DISPATCHER,
-          inject: [DB_CLIENT, ATTEMPTS_QUEUE],
-          useFactory: (db: DbClient, queue: WebhookAttemptsQueue) => createDispatcher(config, db, queue, overrides),
+          inject: [DB_CLIENT, ATTEMPTS_QUEUE, METRICS_REGISTRY],
+          useFactory: (db: DbClient, queue: WebhookAttemptsQueue, metrics: MetricsRegistry) =>
+            createDispatcher(config, db, queue, { ...overrides, metrics }),
         },
         DispatcherWorkers,
       ],

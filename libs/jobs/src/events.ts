@@ -3,7 +3,9 @@
  * the same Lua step as the state change, for the autoscaler and billing. Every entry has `type` and `endpointId`:
  * - `job.queued` (jobId, lowPriority 0|1, retry 1 on /retry): a job entered the queue; lowPriority ones never scale up.
  * - `job.started` (jobId, workerId): a worker took the job.
- * - `job.finished` (jobId, status, workerId): the job reached COMPLETED, FAILED, CANCELLED or TIMED_OUT.
+ * - `job.finished` (jobId, status, workerId, queuedAt, takenAt, doneAt; ms, takenAt '' for a job no worker took): the
+ *   job reached COMPLETED, FAILED, CANCELLED or TIMED_OUT; the job-router's metrics take its delay and execution time
+ *   from it (the status's delayTime and executionTime).
  * - `job.requeued` (jobId, workerId, retries): its worker was lost, or the take it was handed to hung up before the
  *   answer left, and the job went back to the queue.
  * - `job.expired` (jobId, status): ttl or retention deleted the job.

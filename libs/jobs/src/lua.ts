@@ -31,7 +31,7 @@ end
 -- Returns true when it did.
 local function finish(ep, id, status, now, err)
   local k = jkey(ep, id)
-  local f = redis.call('HMGET', k, 'workerId', 'ttlAt', 'retentionMs', 'webhook')
+  local f = redis.call('HMGET', k, 'workerId', 'ttlAt', 'retentionMs', 'webhook', 'queuedAt', 'takenAt')
   redis.call('HSET', k, 'status', status, 'doneAt', now)
   if err then redis.call('HSET', k, 'error', err) end
   unqueue(ep, id)
@@ -40,7 +40,8 @@ local function finish(ep, id, status, now, err)
   if f[1] then redis.call('SREM', wkey(ep, f[1]), id) end
   redis.call('ZADD', gkey('expiry'), math.min(tonumber(f[2]), now + tonumber(f[3])), member(ep, id))
   redis.call('HINCRBY', ekey(ep, 'stats'), status, 1)
-  emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '')
+  emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '', 'queuedAt', f[5] or '',
+    'takenAt', f[6] or '', 'doneAt', now)
   wake(jobChangedWake(ep, id))
   if f[4] then redis.call('ZADD', gkey('outbox'), now, member(ep, id)) end
   return f[4] ~= false

@@ -2,7 +2,7 @@ import type { WebhookDeliverPayload } from '@runplane/contracts';
 import { type WebhookDelivery, WebhookDeliveryStatus } from '@runplane/db';
 import type { WebhookDeliveriesRepository } from './deliveries.repository';
 import type { WebhookSender } from './http-sender';
-import { type AttemptOutcome, type DeliveryPolicy, failureOf, nextStep } from './policy';
+import { type AttemptOutcome, type DeliveryPolicy, failureOf, isDelivered, type NextStep, nextStep } from './policy';
 import type { WebhookSecretsService } from './secrets.service';
 import { messageIdOf, signatureHeaders } from './signing';
 import { RefusedUrlError, type WebhookUrlGuard } from './url-safety';
@@ -18,6 +18,18 @@ export class OrphanedWebhookError extends Error {
   }
 }
 
+/** What one recorded attempt came to, as metrics count it. */
+export type AttemptResult = 'delivered' | 'http_error' | 'network_error' | 'refused';
+
+/** Where the dispatcher reports each attempt it records (once per attempt, by the dispatcher that recorded it). */
+export interface DeliveryObserver {
+  /**
+   * An attempt was recorded; `ended` when the delivery ended with it: succeeded or failed for good, and the seconds
+   * from the delivery's acceptance (the job's end, give or take the queue) to that end.
+   */
+  attempted(result: AttemptResult, ended?: { status: 'succeeded' | 'failed'; seconds: number }): void;
+}
+
 /** What the dispatcher is built from. */
 export interface WebhookDispatcherDeps {
   deliveries: WebhookDeliveriesRepository;
@@ -29,6 +41,7 @@ export interface WebhookDispatcherDeps {
   requeue?: AttemptScheduler;
   policy: DeliveryPolicy;
   now?: () => Date;
+  observer?: DeliveryObserver;
 }
 
 /**
@@ -132,7 +145,21 @@ export class WebhookDispatcher {
       status,
       nextAttemptAt: step.kind === 'retry' ? step.at : null,
     });
+    if (recorded) this.observe(delivery, outcome, step, finishedAt);
     if (recorded && step.kind === 'retry')
       await this.deps.schedule(delivery.id, step.attempt, this.deps.policy.spacingMs);
+  }
+
+  private observe(delivery: WebhookDelivery, outcome: AttemptOutcome, step: NextStep, finishedAt: Date): void {
+    const result: AttemptResult =
+      outcome.kind === 'refused'
+        ? 'refused'
+        : outcome.kind === 'error'
+          ? 'network_error'
+          : isDelivered(outcome)
+            ? 'delivered'
+            : 'http_error';
+    const seconds = Math.max(0, finishedAt.getTime() - delivery.createdAt.getTime()) / 1000;
+    this.deps.observer?.attempted(result, step.kind === 'retry' ? undefined : { status: step.kind, seconds });
   }
 }

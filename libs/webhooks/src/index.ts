@@ -20,6 +20,8 @@ export { requeueAttempt, scheduleAttempt } from './attempt-schedule';
 export {
   OrphanedWebhookError,
   WebhookDispatcher,
+  type AttemptResult,
   type AttemptScheduler,
+  type DeliveryObserver,
   type WebhookDispatcherDeps,
 } from './dispatcher';

@@ -7,7 +7,7 @@ import {
   usageCatalog,
 } from '@runplane/queue';
 import { type UsageRejection, UsageEventRejectedError } from './errors';
-import type { UsageAggregator } from './usage-aggregator';
+import type { RecordOutcome, UsageAggregator } from './usage-aggregator';
 
 /** A usage event that failed for good: refused, or out of retries. Nothing of it was written. */
 export interface UsageFailure {
@@ -22,6 +22,8 @@ export interface UsageConsumerOptions extends QueueConnection {
   concurrency?: number;
   /** Called once per event that will never be applied (the job stays in the queue's failed set). */
   onFailure(failure: UsageFailure): void;
+  /** Called once per event the aggregator accepted: recorded, or a duplicate of one recorded before. */
+  onRecorded?: (outcome: RecordOutcome) => void;
   onError?: (error: Error) => void;
 }
 
@@ -37,7 +39,9 @@ export function startUsageConsumer(aggregator: UsageAggregator, options: UsageCo
     {
       'usage.record': async (event) => {
         try {
-          return await aggregator.record(event);
+          const outcome = await aggregator.record(event);
+          options.onRecorded?.(outcome);
+          return outcome;
         } catch (error) {
           if (!(error instanceof UsageEventRejectedError)) throw error;
           options.onFailure({ eventId: error.eventId, reason: error.reason, message: error.message });

@@ -24,6 +24,15 @@ const schemaWaitEnv = {
   SCHEMA_WAIT_INTERVAL_MS: envInt({ min: 10, max: 60_000, default: SCHEMA_WAIT_INTERVAL_MS_DEFAULT }),
 };
 
+/**
+ * Bound of per-endpoint metric labels: the endpoints (at most METRICS_ENDPOINT_LABELS) active within
+ * METRICS_ENDPOINT_IDLE_MS keep a label of their own, the rest are counted under `endpoint="other"`.
+ */
+const metricsEnv = {
+  METRICS_ENDPOINT_LABELS: envInt({ min: 1, max: 10_000, default: 200 }),
+  METRICS_ENDPOINT_IDLE_MS: envInt({ min: 1_000, max: 86_400_000, default: 3_600_000 }),
+};
+
 /** Environment every Runplane service reads: its HTTP listener, Postgres, Redis, logging and tracing. */
 export function serviceEnvSchema(defaultPort: number) {
   return z.object({
@@ -35,6 +44,7 @@ export function serviceEnvSchema(defaultPort: number) {
     ...redisEnv,
     ...logEnv,
     ...otelEnv,
+    ...metricsEnv,
   });
 }
 /** Parsed service environment. */
