@@ -4,10 +4,12 @@ import { LoadBalancerRequestCounts } from '@runplane/jobs';
 import { WorkerStateStore } from '@runplane/endpoints';
 import { closeRedis, createRedis } from '@runplane/queue';
 import { pollUntil, TEST_REDIS_URL } from '@runplane/testing';
+import { request as httpRequest } from 'node:http';
 import { bearer } from './harness';
 import { type LbHarness, lbHost, startLbHarness } from './load-balancer-setup';
 import { lbCall, type LbWorker, startLbWorker } from './load-balancer-worker';
 
+const BODY_MAX = 64 * 1024;
 let lb: LbHarness;
 let owner: { accountId: string; secret: string };
 const workers: LbWorker[] = [];
@@ -19,7 +21,11 @@ async function worker(name: string, ping: LbWorker['ping'] = 'ready'): Promise<L
 }
 
 beforeAll(async () => {
-  lb = await startLbHarness('lb-failures', { LB_WAIT_MS: '700', JOB_RATE_LIMITS: 'lb=1000/2' });
+  lb = await startLbHarness('lb-failures', {
+    LB_WAIT_MS: '700',
+    JOB_RATE_LIMITS: 'lb=1000/2',
+    LB_MAX_BODY_BYTES: String(BODY_MAX),
+  });
   owner = await lb.h.accountWithKey();
 });
 
@@ -128,5 +134,36 @@ describe('load-balancing failures', () => {
     busy.releaseHeld();
     expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([200, 200]);
     expect((await call(endpointId)).status).toBe(200);
+  });
+
+  it('answers 413 to a body over LB_MAX_BODY_BYTES, declared or streamed', async () => {
+    const endpointId = await lb.endpoint(owner.accountId);
+    const sink = await worker('sink');
+    await lb.addWorker(endpointId, sink);
+    const declared = await lbCall(lb.port, {
+      host: lbHost(endpointId),
+      method: 'POST',
+      path: '/upload',
+      headers: bearer(owner.secret),
+      body: 'x'.repeat(BODY_MAX + 1),
+    });
+    expect(declared.status).toBe(413);
+    expect(declared.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(sink.served).toEqual([]);
+
+    const streamed = await new Promise<number>((resolve, reject) => {
+      const call = httpRequest({
+        host: '127.0.0.1',
+        port: lb.port,
+        method: 'POST',
+        path: '/upload',
+        headers: { ...bearer(owner.secret), host: lbHost(endpointId), 'transfer-encoding': 'chunked' },
+      });
+      call.on('response', (response) => resolve(response.statusCode ?? 0));
+      call.on('error', reject);
+      call.write(Buffer.alloc(BODY_MAX, 'x'));
+      call.write(Buffer.alloc(1024, 'x'));
+    });
+    expect(streamed).toBe(413);
   });
 });

@@ -85,6 +85,17 @@ describe('load-balancing proxy', () => {
     await pollUntil(async () => (await generate(endpointId, owner.secret)).json()['worker'] === 'starting');
   });
 
+  it("checks health on the worker's health address (PORT_HEALTH) at its HEALTH_CHECK_PATH", async () => {
+    const endpointId = await lb.endpoint(owner.accountId);
+    const service = await worker('service', 'unhealthy');
+    const health = await worker('health-server');
+    health.healthPath = '/healthz';
+    await lb.addWorker(endpointId, service, { healthAddress: health.address, env: { HEALTH_CHECK_PATH: '/healthz' } });
+    expect((await generate(endpointId, owner.secret)).json()).toMatchObject({ worker: 'service' });
+    expect(health.pings).toBeGreaterThan(0);
+    expect(service.pings).toBe(0);
+  });
+
   it('gives each request to the ready worker with the fewest requests in flight', async () => {
     const endpointId = await lb.endpoint(owner.accountId);
     const [c, d] = [await worker('c'), await worker('d')];

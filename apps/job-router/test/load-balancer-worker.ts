@@ -21,6 +21,8 @@ export interface LbWorker {
   /** "host:port", as the scheduler writes it in Pod.serviceAddress and Pod.healthAddress. */
   readonly address: string;
   ping: PingState;
+  /** Where it answers health checks (HEALTH_CHECK_PATH; RunPod's default /ping). */
+  healthPath: string;
   /** Health checks it answered. */
   pings: number;
   /** Requests served (any route but /ping), by path. */
@@ -63,6 +65,7 @@ export async function startLbWorker(name: string, ping: PingState = 'ready'): Pr
     name,
     address: '',
     ping,
+    healthPath: '/ping',
     pings: 0,
     served: [],
     authorizations: [],
@@ -98,7 +101,7 @@ async function route(
   response: ServerResponse,
 ): Promise<void> {
   const path = request.url ?? '/';
-  if (path === '/ping') {
+  if (path === worker.healthPath) {
     worker.pings += 1;
     return void response.writeHead(PING_STATUS[worker.ping]).end();
   }
