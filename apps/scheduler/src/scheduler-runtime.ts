@@ -4,7 +4,7 @@ import { UsageLedgerRepository } from '@runplane/billing';
 import type { UsageEvent } from '@runplane/contracts';
 import type { DbClient } from '@runplane/db';
 import { ScalingRepository, WorkerStateStore } from '@runplane/endpoints';
-import { JobScalingReader, WorkerRetirement } from '@runplane/jobs';
+import { JobScalingReader, LoadBalancerTraffic, WorkerRetirement } from '@runplane/jobs';
 import { CapacityRepository, MachinesRepository } from '@runplane/placement';
 import { createQueue, createRedis, type Redis, USAGE_QUEUE, usageCatalog, usageJobId } from '@runplane/queue';
 import { PodsStateRepository, VolumeSizesRepository } from '@runplane/workloads';
@@ -51,7 +51,8 @@ function createAutoscaler(wiring: Wiring): AutoscalerService {
   const removed = (workerId: string, at: Date) => usage.workerRemoved(workerId, at);
   const retirement = new WorkerRetirement(queueRedis, config.REDIS_PREFIX);
   const removal = new WorkerRemoval(fleet, retirement, wiring.tokens, removed);
-  return new AutoscalerService(fleet, wiring.jobs, removal, new WorkerStateStore(redis));
+  const traffic = new LoadBalancerTraffic(queueRedis, config.REDIS_PREFIX);
+  return new AutoscalerService(fleet, { jobs: wiring.jobs, traffic }, removal, new WorkerStateStore(redis));
 }
 
 function createReconciler(wiring: Wiring, inventory: InventoryService, autoscaler: AutoscalerService): PodReconciler {

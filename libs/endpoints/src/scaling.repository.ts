@@ -26,6 +26,7 @@ const WORKER_SELECT = {
   desiredStatus: true,
   observedPhase: true,
   statusMessage: true,
+  serviceAddress: true,
   lastStartedAt: true,
   createdAt: true,
 } satisfies Prisma.PodSelect;

@@ -94,3 +94,47 @@ export function replacementBackoffMs(failures: number): number {
   if (failures <= 0) return 0;
   return Math.min(60_000, 1000 * 2 ** (failures - 1));
 }
+
+/** The live requests of a load-balancing endpoint, summed over the job-router replicas. */
+export interface RequestSignals {
+  /** Requests waiting for a ready worker. */
+  waiting: number;
+  /** Requests a worker is serving. */
+  inFlight: number;
+  /** Requests received per second, recently. */
+  requestsPerSecond: number;
+}
+
+/** What a scaling pass decides, and why (the scheduler logs it). */
+export interface ScalingDecision {
+  desired: number;
+  add: number;
+  remove: string[];
+  reason: string;
+}
+
+/**
+ * Load-balancing endpoints scale on their requests (RunPod's REQUEST_COUNT; QUEUE_DELAY is for queue endpoints only,
+ * so a load-balancing endpoint's scalerValue is read as requests per worker whatever its scalerType): enough workers
+ * for the requests waiting and in flight, or for the request rate (a request a second counts as one at a time, so a
+ * stream of short requests keeps its workers), `scalerValue` each, between workersMin and workersMax. A request
+ * waiting with no worker asks for one at once (scale from zero). Workers go only without a request in flight, once
+ * idle for idleTimeout since their last one (see {@link workersToRemove}).
+ */
+export function requestScalingPlan(
+  settings: ScalingSettings,
+  signals: RequestSignals,
+  workers: readonly ScalingWorker[],
+): ScalingDecision {
+  const perWorker = Math.max(1, settings.scalerValue);
+  const load = Math.max(signals.waiting + signals.inFlight, signals.requestsPerSecond);
+  const wanted = Math.ceil(load / perWorker);
+  const desired = clamp(wanted, settings.workersMin, settings.workersMax);
+  const add = Math.max(0, desired - workers.length);
+  const remove = add > 0 ? [] : workersToRemove(settings, workers, desired);
+  const rate = Math.round(signals.requestsPerSecond * 10) / 10;
+  const reason =
+    `${signals.waiting} waiting + ${signals.inFlight} in flight, ${rate} req/s at ${perWorker} per worker: ` +
+    `${wanted} wanted, ${desired} within ${settings.workersMin}..${settings.workersMax}, ${workers.length} running`;
+  return { desired, add, remove, reason };
+}

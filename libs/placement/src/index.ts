@@ -13,9 +13,12 @@ export {
 export {
   desiredWorkerCount,
   replacementBackoffMs,
+  requestScalingPlan,
   scalingPlan,
   workersToRemove,
   type QueueSignals,
+  type RequestSignals,
+  type ScalingDecision,
   type ScalerType,
   type ScalingSettings,
   type ScalingWorker,

@@ -5,14 +5,36 @@ import type {
   WorkerStateEntry,
   WorkerStateStore,
 } from '@runplane/endpoints';
-import type { JobScalingReader, ScalingView } from '@runplane/jobs';
-import { replacementBackoffMs, scalingPlan, type ScalingSettings, type ScalingWorker } from '@runplane/placement';
+import { Logger } from '@nestjs/common';
+import type { JobScalingReader, LbTrafficView, LoadBalancerTraffic, ScalingView } from '@runplane/jobs';
+import {
+  replacementBackoffMs,
+  requestScalingPlan,
+  type ScalingDecision,
+  scalingPlan,
+  type ScalingSettings,
+  type ScalingWorker,
+} from '@runplane/placement';
 import { IdleClocks } from './idle-clocks';
 import type { Added, WorkerFleet } from './worker-fleet';
 import type { WorkerRemoval } from './worker-removal';
 
 /** An unchanged worker state list is written again after this long (the store keeps it 30 s). */
 const REPUBLISH_UNCHANGED_MS = 10_000;
+
+const logger = new Logger('Autoscaler');
+
+/** What passes scale on: the job engine's queues (queue endpoints) and the proxied requests (load-balancing ones). */
+export interface ScalingSignals {
+  jobs: Pick<JobScalingReader, 'view'>;
+  traffic: Pick<LoadBalancerTraffic, 'view'>;
+}
+
+/** One endpoint's workers as a pass sees them, and what it decided. */
+interface Plan {
+  workers: ScalingWorker[];
+  plan: Pick<ScalingDecision, 'add' | 'remove'>;
+}
 
 /** Crash bookkeeping per endpoint: consecutive worker failures and when the last one happened. */
 interface Failures {
@@ -32,8 +54,8 @@ function settingsOf(endpoint: ScalableEndpoint): ScalingSettings {
 }
 
 /**
- * The autoscaler: for every endpoint, compares its worker Pods with the job engine's queue and heartbeat view, adds
- * workers (placed by GPU type priority, through the same locked placement as Pods) or removes idle ones, and publishes
+ * The autoscaler: for every endpoint, compares its worker Pods with the job engine's queue and heartbeat view (a
+ * load-balancing endpoint: with the job-routers' waiting and in-flight requests), adds workers (placed by GPU type priority, through the same locked placement as Pods) or removes idle ones, and publishes
  * worker states. Workers are Pod rows; the reconciler starts and stops their processes.
  */
 export class AutoscalerService {
@@ -48,7 +70,7 @@ export class AutoscalerService {
 
   constructor(
     private readonly fleet: WorkerFleet,
-    private readonly jobs: JobScalingReader,
+    private readonly signals: ScalingSignals,
     private readonly removal: WorkerRemoval,
     private readonly states: WorkerStateStore,
     private readonly clock: () => number = () => Date.now(),
@@ -123,18 +145,10 @@ export class AutoscalerService {
 
   private async scale(endpoint: ScalableEndpoint, rows: WorkerRow[], prices: WorkerPrices): Promise<void> {
     const now = this.clock();
-    const view = await this.jobs.view(endpoint.id);
-    const workers = rows.map((row) => this.scalingWorker(row, view, now));
-    const plan = scalingPlan(
-      settingsOf(endpoint),
-      {
-        scalingQueued: view.scalingQueued,
-        queued: view.queued,
-        inProgress: view.inProgress,
-        oldestScalingWaitMs: view.oldestScalingQueuedAt === null ? null : now - view.oldestScalingQueuedAt,
-      },
-      workers,
-    );
+    const { workers, plan } =
+      endpoint.type === 'LOAD_BALANCER'
+        ? await this.requestPlan(endpoint, rows, now)
+        : await this.queuePlan(endpoint, rows, now);
     // Workers the cluster cannot schedule (their machine filled up meanwhile) wait: throttled, with the cluster's reason.
     const throttled: WorkerStateEntry[] = rows
       .filter((row) => row.observedPhase === 'CREATING' && row.statusMessage?.startsWith('Unschedulable: '))
@@ -161,6 +175,50 @@ export class AutoscalerService {
       workers.filter((worker) => !removed.has(worker.id)),
       throttled,
     );
+  }
+
+  private async queuePlan(endpoint: ScalableEndpoint, rows: WorkerRow[], now: number): Promise<Plan> {
+    const view = await this.signals.jobs.view(endpoint.id);
+    const workers = rows.map((row) => this.scalingWorker(row, view, now));
+    const plan = scalingPlan(
+      settingsOf(endpoint),
+      {
+        scalingQueued: view.scalingQueued,
+        queued: view.queued,
+        inProgress: view.inProgress,
+        oldestScalingWaitMs: view.oldestScalingQueuedAt === null ? null : now - view.oldestScalingQueuedAt,
+      },
+      workers,
+    );
+    return { workers, plan };
+  }
+
+  /** A load-balancing endpoint scales on its requests; each decision is logged with the signals behind it. */
+  private async requestPlan(endpoint: ScalableEndpoint, rows: WorkerRow[], now: number): Promise<Plan> {
+    const traffic = await this.signals.traffic.view(endpoint.id, now);
+    const workers = rows.map((row) => this.serverWorker(row, traffic, now));
+    const signals = {
+      waiting: traffic.waiting,
+      inFlight: traffic.totalInFlight,
+      requestsPerSecond: traffic.requestsPerSecond,
+    };
+    const plan = requestScalingPlan(settingsOf(endpoint), signals, workers);
+    if (plan.add > 0) logger.log(`Endpoint ${endpoint.id}: adding ${plan.add} worker(s): ${plan.reason}`);
+    if (plan.remove.length > 0)
+      logger.log(`Endpoint ${endpoint.id}: removing idle worker(s) ${plan.remove.join(', ')}: ${plan.reason}`);
+    return { workers, plan };
+  }
+
+  /**
+   * A load-balancing worker is busy while a request is in flight on it (its idle time counts from its last one), and
+   * initializing until its server has an address (it speaks no worker protocol to be heard from).
+   */
+  private serverWorker(row: WorkerRow, traffic: LbTrafficView, now: number): ScalingWorker {
+    const busy = (traffic.inFlight.get(row.id) ?? 0) > 0;
+    const started = row.serviceAddress !== null || busy;
+    if (started) this.seen.add(row.id);
+    const idleForMs = this.idle.observe(row.id, busy, row.lastStartedAt?.getTime() ?? row.createdAt.getTime(), now);
+    return { id: row.id, initializing: !started, busy, idleForMs };
   }
 
   private scalingWorker(row: WorkerRow, view: ScalingView, now: number): ScalingWorker {

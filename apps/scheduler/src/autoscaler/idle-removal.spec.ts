@@ -7,7 +7,7 @@ import { seedCatalog } from '@runplane/catalog';
 import type { UsageEvent } from '@runplane/contracts';
 import { newId } from '@runplane/db';
 import { ScalingRepository, WorkerStateStore } from '@runplane/endpoints';
-import { JobScalingReader, RedisJobEngine, WorkerRetirement } from '@runplane/jobs';
+import { JobScalingReader, LoadBalancerTraffic, RedisJobEngine, WorkerRetirement } from '@runplane/jobs';
 import { CapacityRepository } from '@runplane/placement';
 import { createRedis, type Redis } from '@runplane/queue';
 import { createTestStores, FakeClock, TEST_REDIS_URL, type TestStores } from '@runplane/testing';
@@ -83,7 +83,7 @@ describe('AutoscalerService: removing an idle worker', () => {
     const removed = (workerId: string, at: Date) => usage.workerRemoved(workerId, at);
     autoscaler = new AutoscalerService(
       fleet,
-      new JobScalingReader(redis, prefix),
+      { jobs: new JobScalingReader(redis, prefix), traffic: new LoadBalancerTraffic(redis, prefix) },
       new WorkerRemoval(fleet, retirement, createWorkerTokensService(db), removed),
       new WorkerStateStore(prefixed),
       () => clock.now(),

@@ -1,0 +1,149 @@
+// Load-balancing endpoints on the local driver: the scheduler scales an endpoint's workers from 0 on the job-routers'
+// traffic (the LoadBalancerTraffic snapshots and lb.demand event a job-router publishes, written here as one would),
+// gives each worker free loopback ports as PORT and PORT_HEALTH, records where its servers listen, keeps a worker with
+// a request in flight while idle ones go, and scales back to 0.
+import { readFileSync } from 'node:fs';
+import { LoadBalancerTraffic } from '@runplane/jobs';
+import { isProcessAlive, pollUntil } from '@runplane/testing';
+import { type PlatformHarness, startPlatform } from './harness';
+import { processRecord } from './workloads';
+
+/** RunPod's load-balancing worker shape: an HTTP server on PORT, a health server answering /ping on PORT_HEALTH. */
+const SERVER = `
+const http = require('node:http');
+const port = Number(process.env.PORT), health = Number(process.env.PORT_HEALTH);
+http.createServer((req, res) => res.end(JSON.stringify({ path: req.url, port }))).listen(port, '127.0.0.1');
+http.createServer((req, res) => { res.statusCode = req.url === '/ping' ? 200 : 404; res.end(); }).listen(health, '127.0.0.1');
+`;
+
+function envOf(pid: number): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+}
+
+describe('load-balancing endpoints on the local driver', () => {
+  let p: PlatformHarness;
+  let traffic: LoadBalancerTraffic;
+  let endpointId: string;
+
+  beforeAll(async () => {
+    p = await startPlatform('sched-lb');
+    traffic = new LoadBalancerTraffic(p.redis, p.prefix);
+    const template = await p.v1('POST', '/templates', {
+      name: 'lb-worker',
+      imageName: 'runplane/lb-worker:dev',
+      isServerless: true,
+      dockerEntrypoint: ['node'],
+      dockerStartCmd: ['-e', SERVER],
+      env: { PORT: '8000', PORT_HEALTH: '8001' },
+    });
+    expect(template.status).toBe(200);
+    const endpoint = await p.v1('POST', '/endpoints', {
+      name: 'lb',
+      type: 'LOAD_BALANCER',
+      templateId: (template.body as { id: string }).id,
+      gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
+      workersMin: 0,
+      workersMax: 3,
+      idleTimeout: 1,
+      scalerType: 'REQUEST_COUNT',
+      scalerValue: 2,
+    });
+    expect(endpoint.status).toBe(200);
+    endpointId = (endpoint.body as { id: string }).id;
+  }, 180_000);
+
+  afterAll(async () => {
+    await p?.close();
+  }, 60_000);
+
+  const workers = () => p.db.pod.findMany({ where: { endpointId }, orderBy: { createdAt: 'asc' } });
+  /** Publishes one job-router's traffic, fresh each time (older snapshots count as a replica gone). */
+  const route = (waiting: number, inFlight: Record<string, number> = {}) =>
+    traffic.publish(endpointId, 'router-a', { at: Date.now(), waiting, inFlight, requestsPerSecond: 0 });
+  /** Holds the traffic while waiting for the fleet to reach a state. */
+  const holding = <T>(
+    load: () => Promise<void>,
+    check: () => Promise<T | undefined>,
+    description: string,
+  ): Promise<T> =>
+    pollUntil(
+      async () => {
+        await load();
+        return check();
+      },
+      { timeoutMs: 30_000, intervalMs: 200, description },
+    );
+
+  it('starts no worker without traffic', async () => {
+    for (let pass = 0; pass < 3; pass += 1) {
+      p.scheduler().loop.trigger();
+      await p.scheduler().loop.settled();
+    }
+    expect(await workers()).toHaveLength(0);
+  });
+
+  it('scales from 0 on a waiting request; the worker serves on loopback ports given as PORT and PORT_HEALTH', async () => {
+    await route(1);
+    await traffic.demand(endpointId);
+    const worker = await holding(
+      () => route(1),
+      async () => (await workers()).find((row) => row.serviceAddress !== null && row.healthAddress !== null),
+      'a worker with its addresses',
+    );
+    const [host, port] = (worker.serviceAddress as string).split(':');
+    const healthPort = (worker.healthAddress as string).split(':')[1];
+    expect(host).toBe('127.0.0.1');
+    expect(worker.healthAddress).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(healthPort).not.toBe(port);
+    const pid = processRecord(p.stateDir, worker.id)?.pid as number;
+    expect(envOf(pid)).toMatchObject({ PORT: port, PORT_HEALTH: healthPort, RUNPOD_ENDPOINT_ID: endpointId });
+    const answer = await pollUntil(
+      () =>
+        fetch(`http://${worker.serviceAddress}/hello`).then(
+          (res) => res.json(),
+          () => undefined,
+        ),
+      { timeoutMs: 15_000, description: "the worker's server" },
+    );
+    expect(answer).toEqual({ path: '/hello', port: Number(port) });
+    expect((await fetch(`http://${worker.healthAddress}/ping`)).status).toBe(200);
+  }, 60_000);
+
+  it('adds workers for the requests waiting and in flight, up to workersMax', async () => {
+    const [first] = await workers();
+    await holding(
+      () => route(5, { [first?.id as string]: 1 }),
+      async () => ((await workers()).filter((row) => row.serviceAddress !== null).length === 3 ? true : undefined),
+      'three serving workers',
+    );
+  }, 60_000);
+
+  it('removes idle workers but keeps the one with a request in flight, then scales to 0', async () => {
+    const [first] = await workers();
+    const busy = first?.id as string;
+    const kept = await holding(
+      () => route(0, { [busy]: 1 }),
+      async () => {
+        const rows = await workers();
+        return rows.length === 1 ? rows : undefined;
+      },
+      'the idle workers to go',
+    );
+    expect(kept.map((row) => row.id)).toEqual([busy]);
+    const pid = processRecord(p.stateDir, busy)?.pid as number;
+    await holding(
+      () => route(0),
+      async () => ((await workers()).length === 0 ? true : undefined),
+      'the last worker to go once its request finished',
+    );
+    await pollUntil(() => (isProcessAlive(pid) ? undefined : true), {
+      timeoutMs: 15_000,
+      description: 'its process to end',
+    });
+  }, 90_000);
+});
