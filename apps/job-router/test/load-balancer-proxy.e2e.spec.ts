@@ -49,7 +49,7 @@ describe('load-balancing proxy', () => {
     expect(a.authorizations).toEqual([]);
   });
 
-  it("answers 401 without a key and 404 for another account's, a queue or an unknown endpoint", async () => {
+  it("answers 401 without a key or with a read-only one, 404 for another account's, a queue or an unknown endpoint", async () => {
     const endpointId = await lb.endpoint(owner.accountId);
     const queueEndpoint = await lb.h.endpoint(owner.accountId);
     const other = await lb.h.accountWithKey();
@@ -60,6 +60,10 @@ describe('load-balancing proxy', () => {
     const anonymous = await lbCall(lb.port, { host: lbHost(endpointId), path: '/generate' });
     expect(anonymous.status).toBe(401);
     expect(anonymous.json()).toMatchObject({ error: 'Missing API key', code: 'UNAUTHORIZED' });
+    const readOnly = await lb.h.accountWithKey('READ_ONLY');
+    const readOnlyAnswer = await generate(await lb.endpoint(readOnly.accountId), readOnly.secret);
+    expect(readOnlyAnswer.status).toBe(401);
+    expect(readOnlyAnswer.json()).toMatchObject({ error: 'This API key is read-only' });
     for (const id of [otherEndpoint, queueEndpoint, 'nosuchendpoint1']) {
       const answer = await generate(id, owner.secret);
       expect(answer.status).toBe(404);
