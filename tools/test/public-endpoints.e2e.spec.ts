@@ -166,6 +166,12 @@ describe('public endpoints on the local driver', () => {
 
     const byModel = await v1As(alice, 'GET', '/billing/endpoints?bucketSize=day');
     expect((byModel.body as BillingRecordDto[]).map((r) => r.endpointId)).toContain(MODEL);
+    // v2: RunPod's public-endpoint billing holds it; the caller's own serverless billing does not.
+    const v2 = await callWithKey(`${p.gatewayUrl}/v2/billing/endpoints?bucketSize=day`, alice.secret, 'GET');
+    const v2Total = (v2.body as { metadata: { totals: { totalAmount: number } } }).metadata.totals.totalAmount;
+    expect(v2Total).toBeGreaterThanOrEqual(record.amount);
+    const serverless = await callWithKey(`${p.gatewayUrl}/v2/billing/serverless?bucketSize=day`, alice.secret, 'GET');
+    expect(serverless.body).toMatchObject({ records: [] });
     const bobs = await v1As(bob, 'GET', '/billing/endpoints?grouping=podId&bucketSize=day');
     expect((bobs.body as BillingRecordDto[]).map((r) => r.podId)).not.toContain(job.body.id);
     const owners = await p.v1('GET', '/billing/endpoints?grouping=podId&bucketSize=day');

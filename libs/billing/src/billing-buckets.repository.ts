@@ -3,7 +3,7 @@ import { type DbClient, Prisma } from '@runplane/db';
 import type { BillingWindow } from './billing-window';
 
 /** The record kinds of a v2 billing read; all of them for the aggregate. */
-export type BucketKind = 'POD' | 'ENDPOINT' | 'NETWORK_VOLUME';
+export type BucketKind = 'POD' | 'ENDPOINT' | 'NETWORK_VOLUME' | 'PUBLIC_ENDPOINT';
 
 /** A v2 billing read: one kind (grouped by its resource) or every kind (one row per bucket and kind). */
 export interface BucketSelection {
@@ -43,7 +43,7 @@ export class BillingBucketsRepository {
       Prisma.sql`"time" < ${utc(s.window.end)}`,
     ];
     if (s.kind) where.push(Prisma.sql`"kind" = ${s.kind}::"BillingRecordKind"`);
-    const resource = Prisma.sql`CASE "kind" WHEN 'POD' THEN "podId" WHEN 'ENDPOINT' THEN "endpointId" ELSE "networkVolumeId" END`;
+    const resource = Prisma.sql`CASE "kind" WHEN 'POD' THEN "podId" WHEN 'NETWORK_VOLUME' THEN "networkVolumeId" ELSE "endpointId" END`;
     if (s.resourceId !== undefined) where.push(Prisma.sql`${resource} = ${s.resourceId}`);
     const key = s.kind ? resource : Prisma.sql`''`;
     return this.db.$queryRaw<BucketRow[]>`

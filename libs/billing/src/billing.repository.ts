@@ -2,14 +2,15 @@ import type { BucketSize } from '@runplane/contracts';
 import { type DbClient, Prisma } from '@runplane/db';
 
 /** Which records a billing query reads. */
-export type BillingKind = 'POD' | 'ENDPOINT' | 'NETWORK_VOLUME';
+export type BillingKind = 'POD' | 'ENDPOINT' | 'NETWORK_VOLUME' | 'PUBLIC_ENDPOINT';
 /** A record column buckets are grouped by (none: one row per bucket). */
 export type BillingGroupColumn = 'podId' | 'endpointId' | 'gpuTypeId' | null;
 
 /** A billing query after validation: every filter optional, the account always required. */
 export interface BillingSelection {
   accountId: string;
-  kind: BillingKind;
+  /** One kind, or several read as one (v1's endpoint records: the account's endpoints and public models it called). */
+  kind: BillingKind | readonly BillingKind[];
   bucketSize: BucketSize;
   groupBy: BillingGroupColumn;
   startTime?: string;
@@ -42,7 +43,11 @@ const GROUP_COLUMNS = { podId: '"podId"', endpointId: '"endpointId"', gpuTypeId:
 const utc = (iso: string): Prisma.Sql => Prisma.sql`(${iso}::timestamptz AT TIME ZONE 'UTC')`;
 
 function filters(s: BillingSelection): Prisma.Sql[] {
-  const where = [Prisma.sql`"accountId" = ${s.accountId}`, Prisma.sql`"kind" = ${s.kind}::"BillingRecordKind"`];
+  const kinds = typeof s.kind === 'string' ? [s.kind] : s.kind;
+  const where = [
+    Prisma.sql`"accountId" = ${s.accountId}`,
+    Prisma.sql`"kind" IN (${Prisma.join(kinds.map((kind) => Prisma.sql`${kind}::"BillingRecordKind"`))})`,
+  ];
   if (s.startTime) where.push(Prisma.sql`"time" >= ${utc(s.startTime)}`);
   if (s.endTime) where.push(Prisma.sql`"time" <= ${utc(s.endTime)}`);
   if (s.podId) where.push(Prisma.sql`"podId" = ${s.podId}`);

@@ -57,7 +57,8 @@ export class BillingService {
     }
     const rows = await this.records.summarize({
       accountId,
-      kind: 'ENDPOINT',
+      // The account's own endpoints, and the public models it called (endpointId: the model, podId: the job).
+      kind: ['ENDPOINT', 'PUBLIC_ENDPOINT'],
       bucketSize: query.bucketSize,
       groupBy: query.grouping,
       startTime: query.startTime,

@@ -11,7 +11,14 @@ export interface ChargeWrites {
 }
 
 function recordKind(resource: ResourceRef): ChargeKind {
-  return resource.kind === 'WORKER' || resource.kind === 'PUBLIC_JOB' ? 'ENDPOINT' : resource.kind;
+  switch (resource.kind) {
+    case 'WORKER':
+      return 'ENDPOINT';
+    case 'PUBLIC_JOB':
+      return 'PUBLIC_ENDPOINT';
+    default:
+      return resource.kind;
+  }
 }
 
 function toCharge(row: BillingRecord): Charge {

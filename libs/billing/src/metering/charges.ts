@@ -9,7 +9,7 @@ export interface PlanWindow {
 }
 
 /** Which billing read a charge belongs to. */
-export type ChargeKind = 'POD' | 'ENDPOINT' | 'NETWORK_VOLUME';
+export type ChargeKind = 'POD' | 'ENDPOINT' | 'NETWORK_VOLUME' | 'PUBLIC_ENDPOINT';
 
 /** The identity of one billing record: an hour of one resource with one set of dimensions ("" when unused). */
 export interface ChargeKey {
@@ -76,7 +76,7 @@ function keyOf(interval: DerivedInterval, hour: number): ChargeKey {
       // The caller's record names its job and the model, never the worker or the endpoint behind the model.
       return {
         ...dims,
-        kind: 'ENDPOINT',
+        kind: 'PUBLIC_ENDPOINT',
         podId: interval.resourceId,
         endpointId: interval.endpointId ?? '',
         networkVolumeId: '',

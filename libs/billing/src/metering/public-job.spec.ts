@@ -45,7 +45,7 @@ describe('a public-endpoint job bills its caller', () => {
     expect(hourly(job({}))).toEqual([
       {
         accountId: 'caller',
-        kind: 'ENDPOINT',
+        kind: 'PUBLIC_ENDPOINT',
         time: '2024-01-01T09:00:00.000Z',
         podId: 'j1',
         endpointId: 'echo',
@@ -54,7 +54,7 @@ describe('a public-endpoint job bills its caller', () => {
       },
       {
         accountId: 'caller',
-        kind: 'ENDPOINT',
+        kind: 'PUBLIC_ENDPOINT',
         time: '2024-01-01T10:00:00.000Z',
         podId: 'j1',
         endpointId: 'echo',

@@ -45,6 +45,7 @@ const ZERO_AGGREGATE: AggregateAmounts = {
 function aggregatePart(row: BucketRow): Partial<AggregateAmounts> {
   if (row.kind === 'POD') return { podGpuAmount: row.gpu, podCpuAmount: row.cpu };
   if (row.kind === 'ENDPOINT') return { serverlessGpuAmount: row.gpu, serverlessCpuAmount: row.cpu };
+  if (row.kind === 'PUBLIC_ENDPOINT') return { endpointAmount: row.total };
   return {
     storageStandardAmount: round(row.total - row.highPerformance),
     storageHighPerformanceAmount: row.highPerformance,
@@ -142,9 +143,17 @@ export class BillingV2Service {
   }
 
   /** RunPod's public endpoints are RunPod-hosted models; Runplane runs none, so they never cost anything. */
-  endpoints(query: BillingQuery): ListEndpointBillingResponse {
-    const echo = this.echo(query, new Date());
-    return { records: [], metadata: { query: echo, recordCount: 0, totals: { totalAmount: 0 } } };
+  /** The public endpoints (models) the account called, summed per bucket over every model. */
+  async endpoints(accountId: string, query: BillingQuery): Promise<ListEndpointBillingResponse> {
+    const { echo, rows } = await this.read(accountId, query, 'PUBLIC_ENDPOINT');
+    const byStart = new Map<string, number>();
+    for (const row of rows) byStart.set(row.start, round((byStart.get(row.start) ?? 0) + row.total));
+    const records = [...byStart.entries()].map(([start, totalAmount]) => ({
+      ...this.range(start, query.bucketSize),
+      totalAmount,
+    }));
+    const totalAmount = records.reduce((sum, record) => round(sum + record.totalAmount), 0);
+    return { records, metadata: { query: echo, recordCount: records.length, totals: { totalAmount } } };
   }
 
   private async read(

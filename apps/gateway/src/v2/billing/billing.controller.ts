@@ -59,11 +59,14 @@ export class BillingV2Controller {
     return this.billing.networkVolumes(principal.accountId, query);
   }
 
-  /** RunPod's public endpoints (RunPod-hosted models); Runplane's own endpoints bill under /v2/billing/serverless. */
+  /** Public endpoints (models other accounts publish) the account called; its own endpoints bill under /serverless. */
   @Get('endpoints')
   @Reads()
-  endpoints(@Query(new V2Query(billingQuery)) query: BillingQuery): ListEndpointBillingResponse {
-    return this.billing.endpoints(query);
+  endpoints(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new V2Query(billingQuery)) query: BillingQuery,
+  ): Promise<ListEndpointBillingResponse> {
+    return this.billing.endpoints(principal.accountId, query);
   }
 
   /** Clusters are one of the families Runplane does not offer (as /v2/clusters answers). */

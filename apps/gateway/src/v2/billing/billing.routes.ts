@@ -54,7 +54,7 @@ export const billingRoutes: V2Route[] = [
   read({
     path: '/v2/billing/endpoints',
     operationId: 'listEndpointBilling',
-    summary: "Public endpoint billing history (RunPod's hosted models: always empty on Runplane)",
+    summary: "Public endpoint billing history: the account's jobs on models other accounts publish, per bucket",
     query: billingQuery,
     response: ['ListEndpointBillingResponse', listEndpointBillingSchema],
   }),

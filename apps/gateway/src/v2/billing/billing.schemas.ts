@@ -103,7 +103,7 @@ export const listNetworkVolumeBillingSchema = z.object({
 });
 export type ListNetworkVolumeBillingResponse = z.infer<typeof listNetworkVolumeBillingSchema>;
 
-/** RunPod's ListEndpointBillingResponse (RunPod's public endpoints: Runplane runs none, so it is always empty). */
+/** RunPod's ListEndpointBillingResponse: the public endpoints (models) the account called, per bucket. */
 export const listEndpointBillingSchema = z.object({
   records: z.array(endpointAmounts.extend(range)),
   metadata: z.object({ query: z.object(queryEcho), recordCount: z.number().int(), totals: endpointAmounts }),

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "BillingRecordKind" ADD VALUE 'PUBLIC_ENDPOINT';
