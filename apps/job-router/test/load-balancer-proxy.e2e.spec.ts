@@ -89,6 +89,30 @@ describe('load-balancing proxy', () => {
     await pollUntil(async () => (await generate(endpointId, owner.secret)).json()['worker'] === 'starting');
   });
 
+  it('passes every method, path and query through', async () => {
+    const endpointId = await lb.endpoint(owner.accountId);
+    const m = await worker('m');
+    await lb.addWorker(endpointId, m);
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'POST']) {
+      const answer = await lbCall(lb.port, {
+        host: lbHost(endpointId),
+        method,
+        path: '/method/x?y=1',
+        headers: bearer(owner.secret),
+        body: method === 'GET' ? undefined : `${method} body`,
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.json()).toEqual({ method, path: '/method/x?y=1', body: method === 'GET' ? '' : `${method} body` });
+    }
+    const head = await lbCall(lb.port, {
+      host: lbHost(endpointId),
+      method: 'HEAD',
+      path: '/method',
+      headers: bearer(owner.secret),
+    });
+    expect([head.status, head.headers['x-worker'], head.text]).toEqual([200, 'm', '']);
+  });
+
   it("checks health on the worker's health address (PORT_HEALTH) at its HEALTH_CHECK_PATH", async () => {
     const endpointId = await lb.endpoint(owner.accountId);
     const service = await worker('service', 'unhealthy');

@@ -111,6 +111,13 @@ async function route(
     const body = JSON.parse(await readBody(request)) as { prompt?: string };
     return json(response, 200, { generated_text: `${worker.name} says ${body.prompt ?? ''}`, worker: worker.name });
   }
+  if (path.startsWith('/method')) {
+    const body = await readBody(request);
+    response.writeHead(200, { 'content-type': 'application/json', 'x-worker': worker.name });
+    return void response.end(
+      request.method === 'HEAD' ? undefined : JSON.stringify({ method: request.method, path, body }),
+    );
+  }
   if (path === '/upload') {
     request.on('data', (chunk: Buffer) => (worker.uploaded += chunk.length));
     request.on('end', () => json(response, 200, { bytes: worker.uploaded }));
@@ -163,7 +170,12 @@ export function lbCall(
         port,
         method: options.method ?? 'GET',
         path: options.path ?? '/',
-        headers: { ...options.headers, host: options.host },
+        headers: {
+          ...options.headers,
+          host: options.host,
+          // Node's client sends a DELETE or OPTIONS body without a length unless told.
+          ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }),
+        },
       },
       (response) => {
         let text = '';
