@@ -18,7 +18,8 @@ const BATCH = 200;
  * publishes one `job.billed` usage event to the caller's account (id `job.<jobId>`: a replica or a pass that
  * publishes it again changes nothing), then settles it. Execution time x the worker's price, or the per-request
  * price. A job no worker took (cancelled or expired in the queue) bills nothing; a job gone before a pass saw it
- * finished (its retention is at least a minute, a pass runs every sweep interval) is not billed either.
+ * finished (its retention is at least a minute, a pass runs every sweep interval) is not billed either, and a job
+ * whose worker's Pod row is already gone (removed between the job and the pass) bills its execution time at 0.
  */
 export class PublicJobMeter {
   constructor(
