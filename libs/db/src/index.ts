@@ -27,6 +27,7 @@ export type {
   NetworkVolume,
   Pod,
   PublicEndpoint,
+  S3Key,
   SavingsPlan,
   Template,
   UsageEvent,
