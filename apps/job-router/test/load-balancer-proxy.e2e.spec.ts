@@ -187,7 +187,10 @@ describe('load-balancing proxy', () => {
     socket.send('two');
     await pollUntil(() => echoes.length === 2);
     expect(echoes).toEqual(['f:one', 'f:two']);
-    socket.close();
+    expect(f.openSockets()).toBe(1);
+    // A client that drops its connection drops the worker's.
+    socket.terminate();
+    await pollUntil(() => f.openSockets() === 0);
 
     const anonymous = new WebSocket(`ws://127.0.0.1:${lb.port}/ws`, { headers: { host: lbHost(endpointId) } });
     const status = await new Promise<number>((resolve) =>

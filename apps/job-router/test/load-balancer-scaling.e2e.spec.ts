@@ -2,12 +2,15 @@
 // an lb.demand event for the autoscaler, and is served as soon as a worker's row appears and its health answers 200.
 import { JobKeys, LoadBalancerRequestCounts, LoadBalancerTraffic } from '@runplane/jobs';
 import { pollUntil } from '@runplane/testing';
+import WebSocket from 'ws';
 import { bearer } from './harness';
 import { type LbHarness, lbHost, startLbHarness } from './load-balancer-setup';
 import { lbCall, type LbWorker, startLbWorker } from './load-balancer-worker';
 
 let lb: LbHarness;
 let worker: LbWorker | undefined;
+let socketWorker: LbWorker | undefined;
+let closed = false;
 
 beforeAll(async () => {
   lb = await startLbHarness('lb-scaling', { LB_WAIT_MS: '20000' });
@@ -15,7 +18,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.kill();
-  await lb.h.close();
+  await socketWorker?.kill();
+  if (!closed) await lb.h.close();
 });
 
 async function demandEvents(endpointId: string): Promise<number> {
@@ -62,5 +66,22 @@ describe('load-balancing scale from zero', () => {
     const counts = new LoadBalancerRequestCounts(lb.h.redis, lb.h.config.REDIS_PREFIX);
     await pollUntil(async () => (await counts.read(endpointId)).completed === 1);
     expect(await counts.read(endpointId)).toEqual({ completed: 1, failed: 0 });
+  });
+
+  it('closes the WebSockets it serves when the job-router shuts down', async () => {
+    const { accountId, secret } = await lb.h.accountWithKey();
+    const endpointId = await lb.endpoint(accountId);
+    socketWorker = await startLbWorker('socket');
+    await lb.addWorker(endpointId, socketWorker);
+    const socket = new WebSocket(`ws://127.0.0.1:${lb.port}/ws`, {
+      headers: { ...bearer(secret), host: lbHost(endpointId) },
+    });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const socketClosed = new Promise((resolve) => socket.once('close', resolve));
+    closed = true;
+    await lb.h.close();
+    await socketClosed;
+    const opened = socketWorker;
+    await pollUntil(() => opened.openSockets() === 0);
   });
 });

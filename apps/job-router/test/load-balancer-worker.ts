@@ -33,6 +33,8 @@ export interface LbWorker {
   readonly held: ServerResponse[];
   /** Whether a held request's client went away before it was answered. */
   aborted: number;
+  /** WebSockets open on it now. */
+  openSockets(): number;
   /** Bytes /upload has received so far. */
   uploaded: number;
   /** Sends the next SSE event to every /stream client (the route waits for this between events). */
@@ -75,9 +77,11 @@ export async function startLbWorker(name: string, ping: PingState = 'ready'): Pr
     nextEvent: () => [...streams].forEach((send) => send()),
     releaseHeld: () => worker.held.splice(0).forEach((response) => json(response, 200, { worker: name })),
     kill: async () => undefined,
+    openSockets: () => 0,
   };
   const server: Server = createServer((request, response) => void route(worker, streams, request, response));
   const sockets = new WebSocketServer({ noServer: true });
+  worker.openSockets = () => sockets.clients.size;
   server.on('upgrade', (request, socket, head) => {
     sockets.handleUpgrade(request, socket, head, (ws) => {
       ws.on('message', (data, isBinary) => ws.send(isBinary ? data : `${name}:${String(data)}`));

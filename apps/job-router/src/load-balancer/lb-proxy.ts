@@ -51,9 +51,6 @@ function bodyTooLarge(maxBodyBytes: number): DomainError {
  * forwarded. Nothing is retried: a worker whose connection fails is taken out and the request answered 502.
  */
 export class LoadBalancerProxy implements RequestInterceptor {
-  /** Upgraded connections (WebSockets) being served, closed on shutdown: the HTTP server's close does not end them. */
-  private readonly upgrades = new Set<Duplex>();
-
   constructor(
     private readonly deps: LbProxyDeps,
     private readonly settings: LbProxySettings,
@@ -75,11 +72,6 @@ export class LoadBalancerProxy implements RequestInterceptor {
       if (answer.status >= 500 && !(error instanceof LbAnswer)) this.deps.onError(error);
       writeUpgradeAnswer(socket, answer);
     });
-  }
-
-  /** Closes every upgraded connection (on shutdown, once no new request comes). */
-  closeUpgrades(): void {
-    for (const socket of this.upgrades) socket.destroy();
   }
 
   private endpointOf(request: IncomingMessage): string | null {
@@ -171,11 +163,7 @@ export class LoadBalancerProxy implements RequestInterceptor {
 
   private async serveUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, requestId: string): Promise<void> {
     const exchange = await this.admit(request);
-    this.upgrades.add(socket);
-    socket.once('close', () => {
-      this.upgrades.delete(socket);
-      exchange.end(true);
-    });
+    socket.once('close', () => exchange.end(true));
     if (socket.destroyed) exchange.end(false);
     const worker = await this.workerOf(exchange);
     if (!worker) return;

@@ -2,7 +2,6 @@ import {
   Inject,
   Injectable,
   Logger,
-  type BeforeApplicationShutdown,
   type OnApplicationShutdown,
   type OnModuleInit,
   type Provider,
@@ -33,7 +32,7 @@ function logError(error: unknown): void {
 
 /** Serves load-balancing endpoints when RUNPLANE_LB_DOMAIN is set: intercepts their hosts and runs the refresh. */
 @Injectable()
-export class LoadBalancerService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
+export class LoadBalancerService implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(PlainRoutes) private readonly http: PlainRoutes,
     @Inject(LoadBalancer) private readonly balancer: LoadBalancer,
@@ -44,11 +43,6 @@ export class LoadBalancerService implements OnModuleInit, BeforeApplicationShutd
     if (!this.proxy) return;
     this.http.intercept(this.proxy);
     this.balancer.start();
-  }
-
-  /** WebSockets keep the HTTP server from closing: they end when the service stops taking requests. */
-  beforeApplicationShutdown(): void {
-    this.proxy?.closeUpgrades();
   }
 
   async onApplicationShutdown(): Promise<void> {
