@@ -2,6 +2,7 @@
 // an lb.demand event for the autoscaler, and is served as soon as a worker's row appears and its health answers 200.
 import { JobKeys, LoadBalancerRequestCounts, LoadBalancerTraffic } from '@runplane/jobs';
 import { pollUntil } from '@runplane/testing';
+import { request as httpRequest } from 'node:http';
 import WebSocket from 'ws';
 import { bearer } from './harness';
 import { type LbHarness, lbHost, startLbHarness } from './load-balancer-setup';
@@ -10,6 +11,7 @@ import { lbCall, type LbWorker, startLbWorker } from './load-balancer-worker';
 let lb: LbHarness;
 let worker: LbWorker | undefined;
 let socketWorker: LbWorker | undefined;
+let leftWorker: LbWorker | undefined;
 let closed = false;
 
 beforeAll(async () => {
@@ -19,6 +21,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.kill();
   await socketWorker?.kill();
+  await leftWorker?.kill();
   if (!closed) await lb.h.close();
 });
 
@@ -66,6 +69,40 @@ describe('load-balancing scale from zero', () => {
     const counts = new LoadBalancerRequestCounts(lb.h.redis, lb.h.config.REDIS_PREFIX);
     await pollUntil(async () => (await counts.read(endpointId)).completed === 1);
     expect(await counts.read(endpointId)).toEqual({ completed: 1, failed: 0 });
+  });
+
+  it('gives up a waiting request whose client leaves, holding nothing for it', async () => {
+    const { accountId, secret } = await lb.h.accountWithKey();
+    const endpointId = await lb.endpoint(accountId);
+    const traffic = new LoadBalancerTraffic(lb.h.redis, lb.h.config.REDIS_PREFIX);
+    const call = httpRequest({
+      host: '127.0.0.1',
+      port: lb.port,
+      path: '/generate',
+      headers: { ...bearer(secret), host: lbHost(endpointId) },
+    });
+    call.on('error', () => undefined);
+    call.end();
+    await pollUntil(async () => (await traffic.view(endpointId)).waiting === 1);
+    call.destroy();
+    await pollUntil(async () => (await traffic.view(endpointId)).waiting === 0);
+
+    leftWorker = await startLbWorker('after');
+    await lb.addWorker(endpointId, leftWorker);
+    const served = await lbCall(lb.port, {
+      host: lbHost(endpointId),
+      method: 'POST',
+      path: '/generate',
+      headers: { ...bearer(secret), 'content-type': 'application/json' },
+      body: '{"prompt":"next"}',
+    });
+    expect(served.json()).toMatchObject({ worker: 'after' });
+    expect(leftWorker.served).toEqual(['/generate']);
+    const counts = new LoadBalancerRequestCounts(lb.h.redis, lb.h.config.REDIS_PREFIX);
+    await pollUntil(async () => (await counts.read(endpointId)).completed === 1);
+    expect(await counts.read(endpointId)).toEqual({ completed: 1, failed: 0 });
+    // The request given up left no request in flight on the worker (a leak would keep it at 1).
+    await pollUntil(async () => (await traffic.view(endpointId)).totalInFlight === 0);
   });
 
   it('closes the WebSockets it serves when the job-router shuts down', async () => {

@@ -127,17 +127,23 @@ export class LoadBalancerProxy implements RequestInterceptor {
   /** The ready worker, waiting up to `waitMs` for one; null when the client left; a 503 answer when none came. */
   private async workerOf(exchange: LbExchange): Promise<UpstreamWorker | null> {
     const { pool, traffic } = exchange.entry;
+    if (exchange.closed.aborted) return null;
     exchange.worker = pool.take();
     if (exchange.worker) return exchange.worker;
     const startedAt = Date.now();
     traffic.waiting += 1;
+    let worker: UpstreamWorker | null;
     try {
       this.deps.balancer.waiting(exchange.entry).catch(this.deps.onError);
-      exchange.worker = await pool.waitAndTake(this.settings.waitMs, exchange.closed);
+      worker = await pool.waitAndTake(this.settings.waitMs, exchange.closed);
     } finally {
       traffic.waiting -= 1;
     }
-    if (exchange.worker || exchange.closed.aborted) return exchange.worker;
+    // A worker that became ready as the client left: the exchange has ended without it, give it back here.
+    if (worker && exchange.closed.aborted) pool.release(worker);
+    if (exchange.closed.aborted) return null;
+    exchange.worker = worker;
+    if (worker) return worker;
     exchange.settle('failed');
     const states = await this.deps.states.read(pool.endpointId).catch(() => []);
     throw unavailableAnswer(explainUnavailable(pool.snapshot(), states, Date.now() - startedAt));
