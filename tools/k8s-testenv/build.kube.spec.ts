@@ -25,8 +25,8 @@ describe('npm run k8s:build', () => {
   });
 
   it('rebuilds only the component whose binary reports another version', async () => {
-    // The kube project's setup built the real cache; borrow its kubernetes, kwok and helm folders.
-    for (const component of ['kubernetes', 'kwok', 'helm'] as const)
+    // The kube project's setup built the real cache; borrow its kubernetes, kwok, helm and promtool folders.
+    for (const component of ['kubernetes', 'kwok', 'helm', 'promtool'] as const)
       symlinkSync(kubeComponentDir(component), kubeComponentDir(component, cache));
     const staleEtcd = kubeBinaryPaths(cache).etcd;
     mkdirSync(path.dirname(staleEtcd), { recursive: true });
@@ -42,7 +42,7 @@ describe('npm run k8s:build', () => {
   it('builds only the binary a component lacks and keeps the ones it has', async () => {
     const own = mkdtempSync(path.join(tmpdir(), 'kube-cache-'));
     try {
-      for (const component of ['etcd', 'kwok', 'helm'] as const)
+      for (const component of ['etcd', 'kwok', 'helm', 'promtool'] as const)
         symlinkSync(kubeComponentDir(component), kubeComponentDir(component, own));
       // A cache from before kube-controller-manager joined the kubernetes component: its other binaries.
       const bin = path.join(kubeComponentDir('kubernetes', own), 'bin');
@@ -66,7 +66,7 @@ describe('npm run k8s:build', () => {
   it('rewrites an outdated kwok stage manifest without rebuilding kwok', async () => {
     const own = mkdtempSync(path.join(tmpdir(), 'kube-cache-'));
     try {
-      for (const component of ['kubernetes', 'etcd', 'helm'] as const)
+      for (const component of ['kubernetes', 'etcd', 'helm', 'promtool'] as const)
         symlinkSync(kubeComponentDir(component), kubeComponentDir(component, own));
       mkdirSync(kubeComponentDir('kwok', own));
       symlinkSync(path.join(kubeComponentDir('kwok'), 'bin'), path.join(kubeComponentDir('kwok', own), 'bin'));

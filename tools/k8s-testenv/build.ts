@@ -33,7 +33,7 @@ import { withBuildLock } from './build-lock';
  */
 
 const exec = promisify(execFile);
-const COMPONENTS: readonly KubeComponent[] = ['kubernetes', 'etcd', 'kwok', 'helm'];
+const COMPONENTS: readonly KubeComponent[] = ['kubernetes', 'etcd', 'kwok', 'helm', 'promtool'];
 
 /** Go package of each binary. */
 const PACKAGES: Record<string, string> = {
@@ -43,6 +43,7 @@ const PACKAGES: Record<string, string> = {
   etcd: 'go.etcd.io/etcd/server/v3',
   kwok: 'sigs.k8s.io/kwok/cmd/kwok',
   helm: 'helm.sh/helm/v3/cmd/helm',
+  promtool: 'github.com/prometheus/prometheus/cmd/promtool',
 };
 
 /** How a binary reports its version: helm has a `version` command instead of a flag. */
@@ -77,6 +78,9 @@ async function helmLdflags(): Promise<string[]> {
 async function ldflags(component: KubeComponent): Promise<string> {
   const flags = ['-s', '-w'];
   if (component === 'helm') flags.push(...(await helmLdflags()));
+  // A plain build of promtool reports an empty version: stamp the module version it is built from.
+  if (component === 'promtool')
+    flags.push(`-X github.com/prometheus/common/version.Version=${KUBE_TEST_VERSIONS.promtool}`);
   if (component === 'kubernetes') {
     const version = KUBE_TEST_VERSIONS.kubernetes;
     const [major, minor] = version.slice(1).split('.');

@@ -23,6 +23,7 @@ export const REQUIRED_MODULES: Record<KubeComponent, string> = {
   etcd: 'go.etcd.io/etcd/server/v3',
   kwok: 'sigs.k8s.io/kwok',
   helm: 'helm.sh/helm/v3',
+  promtool: 'github.com/prometheus/prometheus',
 };
 
 /** The Go toolchain: $GO, else /usr/local/go/bin/go, else `go` on PATH. */
@@ -109,6 +110,7 @@ const HEADER: Record<KubeComponent, string> = {
     '// directives, so `go install` refuses it; as a dependency they are ignored.\n',
   kwok: '// Consumer module that builds the standalone kwok controller for the Kubernetes test environment.\n',
   helm: '// Consumer module that builds helm, which lints and renders the Helm chart in helm/runplane.\n',
+  promtool: '// Consumer module that builds promtool, which checks and unit-tests the Prometheus rules in deploy/.\n',
 };
 
 /**

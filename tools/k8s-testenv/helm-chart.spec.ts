@@ -13,6 +13,9 @@ import {
   SERVICES,
   serviceEnv,
 } from './helm-chart';
+import { nodeFlagsOf, parseDockerfile } from '../image/dockerfile';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const PORTS: Record<string, number> = {
   gateway: 8080,
@@ -22,6 +25,10 @@ const PORTS: Record<string, number> = {
   'billing-aggregator': 8084,
 };
 const PREFIX = `${RELEASE}-runplane`;
+// The chart starts node with the flags of the image's own CMD.
+const IMAGE_NODE_FLAGS = nodeFlagsOf(
+  parseDockerfile(readFileSync(join(__dirname, '..', '..', 'Dockerfile'), 'utf8')).at(-1)?.cmd,
+);
 
 describe('helm/runplane', () => {
   let defaults: KubeObject[];
@@ -49,7 +56,10 @@ describe('helm/runplane', () => {
       expect(spec.replicas).toBe(2);
       const [container] = spec.template.spec.containers;
       // The image's entrypoint (tini) is kept: only its command is replaced.
-      expect([container.command, container.args]).toEqual([undefined, ['node', `dist/apps/${service}/main.js`]]);
+      expect([container.command, container.args]).toEqual([
+        undefined,
+        ['node', ...IMAGE_NODE_FLAGS, `dist/apps/${service}/main.js`],
+      ]);
       expect(container.ports).toEqual([{ name: 'http', containerPort: PORTS[service] }]);
       expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
       expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
@@ -263,7 +273,17 @@ describe('helm/runplane', () => {
   it('scrapes /metrics of all five services with the optional ServiceMonitor', () => {
     expect(ofKind(defaults, 'ServiceMonitor')).toEqual([]);
     const monitor = named(production, 'ServiceMonitor', PREFIX);
-    expect(monitor['spec'].endpoints).toEqual([{ port: 'http', path: '/metrics', interval: '30s' }]);
+    expect(monitor['spec'].endpoints).toEqual([
+      {
+        port: 'http',
+        path: '/metrics',
+        interval: '30s',
+        honorLabels: true,
+        relabelings: [
+          { sourceLabels: ['__meta_kubernetes_service_label_app_kubernetes_io_component'], targetLabel: 'service' },
+        ],
+      },
+    ]);
     const scraped = ofKind(production, 'Service').filter((s) =>
       Object.entries(monitor['spec'].selector.matchLabels).every(([k, v]) => s.metadata.labels?.[k] === v),
     );

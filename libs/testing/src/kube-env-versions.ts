@@ -15,6 +15,9 @@ export const KUBE_TEST_VERSIONS = {
   kwok: 'v0.8.0',
   /** helm (helm.sh/helm/v3), which lints and renders the chart in helm/runplane. */
   helm: 'v3.22.0',
+  /** promtool (github.com/prometheus/prometheus, whose Go module numbers Prometheus 3.16 v0.316), which checks and
+   * unit-tests the alerting rules in deploy/prometheus. */
+  promtool: 'v0.316.0',
 } as const;
 
 /** A component of the test environment: the Go module it comes from and the binaries it provides. */
@@ -26,6 +29,7 @@ export const KUBE_COMPONENT_BINARIES: Record<KubeComponent, readonly string[]> =
   etcd: ['etcd'],
   kwok: ['kwok'],
   helm: ['helm'],
+  promtool: ['promtool'],
 };
 
 /** Where built binaries are cached: `$RUNPLANE_K8S_CACHE`, else `~/.cache/runplane/k8s`. */
@@ -65,6 +69,7 @@ export interface KubeBinaryPaths {
   kwok: string;
   kwokStagesManifest: string;
   helm: string;
+  promtool: string;
 }
 
 /** Paths of the cached binaries for the pinned versions (they may not exist yet). */
@@ -79,6 +84,7 @@ export function kubeBinaryPaths(cacheRoot = kubeCacheRoot()): KubeBinaryPaths {
     kwok: bin('kwok', 'kwok'),
     kwokStagesManifest: path.join(kubeComponentDir('kwok', cacheRoot), KWOK_STAGES_MANIFEST),
     helm: bin('helm', 'helm'),
+    promtool: bin('promtool', 'promtool'),
   };
 }
 
