@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import {
   accessProviders,
   engineProviders,
-  jobApiServiceProvider,
+  jobApiServiceProviders,
   type JobsApiOptions,
   limitProviders,
   routeProviders,
@@ -23,8 +23,8 @@ export class JobsApiModule {
       module: JobsApiModule,
       providers: [
         ...engineProviders(options),
-        ...accessProviders,
-        jobApiServiceProvider,
+        ...accessProviders(options.config),
+        ...jobApiServiceProviders(options.config),
         ...limitProviders(options.config),
         ...routeProviders(options.config),
         ...loadBalancerProviders(options.config),

@@ -11,10 +11,21 @@ import {
   PlainRoutes,
   REDIS_CLIENT,
 } from '@runplane/http';
-import { createQueueFreeRedis, createQueueOrderedRedis } from '@runplane/jobs';
+import {
+  createQueueFreeRedis,
+  createQueueOrderedRedis,
+  LoadBalancerRequestCounts,
+  LoadBalancerTraffic,
+} from '@runplane/jobs';
 import { closeRedis, normalizePrefix, type Redis } from '@runplane/queue';
 import { EndpointDirectory } from './client/endpoint-directory';
-import { JobApiService, type JobRouterEngine, type SchedulerWorkerStates } from './client/job-api.service';
+import {
+  type JobApiOptions,
+  JobApiService,
+  type JobRouterEngine,
+  type SchedulerWorkerStates,
+} from './client/job-api.service';
+import { LoadBalancerHealth } from './client/load-balancer-health';
 import type { JobRouterConfig } from './config';
 import { JOB_API_ROUTES, jobApiRouteTable, JobApiRoutes } from './http/job-api-routes';
 import { EndpointLimits } from './limits/endpoint-limits';
@@ -72,25 +83,31 @@ function logSweepError(error: unknown): void {
 }
 
 /** Who may call: API keys, endpoints by owner, worker tokens. */
-export const accessProviders: Provider[] = [
-  {
-    provide: API_KEY_AUTHENTICATOR,
-    inject: [DB_CLIENT],
-    useFactory: (db: DbClient) => createAccountsServices(db).apiKeys,
-  },
-  {
-    provide: EndpointDirectory,
-    inject: [DB_CLIENT],
-    useFactory: (db: DbClient) => new EndpointDirectory(new EndpointsRepository(db), new PublicEndpointsRepository(db)),
-  },
-  { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },
-  {
-    provide: WorkerAuthenticator,
-    inject: [WorkerTokensService, API_KEY_AUTHENTICATOR, EndpointDirectory],
-    useFactory: (tokens: WorkerTokensService, apiKeys: ApiKeyAuthenticator, endpoints: EndpointDirectory) =>
-      new WorkerAuthenticator(tokens, apiKeys, endpoints),
-  },
-];
+export function accessProviders(config: JobRouterConfig): Provider[] {
+  return [
+    {
+      provide: API_KEY_AUTHENTICATOR,
+      inject: [DB_CLIENT],
+      useFactory: (db: DbClient) => createAccountsServices(db).apiKeys,
+    },
+    {
+      provide: EndpointDirectory,
+      inject: [DB_CLIENT],
+      useFactory: (db: DbClient) =>
+        new EndpointDirectory(new EndpointsRepository(db), {
+          models: new PublicEndpointsRepository(db),
+          lbDomain: config.RUNPLANE_LB_DOMAIN ?? null,
+        }),
+    },
+    { provide: WorkerTokensService, inject: [DB_CLIENT], useFactory: (db: DbClient) => createWorkerTokensService(db) },
+    {
+      provide: WorkerAuthenticator,
+      inject: [WorkerTokensService, API_KEY_AUTHENTICATOR, EndpointDirectory],
+      useFactory: (tokens: WorkerTokensService, apiKeys: ApiKeyAuthenticator, endpoints: EndpointDirectory) =>
+        new WorkerAuthenticator(tokens, apiKeys, endpoints),
+    },
+  ];
+}
 
 /** The scheduler's counts of an endpoint's workers that do not run jobs yet (or no longer), from its Redis state. */
 function schedulerStates(redis: Redis): SchedulerWorkerStates {
@@ -103,25 +120,42 @@ function schedulerStates(redis: Redis): SchedulerWorkerStates {
   };
 }
 
+/** /health of load-balancing endpoints, from the job-routers' traffic and counters and the scheduler's worker states. */
+function loadBalancerHealth(config: JobRouterConfig, queueRedis: Redis, redis: Redis): LoadBalancerHealth {
+  return new LoadBalancerHealth({
+    traffic: new LoadBalancerTraffic(queueRedis, config.REDIS_PREFIX),
+    counts: new LoadBalancerRequestCounts(queueRedis, config.REDIS_PREFIX),
+    states: new WorkerStateStore(redis),
+  });
+}
+
+/** How the job API's service runs: until the server starts closing, with /health of load-balancing endpoints. */
+const JOB_API_OPTIONS = Symbol('JOB_API_OPTIONS');
+
 /** The job API's service, which answers until the server starts closing. */
-export const jobApiServiceProvider: Provider = {
-  provide: JobApiService,
-  inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT, PublicJobLedger, HttpAdapterHost],
-  useFactory: (
-    engine: JobRouterEngine,
-    endpoints: EndpointDirectory,
-    redis: Redis,
-    ledger: PublicJobLedger,
-    host: HttpAdapterHost,
-  ) =>
-    new JobApiService(
-      engine,
-      endpoints,
-      schedulerStates(redis),
-      ledger,
-      closingSignal(host.httpAdapter.getHttpServer()),
-    ),
-};
+export function jobApiServiceProviders(config: JobRouterConfig): Provider[] {
+  return [
+    {
+      provide: JOB_API_OPTIONS,
+      inject: [HttpAdapterHost, REDIS_CLIENT, QUEUE_FREE_REDIS],
+      useFactory: (host: HttpAdapterHost, redis: Redis, queueRedis: Redis): JobApiOptions => ({
+        closing: closingSignal(host.httpAdapter.getHttpServer()),
+        loadBalancers: loadBalancerHealth(config, queueRedis, redis),
+      }),
+    },
+    {
+      provide: JobApiService,
+      inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT, PublicJobLedger, JOB_API_OPTIONS],
+      useFactory: (
+        engine: JobRouterEngine,
+        endpoints: EndpointDirectory,
+        redis: Redis,
+        ledger: PublicJobLedger,
+        options: JobApiOptions,
+      ) => new JobApiService(engine, endpoints, schedulerStates(redis), ledger, options),
+    },
+  ];
+}
 
 /** The endpoints' rate and concurrency limits, on the queue-free connection (they need no order with BullMQ's). */
 export function limitProviders(config: JobRouterConfig): Provider[] {

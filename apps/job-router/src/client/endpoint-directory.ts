@@ -1,4 +1,4 @@
-import { NotFoundError, type Principal } from '@runplane/contracts';
+import { ConflictError, type EndpointType, NotFoundError, type Principal } from '@runplane/contracts';
 
 /** A public model the path named: the caller is not the endpoint's owner. */
 export interface PublicModelRef {
@@ -14,6 +14,8 @@ export interface EndpointSummary {
   /** The owner's account. */
   accountId: string;
   executionTimeoutMs: number;
+  /** QUEUE endpoints take jobs; LOAD_BALANCER ones take HTTP requests at their own host. */
+  type: EndpointType;
   /** Set when the path named a public model rather than one of the caller's endpoints. */
   publicModel?: PublicModelRef;
 }
@@ -34,7 +36,24 @@ export interface EndpointLookup {
   findById(
     accountId: string,
     id: string,
-  ): Promise<{ id: string; accountId: string; executionTimeoutMs: number } | null>;
+  ): Promise<{ id: string; accountId: string; executionTimeoutMs: number; type: EndpointType } | null>;
+}
+
+/** Options of the directory beyond its lookup. */
+export interface EndpointDirectoryOptions {
+  /** Public models (the path names a model of another account). */
+  models?: PublicModelLookup;
+  /** RUNPLANE_LB_DOMAIN, to say where a load-balancing endpoint's requests go; null when not configured. */
+  lbDomain?: string | null;
+  now?: () => number;
+}
+
+/** Why a load-balancing endpoint takes no job, and where its requests go. */
+export function loadBalancingMessage(endpointId: string, lbDomain: string | null): string {
+  const where = lbDomain
+    ? `https://${endpointId}.${lbDomain}/<path>`
+    : `its own host, ${endpointId}.<RUNPLANE_LB_DOMAIN> (not configured on this installation)`;
+  return `Endpoint ${endpointId} is a load-balancing endpoint: it takes no jobs. Send HTTP requests to its workers at ${where}`;
 }
 
 /** How long a found endpoint is trusted without asking Postgres again. */
@@ -48,12 +67,25 @@ const CACHE_MAX_ENTRIES = 10_000;
  */
 export class EndpointDirectory {
   private readonly cache = new Map<string, { endpoint: EndpointSummary; expiresAt: number }>();
+  private readonly models: PublicModelLookup | undefined;
+  private readonly lbDomain: string | null;
+  private readonly now: () => number;
 
   constructor(
     private readonly lookup: EndpointLookup,
-    private readonly models?: PublicModelLookup,
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: EndpointDirectoryOptions = {},
+  ) {
+    this.models = options.models;
+    this.lbDomain = options.lbDomain ?? null;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The endpoint, as {@link require} finds it, when it takes jobs; a load-balancing one is a ConflictError (409). */
+  async requireQueue(principal: Principal, endpointId: string): Promise<EndpointSummary> {
+    const endpoint = await this.require(principal, endpointId);
+    if (endpoint.type === 'LOAD_BALANCER') throw new ConflictError(loadBalancingMessage(endpoint.id, this.lbDomain));
+    return endpoint;
+  }
 
   /**
    * The endpoint the path names for the principal: one its account owns, else a public model of that name (model
@@ -82,6 +114,8 @@ export class EndpointDirectory {
       id: row.endpointId,
       accountId: row.ownerAccountId,
       executionTimeoutMs: row.executionTimeoutMs,
+      // Only queue endpoints are published.
+      type: 'QUEUE',
       publicModel: { name: row.name, pricePerRequest: row.pricePerRequest },
     });
   }
@@ -96,7 +130,8 @@ export class EndpointDirectory {
       this.cache.delete(key);
       throw new NotFoundError('Endpoint');
     }
-    return this.remember(key, { id: row.id, accountId: row.accountId, executionTimeoutMs: row.executionTimeoutMs });
+    const { id, accountId: owner, executionTimeoutMs, type } = row;
+    return this.remember(key, { id, accountId: owner, executionTimeoutMs, type });
   }
 
   private remember(key: string, endpoint: EndpointSummary): EndpointSummary {

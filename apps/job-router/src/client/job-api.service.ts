@@ -17,6 +17,7 @@ import {
 } from '@runplane/jobs';
 import type { PublicJobLedger } from '../public/public-job-ledger';
 import type { EndpointDirectory, EndpointSummary } from './endpoint-directory';
+import type { LoadBalancerHealth } from './load-balancer-health';
 
 /** Idle and running workers of an endpoint, from their heartbeats. */
 export interface WorkerStats {
@@ -38,6 +39,14 @@ export type JobRouterEngine = JobEngine & WorkerStats;
 export interface JobRef {
   id: string;
   status: JobStatus;
+}
+
+/** How the service runs beyond its ports. */
+export interface JobApiOptions {
+  /** Aborts when the service starts closing: /runsync, /status-sync and /stream then answer what they have at once. */
+  closing?: AbortSignal;
+  /** /health of load-balancing endpoints (requests in place of jobs). */
+  loadBalancers?: LoadBalancerHealth;
 }
 
 /** Options of a submission beyond its body. */
@@ -79,8 +88,7 @@ export class JobApiService {
     private readonly endpoints: EndpointDirectory,
     private readonly schedulerStates: SchedulerWorkerStates,
     private readonly publicJobs: PublicJobLedger,
-    /** Aborts when the service starts closing: /runsync, /status-sync and /stream then answer what they have at once. */
-    private readonly closing?: AbortSignal,
+    private readonly options: JobApiOptions = {},
   ) {}
 
   /** Submits a job; /run answers `{id, status}`. */
@@ -100,7 +108,7 @@ export class JobApiService {
     body: RunJobInput,
     options: SubmitOptions,
   ): Promise<{ endpoint: EndpointSummary; record: JobRecord }> {
-    const endpoint = await this.endpoints.require(principal, endpointId);
+    const endpoint = await this.endpoints.requireQueue(principal, endpointId);
     const caller = endpoint.publicModel ? principal.accountId : undefined;
     // The job's own executionTimeout, else the endpoint's; ttl 24 h by default.
     const policy = resolveJobPolicy(body.policy, endpoint.executionTimeoutMs);
@@ -140,7 +148,7 @@ export class JobApiService {
       sync: true,
       retentionMs: syncRetentionMs(waitMs),
     });
-    const finished = await this.engine.waitFor(endpoint.id, record.id, waitMs, this.closing);
+    const finished = await this.engine.waitFor(endpoint.id, record.id, waitMs, this.options.closing);
     return this.finishedOrRef(callerView(endpoint, finished));
   }
 
@@ -154,12 +162,12 @@ export class JobApiService {
 
   async statusSync(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<JobRecord> {
     const endpoint = await this.jobEndpoint(principal, endpointId, jobId);
-    return callerView(endpoint, await this.engine.waitFor(endpoint.id, jobId, waitMs, this.closing));
+    return callerView(endpoint, await this.engine.waitFor(endpoint.id, jobId, waitMs, this.options.closing));
   }
 
   async stream(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<StreamRead> {
     const endpoint = await this.jobEndpoint(principal, endpointId, jobId);
-    const read = await this.engine.readStream(endpoint.id, jobId, waitMs, this.closing);
+    const read = await this.engine.readStream(endpoint.id, jobId, waitMs, this.options.closing);
     // RunPod's clients index `stream` unconditionally: it is always an array.
     return { status: read.status, stream: Array.isArray(read.stream) ? read.stream : [] };
   }
@@ -171,17 +179,18 @@ export class JobApiService {
 
   /** Not on a public model: a job is billed once, so a caller submits it again instead. */
   async retry(principal: Principal, endpointId: string, jobId: string): Promise<JobRef> {
-    const endpoint = await this.ownedEndpoint(principal, endpointId);
+    const endpoint = await this.ownedEndpoint(principal, endpointId, { jobs: true });
     return ref(await this.engine.retry(endpoint.id, jobId));
   }
 
   async purgeQueue(principal: Principal, endpointId: string): Promise<{ removed: number; status: 'completed' }> {
-    const endpoint = await this.ownedEndpoint(principal, endpointId);
+    const endpoint = await this.ownedEndpoint(principal, endpointId, { jobs: true });
     return { removed: await this.engine.purgeQueue(endpoint.id), status: 'completed' };
   }
 
   async health(principal: Principal, endpointId: string): Promise<EndpointHealth> {
-    const { id } = await this.ownedEndpoint(principal, endpointId);
+    const { id, type } = await this.ownedEndpoint(principal, endpointId);
+    if (type === 'LOAD_BALANCER' && this.options.loadBalancers) return this.options.loadBalancers.health(id);
     const [jobs, { workers }] = await Promise.all([this.engine.counts(id), this.workerStates(id)]);
     return { jobs, workers };
   }
@@ -194,20 +203,29 @@ export class JobApiService {
   }
 
   async requests(principal: Principal, endpointId: string, limit: number): Promise<JobRecord[]> {
-    const { id } = await this.ownedEndpoint(principal, endpointId);
+    const { id } = await this.ownedEndpoint(principal, endpointId, { jobs: true });
     return this.engine.recent(id, limit);
   }
 
   /** The endpoint of a job route; on a public model, NotFoundError unless the principal submitted the job. */
   private async jobEndpoint(principal: Principal, endpointId: string, jobId: string): Promise<EndpointSummary> {
-    const endpoint = await this.endpoints.require(principal, endpointId);
+    const endpoint = await this.endpoints.requireQueue(principal, endpointId);
     if (endpoint.publicModel) await this.publicJobs.requireCaller(endpoint.id, jobId, principal.accountId);
     return endpoint;
   }
 
-  /** Routes about the endpoint as a whole (its queue, workers, every job): its owner's only, a public model is 404. */
-  private async ownedEndpoint(principal: Principal, endpointId: string): Promise<EndpointSummary> {
-    const endpoint = await this.endpoints.require(principal, endpointId);
+  /**
+   * Routes about the endpoint as a whole (its queue, workers, every job): its owner's only, a public model is 404;
+   * those about its jobs (`jobs`) are 409 on a load-balancing endpoint, which has none.
+   */
+  private async ownedEndpoint(
+    principal: Principal,
+    endpointId: string,
+    { jobs = false } = {},
+  ): Promise<EndpointSummary> {
+    const endpoint = jobs
+      ? await this.endpoints.requireQueue(principal, endpointId)
+      : await this.endpoints.require(principal, endpointId);
     if (endpoint.publicModel) throw new NotFoundError('Endpoint');
     return endpoint;
   }
