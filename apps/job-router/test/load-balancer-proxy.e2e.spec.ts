@@ -122,6 +122,14 @@ describe('load-balancing proxy', () => {
     expect((await generate(endpointId, owner.secret)).json()).toMatchObject({ worker: 'service' });
     expect(health.pings).toBeGreaterThan(0);
     expect(service.pings).toBe(0);
+    // The endpoint's health URL (GET <HEALTH_CHECK_PATH>) is answered by the health server.
+    const checked = await lbCall(lb.port, {
+      host: lbHost(endpointId),
+      path: '/healthz',
+      headers: bearer(owner.secret),
+    });
+    expect(checked.status).toBe(200);
+    expect(service.served).toEqual(['/generate']);
   });
 
   it('gives each request to the ready worker with the fewest requests in flight', async () => {

@@ -20,6 +20,7 @@ import { LbExchange } from './lb-exchange';
 import { endpointIdOfHost } from './lb-host';
 import type { LbEndpoint, LoadBalancer } from './load-balancer';
 import { explainUnavailable, unavailableAnswer } from './unavailable';
+import { DEFAULT_HEALTH_CHECK_PATH } from './worker-health';
 
 /** What the load-balancing proxy is built from. */
 export interface LbProxyDeps {
@@ -113,7 +114,7 @@ export class LoadBalancerProxy implements RequestInterceptor {
     const body =
       request.headers['content-length'] === undefined ? this.counted(request, response, exchange) : undefined;
     const proxied = this.deps.proxy.web(request, response, {
-      target: worker.row.serviceAddress ?? '',
+      target: targetOf(request, worker),
       ...(body ? { body } : {}),
       onError: (error) => {
         if (!exchange.settle('failed')) return;
@@ -185,6 +186,17 @@ export class LoadBalancerProxy implements RequestInterceptor {
       },
     });
   }
+}
+
+/**
+ * Where a request goes: the worker's server (PORT), but a GET of its HEALTH_CHECK_PATH (the endpoint's `health` request
+ * URL) goes to its health server (PORT_HEALTH), which may listen apart.
+ */
+function targetOf(request: IncomingMessage, worker: UpstreamWorker): string {
+  const { serviceAddress, healthAddress, healthCheckPath } = worker.row;
+  const path = (request.url ?? '/').split('?')[0];
+  const isHealth = request.method === 'GET' && path === (healthCheckPath ?? DEFAULT_HEALTH_CHECK_PATH);
+  return (isHealth ? healthAddress : serviceAddress) ?? serviceAddress ?? '';
 }
 
 /** The 502 of a request whose worker connection failed (refused, reset, silent too long). */
