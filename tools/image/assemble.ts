@@ -13,7 +13,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, posix, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { type CopyInstruction, type DockerStage, parseDockerfile } from './dockerfile';
+import { type CopyInstruction, type DockerStage, nodeFlagsOf, parseDockerfile } from './dockerfile';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
 const run = promisify(execFile);
@@ -33,6 +33,8 @@ export interface AssembledImage {
   workdir: string;
   /** The final stage's ENV settings. */
   env: Record<string, string>;
+  /** The flags its CMD gives `node` before the script (see nodeFlagsOf). */
+  nodeFlags: string[];
 }
 
 // Under the system temp directory, not HOME: the image's user (10001) must be able to reach the tree.
@@ -154,7 +156,7 @@ export async function assembleImage(options: AssembleOptions = {}): Promise<Asse
       throw new Error(`the final stage must copy from a named stage: COPY ${copy.sources.join(' ')}`);
     copyFromStage(copy, { dir: await stageRoot(root, stage, cacheDir, log), stage }, appDir, image.workdir);
   }
-  return { appDir, workdir: image.workdir, env: image.env };
+  return { appDir, workdir: image.workdir, env: image.env, nodeFlags: nodeFlagsOf(image.cmd) };
 }
 
 if (require.main === module) {

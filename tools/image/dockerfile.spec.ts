@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { logicalLines, parseDockerfile } from './dockerfile';
+import { logicalLines, nodeFlagsOf, parseDockerfile } from './dockerfile';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
+/** The flags deploy/README.md ("Memory") and the chart's nodeFlags document. */
+const IMAGE_NODE_FLAGS = ['--optimize-for-size', '--no-maglev', '--bytecode-old-age=2', '--flush-baseline-code'];
 
 describe('parseDockerfile', () => {
   it('reads stages, WORKDIR, COPY (with --from), RUN and ENV, joining continued lines and skipping comments', () => {
@@ -57,7 +59,13 @@ describe("the repository's Dockerfile", () => {
       env: { NODE_ENV: 'production', HOME: '/tmp', TMPDIR: '/tmp', HOST: '0.0.0.0' },
     });
     expect(finalStage).toEqual(expect.arrayContaining(['USER 10001:10001', 'ENTRYPOINT ["/usr/bin/tini", "--"]']));
-    expect(finalStage.find((line) => line.startsWith('CMD '))).toBe('CMD ["node", "dist/apps/gateway/main.js"]');
+    expect(image?.cmd).toEqual(['node', ...IMAGE_NODE_FLAGS, 'dist/apps/gateway/main.js']);
+  });
+
+  it("gives every service V8's memory-saving flags through the command, where Node accepts them", () => {
+    expect(nodeFlagsOf(parseDockerfile(text).at(-1)?.cmd)).toEqual(IMAGE_NODE_FLAGS);
+    expect(() => nodeFlagsOf(['dist/apps/gateway/main.js'])).toThrow("the image's CMD must be");
+    expect(() => parseDockerfile('FROM x\nCMD node main.js')).toThrow('CMD must use the exec form');
   });
 
   it('installs production dependencies only, without install scripts, from the lockfile', () => {

@@ -18,6 +18,8 @@ export interface DockerStage {
   runs: string[];
   /** `ENV <key>=<value>…` settings, in the `key=value` form only. */
   env: Record<string, string>;
+  /** `CMD ["…", …]` (the exec form only), if the stage has one. */
+  cmd?: string[];
 }
 
 /** Joins continued lines (trailing backslash) and drops comments and blank lines. */
@@ -63,6 +65,29 @@ function parseEnv(args: string[]): Record<string, string> {
   return env;
 }
 
+/** `CMD ["node", "…"]`: the exec form, a JSON array of strings. */
+function parseCmd(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || !parsed.every((word): word is string => typeof word === 'string'))
+    throw new Error(`CMD must use the exec form (a JSON array of strings): ${text}`);
+  return parsed;
+}
+
+/**
+ * The V8 and Node flags of the image's command, `CMD ["node", <flags>…, "dist/apps/<app>/main.js"]`: every service
+ * runs with them, whichever script the command (or the chart's args) names.
+ */
+export function nodeFlagsOf(cmd: string[] | undefined): string[] {
+  if (cmd === undefined || cmd[0] !== 'node' || cmd.length < 2)
+    throw new Error(`the image's CMD must be ["node", <flags>…, <script>]: ${JSON.stringify(cmd)}`);
+  return cmd.slice(1, -1);
+}
+
 /** The Dockerfile's stages in order; the last one is the image. */
 export function parseDockerfile(text: string): DockerStage[] {
   const stages: DockerStage[] = [];
@@ -86,6 +111,7 @@ export function parseDockerfile(text: string): DockerStage[] {
     else if (instruction === 'COPY') stage.copies.push(parseCopy(args));
     else if (instruction === 'RUN') stage.runs.push(line.slice(keyword.length).trim());
     else if (instruction === 'ENV') Object.assign(stage.env, parseEnv(args));
+    else if (instruction === 'CMD') stage.cmd = parseCmd(line.slice(keyword.length).trim());
   }
   return stages;
 }

@@ -131,6 +131,7 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
       mode: 'dist',
       appDir: image.appDir,
       imageEnv: image.env,
+      nodeFlags: image.nodeFlags,
       databaseUrl: database.url,
       redisUrl: REDIS_URL,
       redisPrefix,

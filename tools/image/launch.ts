@@ -20,6 +20,8 @@ export interface PlatformSettings {
   appDir: string;
   /** The image's ENV (NODE_ENV, HOME, …), set before the settings below. */
   imageEnv: Record<string, string>;
+  /** `dist` only: the flags the image's command gives `node` before the script (V8 memory settings). */
+  nodeFlags?: string[];
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -32,10 +34,10 @@ export interface PlatformSettings {
   user?: { uid: number; gid: number };
 }
 
-/** The command line of a service: the image's contract, or the development loader. */
-export function serviceCommand(name: ServiceName, mode: PlatformSettings['mode']): string[] {
+/** The command line of a service: the image's contract (with its node flags), or the development loader. */
+export function serviceCommand(name: ServiceName, mode: PlatformSettings['mode'], nodeFlags: string[] = []): string[] {
   return mode === 'dist'
-    ? [join('dist', 'apps', name, 'main.js')]
+    ? [...nodeFlags, join('dist', 'apps', name, 'main.js')]
     : ['-r', '@swc-node/register', join('apps', name, 'src', 'main.ts')];
 }
 
@@ -75,7 +77,7 @@ export interface RunningService {
 /** Starts one service (not waiting for it to be ready). */
 export function startService(name: ServiceName, settings: PlatformSettings): RunningService {
   const cwd = settings.mode === 'dist' ? settings.appDir : REPO_ROOT;
-  const child = spawn(process.execPath, serviceCommand(name, settings.mode), {
+  const child = spawn(process.execPath, serviceCommand(name, settings.mode, settings.nodeFlags), {
     cwd,
     env: serviceEnv(name, settings),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,8 @@
  * all are ready the script waits RSS_IDLE_SECONDS (default 10) and reads `ps -o rss=` of each process. Prints the
  * README's table. Needs a migrated database in DATABASE_URL (e.g. `npm run -s runplane -- migrate` first) and
  * Redis; it runs `npm run build`'s output, so build first. RSS_NODE_OPTIONS replaces the image's NODE_OPTIONS
- * (e.g. to compare V8 settings); RSS_ENV adds or replaces image ENV (`RSS_ENV="MALLOC_ARENA_MAX=4 UV_THREADPOOL_SIZE=2"`,
+ * (e.g. to compare V8 settings) and RSS_NODE_FLAGS the flags of the image's CMD before the script (`RSS_NODE_FLAGS=`
+ * runs `node dist/apps/<app>/main.js` without any); RSS_ENV adds or replaces image ENV (`RSS_ENV="MALLOC_ARENA_MAX=4 UV_THREADPOOL_SIZE=2"`,
  * an empty value removes the variable); RSS_ONLY=dist skips the development way. RSS_DETAIL=1 also prints, per
  * build process, /proc/<pid>/smaps_rollup split into anonymous (heaps, malloc, WebAssembly) and file-backed pages
  * (the node binary and shared libraries).
@@ -98,11 +99,16 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/runplane';
   const image = await assembleImage();
   if (process.env.RSS_NODE_OPTIONS !== undefined) image.env.NODE_OPTIONS = process.env.RSS_NODE_OPTIONS;
+  const nodeFlags =
+    process.env.RSS_NODE_FLAGS === undefined
+      ? image.nodeFlags
+      : process.env.RSS_NODE_FLAGS.split(/\s+/).filter(Boolean);
   applyExtraEnv(image.env, process.env.RSS_ENV ?? '');
   const schedulerStateDir = mkdtempSync(join(tmpdir(), 'runplane-rss-'));
   const base = {
     appDir: image.appDir,
     imageEnv: image.env,
+    nodeFlags,
     databaseUrl,
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     redisPrefix: `rss-${randomBytes(4).toString('hex')}`,
@@ -113,7 +119,8 @@ async function main(): Promise<void> {
   try {
     // The development way gets no image ENV: it runs as `npm start` runs the apps.
     const dist = await measure(base, 'dist');
-    const source = process.env.RSS_ONLY === 'dist' ? dist : await measure({ ...base, imageEnv: {} }, 'source');
+    const source =
+      process.env.RSS_ONLY === 'dist' ? dist : await measure({ ...base, imageEnv: {}, nodeFlags: [] }, 'source');
     const total = (rss: Record<ServiceName, number>): number => SERVICES.reduce((sum, name) => sum + rss[name], 0);
     const lines = ['| Service | today (`-r @swc-node/register`) | build (`node dist/…`) |', '|---|---:|---:|'];
     for (const name of SERVICES) lines.push(`| ${name} | ${source[name]} MB | ${dist[name]} MB |`);
