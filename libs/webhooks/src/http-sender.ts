@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type * as Undici from 'undici';
 import type { AttemptOutcome } from './policy';
 import type { Destination } from './url-safety';
 
@@ -62,11 +62,21 @@ function describeError(error: unknown, timeoutMs: number, timedOut: boolean): st
 }
 
 /**
+ * undici, loaded with the first webhook sent: a service that sends none (the gateway, an idle dispatcher) does not
+ * hold its ~5 MB of code.
+ */
+function undici(): Pick<typeof Undici, 'Agent' | 'request'> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('undici') as typeof Undici;
+}
+
+/**
  * POSTs with undici over a one-request Agent whose connections go to the pinned address (the URL's host still
  * names the Host header and TLS server name). Redirects are not followed: a 3xx is just a non-2xx answer.
  */
 export class UndiciWebhookSender implements WebhookSender {
   async send({ destination, body, headers, timeoutMs }: WebhookRequest): Promise<AttemptOutcome> {
+    const { Agent, request } = undici();
     const agent = new Agent({
       connect: { lookup: pinnedLookup(destination.address, destination.family), timeout: timeoutMs },
       headersTimeout: timeoutMs,
