@@ -35,3 +35,4 @@ export function createAccountsServices(
     apiKeys: new ApiKeysService(new ApiKeysRepository(db), authCache),
   };
 }
+export { createS3KeysService, S3KeysRepository, S3KeysService, type S3Credential } from './s3-keys';

@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './api-keys';
+export * from './s3-keys';
 export * from './principal';
 export * from './registry-auth';
 export * from './v1/common';

@@ -15,6 +15,7 @@ import { EndpointsModule } from './endpoints/endpoints.module';
 import { BillingModule } from './billing/billing.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { PublicEndpointsModule } from './public-endpoints/public-endpoints.module';
+import { S3KeysModule } from './s3-keys/s3-keys.module';
 
 /** Settings the v1 API needs beyond the shared infrastructure. */
 export interface V1Options {
@@ -39,6 +40,7 @@ export class V1Module {
         BillingModule,
         WebhooksModule.forRoot(options),
         PublicEndpointsModule,
+        S3KeysModule.forRoot(options),
       ],
       controllers: [ApiKeysController, RegistryAuthController],
       providers: [

@@ -12,6 +12,7 @@ import { AccountModule } from './account/account.module';
 import { TemplatesV2Module } from './templates/templates.module';
 import { NetworkVolumesV2Module } from './network-volumes/network-volumes.module';
 import { RegistriesV2Module } from './registries/registries.module';
+import { S3KeysV2Module } from './s3-keys/s3-keys.module';
 import type { RequestUrlBases } from './serverless/endpoint-view';
 
 /** Settings of the v2 API beyond the shared infrastructure. */
@@ -62,6 +63,7 @@ export class V2Module {
         TemplatesV2Module,
         NetworkVolumesV2Module,
         RegistriesV2Module.forRoot(options),
+        S3KeysV2Module,
       ],
       controllers: [V2OpenApiController, V2FallbackController],
     };

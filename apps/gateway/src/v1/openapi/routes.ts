@@ -6,6 +6,7 @@ import { apiKeyRoutes, docsRoutes, registryAuthRoutes } from './routes/extension
 import { networkVolumeRoutes } from './routes/network-volumes.routes';
 import { podRoutes } from './routes/pods.routes';
 import { publicEndpointRoutes } from './routes/public-endpoints.routes';
+import { s3KeyRoutes } from './routes/s3-keys.routes';
 import { templateRoutes } from './routes/templates.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 
@@ -19,6 +20,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   ...registryAuthRoutes,
   ...billingRoutes,
   ...apiKeyRoutes,
+  ...s3KeyRoutes,
   ...webhookRoutes,
   ...publicEndpointRoutes,
 ];

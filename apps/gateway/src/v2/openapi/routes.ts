@@ -9,6 +9,7 @@ import { accountRoutes } from '../account/account.routes';
 import { templateRoutes } from '../templates/templates.routes';
 import { networkVolumeRoutes } from '../network-volumes/network-volumes.routes';
 import { registryRoutes } from '../registries/registries.routes';
+import { s3KeyRoutes } from '../s3-keys/s3-keys.routes';
 
 /** `/v2/openapi.json` itself. */
 const documentRoutes: V2Route[] = [
@@ -31,6 +32,7 @@ const documentRoutes: V2Route[] = [
 export const V2_ROUTES: readonly V2Route[] = [
   ...documentRoutes,
   ...accountRoutes,
+  ...s3KeyRoutes,
   ...templateRoutes,
   ...networkVolumeRoutes,
   ...registryRoutes,
