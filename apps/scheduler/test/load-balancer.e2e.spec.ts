@@ -121,6 +121,20 @@ describe('load-balancing endpoints on the local driver', () => {
       async () => ((await workers()).filter((row) => row.serviceAddress !== null).length === 3 ? true : undefined),
       'three serving workers',
     );
+    // /v2/serverless/{id}/workers lists them as the autoscaler sees them: the one with a request in flight runs.
+    const listed = await holding(
+      () => route(5, { [first?.id as string]: 1 }),
+      async () => {
+        const res = await fetch(`${p.gatewayUrl}/v2/serverless/${endpointId}/workers`, {
+          headers: { authorization: `Bearer ${p.secret}` },
+        });
+        const body = (await res.json()) as { workers: { id: string; status: string }[] };
+        const statuses = body.workers.map((worker) => worker.status).sort();
+        return statuses.join() === 'IDLE,IDLE,RUNNING' ? body.workers : undefined;
+      },
+      'the workers listed, one running',
+    );
+    expect(listed.find((worker) => worker.status === 'RUNNING')?.id).toBe(first?.id);
   }, 60_000);
 
   it('removes idle workers but keeps the one with a request in flight, then scales to 0', async () => {
@@ -145,5 +159,18 @@ describe('load-balancing endpoints on the local driver', () => {
       timeoutMs: 15_000,
       description: 'its process to end',
     });
+    // Billed as queue workers are: each one's usage starts and stops once.
+    const billed = await pollUntil(
+      async () => {
+        const byWorker = new Map<unknown, unknown[]>();
+        for (const event of (await p.usageEvents()).values())
+          if (event['endpointId'] === endpointId)
+            byWorker.set(event['workerId'], [...(byWorker.get(event['workerId']) ?? []), event['type']]);
+        const done = [...byWorker.values()].filter((types) => types.includes('worker.stopped'));
+        return byWorker.size === 3 && done.length === 3 ? byWorker : undefined;
+      },
+      { timeoutMs: 15_000, description: 'every worker started and stopped in usage' },
+    );
+    for (const types of billed.values()) expect([...types].sort()).toEqual(['worker.started', 'worker.stopped']);
   }, 90_000);
 });
