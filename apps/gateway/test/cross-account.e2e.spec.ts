@@ -52,6 +52,14 @@ describe('v1 tenancy: another account sees 404 everywhere', () => {
       templateId: ids.templates,
       gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
     });
+    // A public endpoint is named, not numbered: its model name is its id in the path.
+    const published = await as(owner.secret, 'POST', '/v1/public-endpoints', {
+      name: 'owner-model',
+      endpointId: ids.endpoints,
+      description: SECRET_NAME,
+    });
+    expect(published.statusCode).toBe(201);
+    ids['public-endpoints'] = 'owner-model';
   });
   afterAll(() => gw.close());
 
@@ -65,7 +73,8 @@ describe('v1 tenancy: another account sees 404 everywhere', () => {
       expect(id).toBeDefined();
       const url = path.replace(/\{[^}]+\}/, id ?? '');
       for (const method of Object.keys(methods).filter((m) => ['get', 'post', 'patch', 'delete'].includes(m))) {
-        const payload = method === 'patch' || url.endsWith('/update') ? { name: 'stolen' } : undefined;
+        const change = resource === 'public-endpoints' ? { description: 'stolen' } : { name: 'stolen' };
+        const payload = method === 'patch' || url.endsWith('/update') ? change : undefined;
         const res = await as(intruder.secret, method, url, payload);
         tried.push(`${method.toUpperCase()} ${path}`);
         expect({ route: `${method} ${path}`, status: res.statusCode }).toEqual({

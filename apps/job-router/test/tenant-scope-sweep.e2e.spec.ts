@@ -78,6 +78,11 @@ const WORKER_EXAMPLES: Record<string, Example> = {
 
 /** Routes served without a key, which hold no account's data. */
 const PUBLIC_ROUTES = ['GET /healthz', 'GET /readyz', 'GET /metrics'];
+/**
+ * Routes every valid key reads alike, whose answer belongs to no account: the public models (tenancy on a model is
+ * apps/job-router/test/public-endpoints.e2e.spec.ts's).
+ */
+const INSTALLATION_ROUTES = ['GET /v2/public-endpoints'];
 
 type Method = 'GET' | 'POST';
 
@@ -152,7 +157,12 @@ describe('job-router tenancy and scope sweep', () => {
 
   it('has an example for every route the job-router serves, and none for a route it does not serve', () => {
     const served = servedRoutes(h.app.getHttpAdapter().getInstance().printRoutes()).sort();
-    const known = [...Object.keys(CLIENT_EXAMPLES), ...Object.keys(WORKER_EXAMPLES), ...PUBLIC_ROUTES].sort();
+    const known = [
+      ...Object.keys(CLIENT_EXAMPLES),
+      ...Object.keys(WORKER_EXAMPLES),
+      ...PUBLIC_ROUTES,
+      ...INSTALLATION_ROUTES,
+    ].sort();
     expect(served).toEqual(known);
   });
 
