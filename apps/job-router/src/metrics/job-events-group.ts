@@ -5,7 +5,7 @@ import type { Redis } from '@runplane/queue';
 /** The consumer group of the job-router replicas' metrics on the engine's event stream. */
 export const METRICS_GROUP = 'metrics';
 /** An entry a replica read but never acknowledged (it died) is taken over by another after this long. */
-const CLAIM_IDLE_MS = 60_000;
+export const CLAIM_IDLE_MS = 60_000;
 const BATCH = 500;
 
 type StreamEntry = [id: string, fields: string[] | null];
@@ -38,6 +38,7 @@ export class JobEventsGroup {
     private readonly streamKey: string,
     private readonly onEvent: (fields: Record<string, string>) => void,
     private readonly onError: (error: Error) => void,
+    private readonly claimIdleMs = CLAIM_IDLE_MS,
   ) {}
 
   start(): void {
@@ -68,7 +69,7 @@ export class JobEventsGroup {
 
   private async readOnce(): Promise<void> {
     if (!this.grouped) await this.createGroup();
-    if (Date.now() - this.claimedAt > CLAIM_IDLE_MS / 2) await this.claimAbandoned();
+    if (Date.now() - this.claimedAt > this.claimIdleMs / 2) await this.claimAbandoned();
     const reply = (await this.redis.xreadgroup(
       'GROUP',
       METRICS_GROUP,
@@ -93,7 +94,7 @@ export class JobEventsGroup {
     this.grouped = true;
   }
 
-  /** Takes over the entries another consumer read and has not acknowledged for CLAIM_IDLE_MS. */
+  /** Takes over the entries another consumer read and has not acknowledged for `claimIdleMs`. */
   private async claimAbandoned(): Promise<void> {
     this.claimedAt = Date.now();
     let cursor = '0-0';
@@ -102,7 +103,7 @@ export class JobEventsGroup {
         this.streamKey,
         METRICS_GROUP,
         this.consumer,
-        CLAIM_IDLE_MS,
+        this.claimIdleMs,
         cursor,
         'COUNT',
         BATCH,
