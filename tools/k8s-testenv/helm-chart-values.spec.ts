@@ -24,6 +24,15 @@ describe('helm/runplane values', () => {
     [defaults, production] = await Promise.all([render(), render({ files: [PRODUCTION_VALUES] })]);
   });
 
+  it('gives the gateway and the job-router the load-balancing domain when set, and no service one when not', async () => {
+    const withDomain = await render({ set: ['lbDomain=lb.gpu.example.com'] });
+    for (const service of SERVICES) {
+      const balancing = service === 'gateway' || service === 'job-router';
+      expect(serviceEnv(withDomain, service)['RUNPLANE_LB_DOMAIN']).toBe(balancing ? 'lb.gpu.example.com' : undefined);
+      expect(serviceEnv(defaults, service)['RUNPLANE_LB_DOMAIN']).toBeUndefined();
+    }
+  });
+
   it("runs the scheduler's Kubernetes driver with Lease election, the workload namespace, the GPU pool and the job-router's in-cluster URL", () => {
     expect(serviceEnv(defaults, 'scheduler')).toMatchObject({
       SCHEDULER_DRIVER: 'kubernetes',
