@@ -32,6 +32,14 @@ const stopped: Example['setup'] = async (gw, { ids, keys }) => {
   if (res.statusCode !== 200) throw new Error(`stop: ${res.statusCode} ${res.body}`);
 };
 
+// A public endpoint is named by its model: the owner's endpoint published as `m-<endpointId>`.
+const modelUrl = (ids: SweepIds): string => `/v1/public-endpoints/m-${ids.endpointId.toLowerCase()}`;
+const published: Example['setup'] = async (gw, { ids, keys }) => {
+  const payload = { name: `m-${ids.endpointId.toLowerCase()}`, endpointId: ids.endpointId };
+  const res = await gw.inject({ method: 'POST', url: '/v1/public-endpoints', headers: bearer(keys.all), payload });
+  if (res.statusCode !== 201) throw new Error(`publish: ${res.statusCode} ${res.body}`);
+};
+
 /** Example requests of the v1 routes that take a key. */
 const EXAMPLES: Record<string, Example> = {
   'POST /v1/apikeys': { url: () => '/v1/apikeys', payload: name },
@@ -97,6 +105,14 @@ const EXAMPLES: Record<string, Example> = {
   'GET /v1/billing/pods': { url: () => '/v1/billing/pods' },
   'GET /v1/billing/endpoints': { url: () => '/v1/billing/endpoints' },
   'GET /v1/billing/networkvolumes': { url: () => '/v1/billing/networkvolumes' },
+  'POST /v1/public-endpoints': {
+    url: () => '/v1/public-endpoints',
+    payload: (ids) => ({ name: `p-${ids.endpointId.toLowerCase()}`, endpointId: ids.endpointId }),
+  },
+  'GET /v1/public-endpoints': { url: () => '/v1/public-endpoints' },
+  'GET /v1/public-endpoints/:name': { url: modelUrl, setup: published },
+  'PATCH /v1/public-endpoints/:name': { url: modelUrl, payload: () => ({ description: 'changed' }), setup: published },
+  'DELETE /v1/public-endpoints/:name': { url: modelUrl, setup: published },
   'GET /v1/webhooks/secret': { url: () => '/v1/webhooks/secret' },
   'POST /v1/webhooks/secret/rotate': { url: () => '/v1/webhooks/secret/rotate' },
   // The legacy GraphQL API (its own specs: apps/gateway/test/graphql-*.e2e.spec.ts); a read here.
