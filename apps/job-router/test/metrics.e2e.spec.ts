@@ -28,7 +28,12 @@ describe('job-router domain metrics', () => {
 
   const metrics = async (): Promise<string> => (await h.inject({ method: 'GET', url: '/metrics' })).body;
   const submit = async (): Promise<string> => {
-    const res = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers: bearer(owner), payload: { input: { n: 1 } } });
+    const res = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/run`,
+      headers: bearer(owner),
+      payload: { input: { n: 1 } },
+    });
     expect(res.statusCode).toBe(200);
     return (res.json() as { id: string }).id;
   };
