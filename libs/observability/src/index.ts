@@ -4,7 +4,20 @@ export { createLogger, redactionPaths } from './logger';
 export type { Logger, LoggerOptions } from './logger';
 export { createMetricsRegistry } from './metrics';
 export type { Counter, Gauge, Histogram, MetricsRegistry } from './metrics';
-export { activeTraceIds, injectTraceContext, withSpan, withTraceContext } from './tracing';
-export type { SpanAttributes } from './tracing';
+export {
+  activeTraceIds,
+  activeTraceparent,
+  annotateActiveSpan,
+  injectTraceContext,
+  traceIdOf,
+  withIncomingSpan,
+  withinTrace,
+  withSpan,
+  withSpanInTrace,
+  withTraceContext,
+} from './tracing';
+export type { IncomingHeaders, SpanAttributes, SpanRole, TraceSpanOptions } from './tracing';
+export { recordSpans } from './span-recorder';
+export type { RecordedSpan, SpanRecorder } from './span-recorder';
 export { BoundedLabel, OTHER_LABEL } from './bounded-label';
 export type { BoundedLabelOptions, RemovableMetric } from './bounded-label';

@@ -13,6 +13,7 @@ import {
   serviceInstanceIdDetector,
 } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { spanTap } from './span-tap';
 
 /** Options for startTelemetry. */
 export interface TelemetryOptions {
@@ -78,7 +79,7 @@ function registerTracing(opts: TelemetryOptions): TracerProvider {
     resource: defaultResource()
       .merge(detected)
       .merge(resourceFromAttributes({ 'service.name': opts.serviceName })),
-    spanProcessors: spanProcessors(opts.otlpEndpoint),
+    spanProcessors: [...spanProcessors(opts.otlpEndpoint), spanTap],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(

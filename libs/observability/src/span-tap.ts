@@ -1,0 +1,29 @@
+import type { Context } from '@opentelemetry/api';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace';
+
+/**
+ * The span processor every tracer provider of startTelemetry carries: it hands ended spans to the recorders started
+ * with {@link recordSpans} (none outside tests, so it costs a set lookup per span).
+ */
+class SpanTap implements SpanProcessor {
+  readonly recorders = new Set<SpanProcessor>();
+
+  onStart(span: Span, parentContext: Context): void {
+    for (const recorder of this.recorders) recorder.onStart(span, parentContext);
+  }
+
+  onEnd(span: ReadableSpan): void {
+    for (const recorder of this.recorders) recorder.onEnd(span);
+  }
+
+  async forceFlush(): Promise<void> {
+    await Promise.all([...this.recorders].map((recorder) => recorder.forceFlush()));
+  }
+
+  async shutdown(): Promise<void> {
+    // Recorders outlive a provider's restart: each is removed by its own stop().
+  }
+}
+
+/** The process's one tap, added to each tracer provider startTelemetry registers. */
+export const spanTap = new SpanTap();
