@@ -166,4 +166,21 @@ describe('load-balancing failures', () => {
     });
     expect(streamed).toBe(413);
   });
+
+  it("counts requests by outcome and their waits in the job-router's metrics", async () => {
+    const served = await lb.endpoint(owner.accountId);
+    await lb.addWorker(served, await worker('metered'));
+    const empty = await lb.endpoint(owner.accountId);
+    expect((await call(served)).status).toBe(200);
+    expect((await call(empty)).status).toBe(503);
+    const metrics = async () => (await lb.h.inject({ method: 'GET', url: '/metrics' })).body;
+    const line = (name: string, labels: string, value: number) =>
+      new RegExp(`^${name}\\{[^}]*${labels}[^}]*\\} ${value}$`, 'm');
+    const completed = line('runplane_lb_requests_total', `endpoint="${served}",outcome="completed"`, 1);
+    await pollUntil(async () => completed.test(await metrics()));
+    const text = await metrics();
+    expect(text).toMatch(line('runplane_lb_requests_total', `endpoint="${empty}",outcome="failed"`, 1));
+    expect(text).toMatch(line('runplane_lb_wait_seconds_count', `endpoint="${empty}"`, 1));
+    expect(text).not.toMatch(new RegExp(`runplane_lb_wait_seconds_count\\{[^}]*endpoint="${served}"`));
+  });
 });

@@ -4,6 +4,12 @@ import type { LbEndpoint } from './load-balancer';
 /** How a load-balancing request ended: answered by a worker, failed (502, 503), or refused (413) and not counted. */
 export type LbOutcome = 'completed' | 'failed' | 'refused';
 
+/** What an exchange reports: its end, with its outcome (`abandoned`: the client left before any answer). */
+export interface LbExchangeHooks {
+  onEnd(outcome: LbOutcome | 'abandoned'): void;
+  onError(error: unknown): void;
+}
+
 /**
  * One admitted load-balancing request (or WebSocket) from admission to the close of the client's connection: it holds
  * a rate-limit slot, counts as traffic of its endpoint and, once given one, as a request in flight on its worker.
@@ -20,7 +26,7 @@ export class LbExchange {
   constructor(
     readonly entry: LbEndpoint,
     private readonly releaseSlot: () => Promise<void>,
-    private readonly onError: (error: unknown) => void,
+    private readonly hooks: LbExchangeHooks,
   ) {
     entry.traffic.arrived(Date.now());
     entry.traffic.inFlight += 1;
@@ -48,6 +54,7 @@ export class LbExchange {
     if (this.worker) pool.release(this.worker);
     const outcome = this.outcome ?? (answered && this.worker ? 'completed' : null);
     if (outcome === 'completed' || outcome === 'failed') traffic.finished(outcome, Date.now());
-    this.releaseSlot().catch(this.onError);
+    this.hooks.onEnd(outcome ?? 'abandoned');
+    this.releaseSlot().catch(this.hooks.onError);
   }
 }

@@ -11,11 +11,12 @@ import {
   type RequestInterceptor,
   type ReverseProxy,
 } from '@runplane/http';
-import type { Release } from '../limits/job-rate-limiter';
+import { RateLimitedError, type Release } from '../limits/job-rate-limiter';
 import type { LimitedOperation } from '../limits/limit-table';
 import type { UpstreamWorker } from './endpoint-pool';
 import { answerOf, LbAnswer, writeAnswer, writeUpgradeAnswer } from './lb-answers';
 import type { LbEndpointDirectory } from './lb-endpoints';
+import type { LbMetrics } from './lb-metrics';
 import { LbExchange } from './lb-exchange';
 import { endpointIdOfHost } from './lb-host';
 import type { LbEndpoint, LoadBalancer } from './load-balancer';
@@ -31,6 +32,7 @@ export interface LbProxyDeps {
   /** The scheduler's worker states of an endpoint (why none is ready). */
   states: { read(endpointId: string): Promise<readonly WorkerStateEntry[]> };
   proxy: ReverseProxy;
+  metrics: LbMetrics;
   onError: (error: unknown) => void;
 }
 
@@ -69,10 +71,16 @@ export class LoadBalancerProxy implements RequestInterceptor {
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const requestId = randomUUID();
     this.serveUpgrade(request, socket, head, requestId).catch((error: unknown) => {
+      this.countRateLimited(request, error);
       const answer = answerOf(error, requestId);
       if (answer.status >= 500 && !(error instanceof LbAnswer)) this.deps.onError(error);
       writeUpgradeAnswer(socket, answer);
     });
+  }
+
+  /** A 429 comes after the endpoint was found the caller's: its id is a bounded label like the others. */
+  private countRateLimited(request: IncomingMessage, error: unknown): void {
+    if (error instanceof RateLimitedError) this.deps.metrics.ended(this.endpointOf(request) ?? '', 'rate_limited');
   }
 
   private endpointOf(request: IncomingMessage): string | null {
@@ -80,6 +88,7 @@ export class LoadBalancerProxy implements RequestInterceptor {
   }
 
   private refuse(response: ServerResponse, error: unknown, requestId: string): void {
+    this.countRateLimited(response.req, error);
     const answer = answerOf(error, requestId);
     if (answer.status >= 500 && !(error instanceof LbAnswer)) this.deps.onError(error);
     writeAnswer(response, answer);
@@ -98,7 +107,10 @@ export class LoadBalancerProxy implements RequestInterceptor {
       await release();
       throw error;
     }
-    return new LbExchange(entry, release, this.deps.onError);
+    return new LbExchange(entry, release, {
+      onEnd: (outcome) => this.deps.metrics.ended(endpointId, outcome),
+      onError: this.deps.onError,
+    });
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
@@ -140,6 +152,7 @@ export class LoadBalancerProxy implements RequestInterceptor {
     } finally {
       traffic.waiting -= 1;
     }
+    this.deps.metrics.waited(pool.endpointId, (Date.now() - startedAt) / 1000);
     // A worker that became ready as the client left: the exchange has ended without it, give it back here.
     if (worker && exchange.closed.aborted) pool.release(worker);
     if (exchange.closed.aborted) return null;

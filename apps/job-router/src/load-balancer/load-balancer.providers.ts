@@ -13,16 +13,19 @@ import {
   type ApiKeyAuthenticator,
   createReverseProxy,
   DB_CLIENT,
+  METRICS_REGISTRY,
   PlainRoutes,
   REDIS_CLIENT,
 } from '@runplane/http';
 import { LoadBalancerRequestCounts, LoadBalancerTraffic } from '@runplane/jobs';
+import type { MetricsRegistry } from '@runplane/observability';
 import type { Redis } from '@runplane/queue';
 import type { JobRouterConfig } from '../config';
 import { JobRateLimiter } from '../limits/job-rate-limiter';
 import { QUEUE_FREE_REDIS } from '../tokens';
 import { LbEndpointDirectory } from './lb-endpoints';
-import { LoadBalancerProxy } from './lb-proxy';
+import { LbMetrics } from './lb-metrics';
+import { type LbProxyDeps, LoadBalancerProxy } from './lb-proxy';
 import { LoadBalancer } from './load-balancer';
 import { httpHealthProbe } from './worker-health';
 
@@ -70,41 +73,51 @@ export function loadBalancerProviders(config: JobRouterConfig): Provider[] {
         ),
     },
     {
+      provide: LB_ADMISSION,
+      inject: [API_KEY_AUTHENTICATOR, DB_CLIENT, JobRateLimiter],
+      useFactory: (apiKeys: ApiKeyAuthenticator, db: DbClient, limiter: JobRateLimiter): LbAdmission => ({
+        apiKeys,
+        endpoints: new LbEndpointDirectory(new LoadBalancerUpstreamsRepository(db)),
+        limiter,
+      }),
+    },
+    {
       provide: LoadBalancerProxy,
-      inject: [DB_CLIENT, REDIS_CLIENT, API_KEY_AUTHENTICATOR, JobRateLimiter, LoadBalancer],
-      useFactory: (
-        db: DbClient,
-        redis: Redis,
-        apiKeys: ApiKeyAuthenticator,
-        limiter: JobRateLimiter,
-        balancer: LoadBalancer,
-      ) => (config.RUNPLANE_LB_DOMAIN ? lbProxy(config, { db, redis, apiKeys, limiter, balancer }) : null),
+      inject: [LB_ADMISSION, REDIS_CLIENT, LoadBalancer, METRICS_REGISTRY],
+      useFactory: (admission: LbAdmission, redis: Redis, balancer: LoadBalancer, metrics: MetricsRegistry) =>
+        config.RUNPLANE_LB_DOMAIN ? lbProxy(config, { admission, redis, balancer, metrics }) : null,
     },
     LoadBalancerService,
   ];
 }
 
+/** Who may send a load-balancing request: the job API's keys, the caller's own endpoint, the endpoint's limits. */
+type LbAdmission = Pick<LbProxyDeps, 'apiKeys' | 'endpoints' | 'limiter'>;
+const LB_ADMISSION = Symbol('LB_ADMISSION');
+
 interface LbProxyParts {
-  db: DbClient;
+  admission: LbAdmission;
   redis: Redis;
-  apiKeys: ApiKeyAuthenticator;
-  limiter: JobRateLimiter;
   balancer: LoadBalancer;
+  metrics: MetricsRegistry;
 }
 
 function lbProxy(config: JobRouterConfig, parts: LbProxyParts): LoadBalancerProxy {
   const states = new WorkerStateStore(parts.redis);
+  const endpointLabel = parts.metrics.boundedLabel({
+    limit: config.METRICS_ENDPOINT_LABELS,
+    idleMs: config.METRICS_ENDPOINT_IDLE_MS,
+  });
   return new LoadBalancerProxy(
     {
-      apiKeys: parts.apiKeys,
-      endpoints: new LbEndpointDirectory(new LoadBalancerUpstreamsRepository(parts.db)),
-      limiter: parts.limiter,
+      ...parts.admission,
       balancer: parts.balancer,
       states: { read: async (endpointId) => (await states.read(endpointId)).workers },
       proxy: createReverseProxy({
         upstreamIdleTimeoutMs: config.LB_UPSTREAM_IDLE_TIMEOUT_MS,
         connectTimeoutMs: config.LB_HEALTH_TIMEOUT_MS,
       }),
+      metrics: new LbMetrics(parts.metrics, endpointLabel),
       onError: logError,
     },
     { domain: config.RUNPLANE_LB_DOMAIN ?? '', waitMs: config.LB_WAIT_MS, maxBodyBytes: config.LB_MAX_BODY_BYTES },
