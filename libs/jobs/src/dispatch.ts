@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { turnEnd } from '@runplane/event-loop';
 import type { EndpointQueues, Redis } from '@runplane/queue';
 import type { EngineConnections } from './connections';
-import type { Clock, TakenJob, TakeRequest } from './engine';
-import { SCRIPTS } from './engine-scripts';
+import { type Clock, JOB_TRACEPARENT, type TakenJob, type TakeRequest } from './engine';
+import { type ClaimedJob, SCRIPTS } from './engine-scripts';
 import { encodeTakerEntry, type HandOffWake, type JobKeys, PARKING } from './protocol';
 import type { Reservation, Wakeups } from './wakeups';
 
@@ -32,9 +32,11 @@ export const HAND_OFF_MAX_CHARS = 64 * 1024;
 const TAKERS_KEY_GRACE_MS = 60_000;
 
 /** The take answer of a claimed job: RunPod's `{id, input, ...extra keys}` from the CLAIM script's reply. */
-function takenJob(id: string, [input, extra]: [string, string]): TakenJob {
+function takenJob(id: string, [input, extra, traceparent]: ClaimedJob): TakenJob {
   const { id: _id, input: _input, ...rest } = JSON.parse(extra) as Record<string, unknown>;
-  return { id, input: JSON.parse(input) as Record<string, unknown>, ...rest };
+  const job: TakenJob = { id, input: JSON.parse(input) as Record<string, unknown>, ...rest };
+  if (traceparent) job[JOB_TRACEPARENT] = traceparent;
+  return job;
 }
 
 /**
@@ -139,10 +141,10 @@ export class JobDispatcher {
    * or no longer waiting (it hung up, timed out or is taking another job) has the claim undone: the job is IN_QUEUE
    * again and takers are woken.
    */
-  private handedOff({ takeId, endpointId, jobId, workerId, input, extra }: HandOffWake): void {
+  private handedOff({ takeId, endpointId, jobId, workerId, input, extra, traceparent }: HandOffWake): void {
     let job: TakenJob;
     try {
-      job = takenJob(jobId, [input, extra]);
+      job = takenJob(jobId, [input, extra, traceparent]);
     } catch (error) {
       // Runs in the subscriber's message handler: a message it cannot read is reported, and the job queued.
       this.parts.onError(error as Error);

@@ -37,6 +37,9 @@ export interface SubmitArgs extends JobRef {
   fields: (string | number)[];
 }
 
+/** What CLAIM gives a take: the job's input and extra (JSON) and its W3C traceparent ('' when it has none). */
+export type ClaimedJob = [input: string, extra: string, traceparent: string];
+
 /** Arguments of {@link SCRIPTS.claim}. */
 export interface ClaimArgs extends JobRef {
   workerId: string;
@@ -77,8 +80,8 @@ export const SCRIPTS = {
   submit: defineLuaScript<SubmitArgs, number>(lua.SUBMIT, (a) => ({
     argv: [...job(a), a.now, a.ttlAt, flag(a.lowPriority), a.announce, flag(a.handOff), ...a.fields],
   })),
-  /** `[input, extra]`, null when the job is not IN_QUEUE, or 'retired'. */
-  claim: defineLuaScript<ClaimArgs, [string, string] | 'retired' | null>(lua.CLAIM, (a) => ({
+  /** `[input, extra, traceparent]` (traceparent '' when none), null when the job is not IN_QUEUE, or 'retired'. */
+  claim: defineLuaScript<ClaimArgs, ClaimedJob | 'retired' | null>(lua.CLAIM, (a) => ({
     argv: [...job(a), a.workerId, a.now],
   })),
   /** 1, or 0 when the job is no longer that worker's. */

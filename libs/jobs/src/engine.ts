@@ -48,13 +48,23 @@ export interface JobSubmission {
   idempotencyKey?: string;
   /** How long the finished job stays readable; default 30 min, 1 min when `sync` (see `syncRetentionMs`). */
   retentionMs?: number;
+  /**
+   * The W3C traceparent of the request that submitted it: kept in the job's hash, so the take, job-done, stream,
+   * webhook and usage spans join the submitter's trace.
+   */
+  traceparent?: string;
 }
+
+/** The key under which a {@link TakenJob} holds its job's W3C traceparent: a symbol, so JSON never shows it. */
+export const JOB_TRACEPARENT: unique symbol = Symbol('runplane.job.traceparent');
 
 /** A job handed to a worker by job-take: RunPod's `{id, input, ...}` shape. */
 export interface TakenJob {
   id: string;
   input: Record<string, unknown>;
   [extra: string]: unknown;
+  /** The trace context the job was submitted in (see `JobSubmission.traceparent`), for the take's span. */
+  [JOB_TRACEPARENT]?: string;
 }
 
 /** A worker's job-take: up to `count` jobs, waiting up to `waitMs` (or until `signal` aborts) for one to arrive. */
@@ -120,6 +130,8 @@ export interface JobEngine {
   /** Idempotent; progress updates are accepted until the job is terminal and ignored after. */
   complete(endpointId: string, workerId: string, jobId: string, result: JobResult): Promise<void>;
   appendStream(endpointId: string, workerId: string, jobId: string, output: unknown): Promise<void>;
+  /** The W3C traceparent the job was submitted in, for spans of its trace; undefined without one or when it is gone. */
+  traceparent(endpointId: string, jobId: string): Promise<string | undefined>;
   /**
    * The worker is alive. With `jobIds` (a ping's `job_id` list; empty when it holds none), jobs it was given a
    * while ago but does not report are taken back and re-queued; without, only presence is recorded.

@@ -49,6 +49,7 @@ export function newRecordFields(
     'executionTimeoutMs', job.policy.executionTimeoutMs, 'lowPriority', job.policy.lowPriority ? '1' : '0',
     'sync', job.sync ? '1' : '0', 'retentionMs', retentionMs, 'submittedAt', now, 'queuedAt', now,
     'ttlAt', now + job.policy.ttlMs, ...(job.webhook !== undefined ? ['webhook', job.webhook] : []),
+    ...(job.traceparent ? ['traceparent', job.traceparent] : []),
   ]; // prettier-ignore
   return { fields, handOffChars: input.length + extra.length };
 }

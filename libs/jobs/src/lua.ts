@@ -49,13 +49,13 @@ end
 `;
 
 /**
- * The claim step shared by CLAIM and SUBMIT: gives the IN_QUEUE job to a worker; returns {input, extra}, or nil when
- * the job is not IN_QUEUE.
+ * The claim step shared by CLAIM and SUBMIT: gives the IN_QUEUE job to a worker; returns {input, extra, traceparent}
+ * ('' without one), or nil when the job is not IN_QUEUE.
  */
 const CLAIM_STEP = `
 local function claim(ep, id, wid, now)
   local k = jkey(ep, id)
-  local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra')
+  local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra', 'traceparent')
   if f[1] ~= 'IN_QUEUE' then return nil end
   redis.call('HSET', k, 'status', 'IN_PROGRESS', 'workerId', wid, 'takenAt', now)
   redis.call('HDEL', k, 'lastWorkerId')
@@ -66,7 +66,7 @@ local function claim(ep, id, wid, now)
   redis.call('ZADD', gkey('workers'), now, member(ep, wid))
   redis.call('ZADD', ekey(ep, 'workers'), now, wid)
   emit('job.started', ep, 'jobId', id, 'workerId', wid)
-  return { f[3], f[4] }
+  return { f[3], f[4], f[5] or '' }
 end
 `;
 
@@ -96,7 +96,7 @@ if handOff == '1' then
     local origin, takeId, expiresAt, wid = parseTaker(entry)
     if origin and tonumber(expiresAt) > now and redis.call('EXISTS', retiredkey(ep, wid)) == 0 then
       local job = claim(ep, id, wid, now)
-      wake(handOffWake(origin, takeId, ep, id, wid, job[1], job[2]))
+      wake(handOffWake(origin, takeId, ep, id, wid, job[1], job[2], job[3]))
       return 2
     end
   end
@@ -106,7 +106,7 @@ return 1
 `;
 
 /**
- * Gives a queued job to a worker: ARGV ep, id, workerId, now. Returns {input, extra}, nil when the job is not
+ * Gives a queued job to a worker: ARGV ep, id, workerId, now. Returns {input, extra, traceparent}, nil when the job is not
  * IN_QUEUE, or 'retired' (the job untouched) when the worker was retired (see RETIRE).
  */
 export const CLAIM = `${PRELUDE}${CLAIM_STEP}

@@ -231,6 +231,10 @@ export class RedisJobEngine implements JobEngine {
     if (outcome === 'missing') throw new NotFoundError(`Job ${jobId}`);
   }
 
+  async traceparent(endpointId: string, jobId: string): Promise<string | undefined> {
+    return (await this.queueFree.hget(this.keys.job(endpointId, jobId), 'traceparent')) ?? undefined;
+  }
+
   /** Records that the worker is alive; with the jobs it reports holding, takes back those it never received. */
   async heartbeat(endpointId: string, workerId: string, jobIds?: string[]): Promise<void> {
     const now = this.clock.now();

@@ -1,3 +1,4 @@
+import { activeTraceparent, withinTrace, withSpan } from '@runplane/observability';
 import type { EngineConnections } from './connections';
 import { HAND_OFF_MAX_CHARS, type JobDispatcher } from './dispatch';
 import type { JobSubmission } from './engine';
@@ -24,10 +25,20 @@ export interface NewJob {
  * registered, or else announces it to the other replicas' takers, which claim it by id: they never wait for the queue
  * entry, and the local add wakes this replica's own.
  */
-export async function recordAndDispatch(parts: SubmissionParts, { job, id, now }: NewJob): Promise<void> {
+export function recordAndDispatch(parts: SubmissionParts, submission: NewJob): Promise<void> {
+  const attributes = { 'runplane.endpoint_id': submission.job.endpointId, 'runplane.job_id': submission.id };
+  // The job's trace: the record keeps this span's context, and the take, job-done, stream, webhook and usage spans
+  // continue it (the submitting request's trace, or the one `traceparent` names).
+  return withinTrace(submission.job.traceparent, () =>
+    withSpan('job.submit', () => recordInSpan(parts, submission), attributes, 'producer'),
+  );
+}
+
+async function recordInSpan(parts: SubmissionParts, { job, id, now }: NewJob): Promise<void> {
   const { endpointId } = job;
   const { keys, dispatcher } = parts;
-  const record = newRecordFields(job, id, now);
+  const traceparent = activeTraceparent();
+  const record = newRecordFields(traceparent ? { ...job, traceparent } : job, id, now);
   const taker = dispatcher.reserve(endpointId);
   const submitted = {
     base: keys.base,

@@ -1,3 +1,4 @@
+import { withinTrace } from '@runplane/observability';
 import type { jobEventsCatalog, Redis, TypedQueue, WEBHOOKS_QUEUE } from '@runplane/queue';
 import { TERMINAL_STATUSES } from './engine';
 import { toJobRecord } from './job-store';
@@ -48,7 +49,11 @@ export class WebhookOutbox {
         record,
         ...(hash['accountId'] ? { accountId: hash['accountId'] } : {}),
       };
-      await this.webhooks.add('webhook.deliver', payload, { jobId: `${jobId}-${hash['doneAt']}` });
+      // Queued in the job's trace: under the job-done span that finished it, or (a sweep, a relay of the outbox) under
+      // the context the job was submitted in, which the queue entry carries to the webhook-dispatcher.
+      await withinTrace(hash['traceparent'], () =>
+        this.webhooks.add('webhook.deliver', payload, { jobId: `${jobId}-${hash['doneAt']}` }),
+      );
     }
     await SCRIPTS.outboxAck.run(this.redis, { base: this.keys.base, member, score });
   }

@@ -19,6 +19,7 @@ const MESSAGES: WakeMessage[] = [
     workerId: 'w|2',
     input: JSON.stringify({ prompt: 'two\nlines' }),
     extra: JSON.stringify({ s3Config: { bucket: 'b' } }),
+    traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
   },
 ];
 
@@ -43,7 +44,7 @@ describe('job engine protocol', () => {
       `return {
         jobChangedWake(ARGV[2], ARGV[3]),
         stopWake(ARGV[2], ARGV[4]),
-        handOffWake(ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
+        handOffWake(ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12])
       }`,
       'ep1',
       'job-1-u1',
@@ -55,6 +56,7 @@ describe('job engine protocol', () => {
       'w|2',
       (handOff as { input: string }).input,
       (handOff as { extra: string }).extra,
+      (handOff as { traceparent: string }).traceparent,
     );
     expect(fromLua).toEqual([encodeWake(changed), encodeWake(stop), encodeWake(handOff)]);
     expect((fromLua as string[]).map(parseWake)).toEqual([changed, stop, handOff]);

@@ -4,8 +4,8 @@
  * - `t|<ep>|<origin>|<jobId>` ({@link QueuedWake}): a job of the endpoint was queued; `jobId` may be absent.
  * - `j|<ep>|<jobId>` ({@link JobChangedWake}): a job changed (finished, progressed, streamed, expired).
  * - `s|<ep>|<workerId>` ({@link StopWake}): a worker has a job to stop.
- * - `h|<origin>|<takeId>|<ep>|<jobId>|<workerId>` then the job's input and extra (JSON) on a line each
- *   ({@link HandOffWake}): a job claimed for a take parked on the replica `origin`.
+ * - `h|<origin>|<takeId>|<ep>|<jobId>|<workerId>` then the job's input and extra (JSON) and its traceparent (may be
+ *   empty) on a line each ({@link HandOffWake}): a job claimed for a take parked on the replica `origin`.
  * The Lua scripts build theirs with the functions of {@link LUA_WAKES}, generated from the same constants.
  */
 
@@ -50,6 +50,8 @@ export interface HandOffWake {
   input: string;
   /** The job's other top-level keys, JSON. */
   extra: string;
+  /** The job's W3C traceparent ('' when it has none). */
+  traceparent: string;
 }
 
 /** Any message on the wake channel. */
@@ -73,7 +75,7 @@ export function encodeWake(message: WakeMessage): string {
     case 'handOff': {
       const { origin, takeId, endpointId, jobId, workerId } = message;
       const head = [WAKE_PREFIXES.handOff, origin, takeId, endpointId, jobId, workerId].join(SEP);
-      return [head, message.input, message.extra].join(LINE);
+      return [head, message.input, message.extra, message.traceparent].join(LINE);
     }
     default:
       return assertNever(message);
@@ -88,11 +90,11 @@ function fields(text: string, count: number): string[] | undefined {
 }
 
 function parseHandOff(text: string): HandOffWake | undefined {
-  const [head = '', input, extra] = text.split(LINE);
+  const [head = '', input, extra, traceparent = ''] = text.split(LINE);
   const parts = fields(head, 6);
   if (!parts || input === undefined || extra === undefined) return undefined;
   const [, origin = '', takeId = '', endpointId = '', jobId = '', workerId = ''] = parts;
-  return { type: 'handOff', origin, takeId, endpointId, jobId, workerId, input, extra };
+  return { type: 'handOff', origin, takeId, endpointId, jobId, workerId, input, extra, traceparent };
 }
 
 function parseQueued(text: string): QueuedWake | undefined {
@@ -125,12 +127,13 @@ export function parseWake(text: string): WakeMessage | undefined {
 
 /**
  * Lua builders of the messages the scripts publish: `jobChangedWake(ep, id)`, `stopWake(ep, wid)` and
- * `handOffWake(origin, takeId, ep, id, wid, input, extra)`. (Queued-job wakes are encoded by the engine and passed in.)
+ * `handOffWake(origin, takeId, ep, id, wid, input, extra, traceparent)`. (Queued-job wakes are encoded by the engine and passed in.)
  */
 export const LUA_WAKES = `
 local function jobChangedWake(ep, id) return '${WAKE_PREFIXES.jobChanged}${SEP}' .. ep .. '${SEP}' .. id end
 local function stopWake(ep, wid) return '${WAKE_PREFIXES.stopRequested}${SEP}' .. ep .. '${SEP}' .. wid end
-local function handOffWake(origin, takeId, ep, id, wid, input, extra)
-  return table.concat({ '${WAKE_PREFIXES.handOff}', origin, takeId, ep, id, wid }, '${SEP}') .. '\\n' .. input .. '\\n' .. extra
+local function handOffWake(origin, takeId, ep, id, wid, input, extra, traceparent)
+  local head = table.concat({ '${WAKE_PREFIXES.handOff}', origin, takeId, ep, id, wid }, '${SEP}')
+  return head .. '\\n' .. input .. '\\n' .. extra .. '\\n' .. traceparent
 end
 `;
