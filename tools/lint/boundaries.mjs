@@ -28,6 +28,11 @@ export const TECHNOLOGY_OWNERS = [
   { owner: 'libs/http', group: ['http-proxy-3', 'http-proxy-3/*'], what: 'http-proxy-3 (the reverse proxy)' },
   { owner: 'apps/gateway', group: ['graphql', 'graphql/*'], what: "graphql-js (the gateway's legacy GraphQL API)" },
   {
+    owner: 'libs/volume-buckets',
+    group: ['@smithy/*'],
+    what: 'the SigV4 signer (@smithy/signature-v4) of the S3 endpoint',
+  },
+  {
     owner: 'libs/observability',
     group: ['@opentelemetry/*', 'prom-client', 'prom-client/*'],
     what: 'OpenTelemetry and prom-client',
