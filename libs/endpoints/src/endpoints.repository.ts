@@ -6,7 +6,7 @@ export type EndpointConfig = Omit<
   'id' | 'accountId' | 'version' | 'createdAt' | 'updatedAt' | 'env' | 'type'
 > & {
   env: Record<string, string>;
-  /** v2's QUEUE or LOAD_BALANCER; v1 creates QUEUE endpoints. */
+  /** QUEUE or LOAD_BALANCER (v2's type, v1's `type` extension); QUEUE unless given. */
   type?: Endpoint['type'];
 };
 
