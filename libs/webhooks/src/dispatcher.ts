@@ -1,11 +1,17 @@
 import type { WebhookDeliverPayload } from '@runplane/contracts';
 import { type WebhookDelivery, WebhookDeliveryStatus } from '@runplane/db';
+import { annotateActiveSpan, withSpan } from '@runplane/observability';
 import type { WebhookDeliveriesRepository } from './deliveries.repository';
 import type { WebhookSender } from './http-sender';
 import { type AttemptOutcome, type DeliveryPolicy, failureOf, isDelivered, type NextStep, nextStep } from './policy';
 import type { WebhookSecretsService } from './secrets.service';
 import { messageIdOf, signatureHeaders } from './signing';
 import { RefusedUrlError, type WebhookUrlGuard } from './url-safety';
+
+/** The HTTP status of an answered attempt, as a span attribute. */
+function statusCodeOf(outcome: AttemptOutcome): Record<string, number> {
+  return outcome.kind === 'response' ? { 'http.response.status_code': outcome.statusCode } : {};
+}
 
 /** Queues attempt `attempt` of a delivery to start after `delayMs` (idempotent per delivery and attempt). */
 export type AttemptScheduler = (deliveryId: string, attempt: number, delayMs: number) => Promise<void>;
@@ -89,7 +95,10 @@ export class WebhookDispatcher {
     }
     const startedAt = this.now();
     await this.deps.deliveries.claimAttempt(delivery, attempt, startedAt);
-    const outcome = await this.send(delivery, delivery.body);
+    const body = delivery.body;
+    const attributes = { 'runplane.webhook.delivery_id': deliveryId, 'runplane.webhook.attempt': attempt };
+    // In the job's trace: the attempt's queue entry carries the context of the job-done that queued the delivery.
+    const outcome = await withSpan('webhook.send', () => this.send(delivery, body), attributes, 'client');
     await this.record(delivery, attempt, outcome);
   }
 
@@ -122,7 +131,9 @@ export class WebhookDispatcher {
     }
     const secret = await this.deps.secrets.current(delivery.accountId);
     const headers = signatureHeaders(secret, messageIdOf(delivery.id), this.now(), body);
-    return this.deps.sender.send({ destination, body, headers, timeoutMs: this.deps.policy.timeoutMs });
+    const outcome = await this.deps.sender.send({ destination, body, headers, timeoutMs: this.deps.policy.timeoutMs });
+    annotateActiveSpan({ 'runplane.webhook.outcome': outcome.kind, ...statusCodeOf(outcome) });
+    return outcome;
   }
 
   private async record(delivery: WebhookDelivery, attempt: number, outcome: AttemptOutcome): Promise<void> {

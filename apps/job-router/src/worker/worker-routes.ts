@@ -10,6 +10,7 @@ import { longPollSignal, noContent, type PlainRoute, routeDeclarer } from '@runp
 import type { JobEngine } from '@runplane/jobs';
 import type { WorkerPolicy } from '../http/job-api-guards';
 import type { WorkerIdentity } from '../worker-tokens';
+import { inJobTrace, traceTakes } from './job-spans';
 
 /** A route of the worker protocol, declared for the worker guard. */
 const workerRoute = routeDeclarer<WorkerPolicy, WorkerIdentity>();
@@ -32,7 +33,9 @@ function takeRoutes(engine: JobEngine, { waitMs }: WorkerRouteOptions): WorkerRo
       query: jobTakeQuery,
       handle: async ({ caller, reply }) => {
         const { endpointId, workerId } = caller;
+        const startTime = Date.now();
         const jobs = await engine.take({ endpointId, workerId, count: 1, waitMs, signal: longPollSignal(reply) });
+        await traceTakes(caller, jobs, startTime);
         return jobs.length > 0 ? jobs[0] : noContent(reply);
       },
     }),
@@ -44,7 +47,9 @@ function takeRoutes(engine: JobEngine, { waitMs }: WorkerRouteOptions): WorkerRo
       handle: async ({ caller, query, reply }) => {
         const { endpointId, workerId } = caller;
         const signal = longPollSignal(reply);
+        const startTime = Date.now();
         const jobs = await engine.take({ endpointId, workerId, count: query.batch_size, waitMs, signal });
+        await traceTakes(caller, jobs, startTime);
         return jobs.length > 0 ? jobs : noContent(reply);
       },
     }),
@@ -61,7 +66,9 @@ function resultRoutes(engine: JobEngine): WorkerRoute[] {
       query: jobDoneQuery,
       body: jobDoneInput,
       handle: async ({ caller, params, body }) => {
-        await engine.complete(caller.endpointId, caller.workerId, params.jobId ?? '', body);
+        const jobId = params.jobId ?? '';
+        const done = () => engine.complete(caller.endpointId, caller.workerId, jobId, body);
+        await inJobTrace(engine, caller, { jobId, name: 'job.done' }, done);
         return {};
       },
     }),
@@ -71,7 +78,9 @@ function resultRoutes(engine: JobEngine): WorkerRoute[] {
       policy: 'worker',
       body: jobStreamInput,
       handle: async ({ caller, params, body }) => {
-        await engine.appendStream(caller.endpointId, caller.workerId, params.jobId ?? '', body.output);
+        const jobId = params.jobId ?? '';
+        const append = () => engine.appendStream(caller.endpointId, caller.workerId, jobId, body.output);
+        await inJobTrace(engine, caller, { jobId, name: 'job.stream' }, append);
         return {};
       },
     }),

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withIncomingSpan } from '@runplane/observability';
 import type { z } from 'zod';
 import { parseInput } from '../validation/zod.pipe';
 
@@ -8,7 +9,8 @@ import { parseInput } from '../validation/zod.pipe';
  * the same order: its app's guards authenticate the caller for what the route does, then count the request against
  * its limits; the query and the body are parsed with the route's schemas; the handler runs; what the limits held is
  * given back. Whatever a step throws is answered by the app's one error handler (ApiExceptionFilter, in the API's
- * error shape), and the app-wide hooks (request id, NUL guard, body limits, metrics) run as for any route.
+ * error shape), and the app-wide hooks (request id, NUL guard, body limits, metrics) run as for any route. Each
+ * request runs in a server span of its caller's trace (W3C `traceparent`), so the spans of its work join it.
  */
 
 /** An HTTP method a plain route answers. */
@@ -122,7 +124,16 @@ export function serveRoutes<Policy, Caller>(
     fastify.route({
       method: route.method,
       url: route.url,
-      handler: (request, reply) => admitAndRun(guards, route, request, reply),
+      // A server span per request, continuing the caller's W3C trace context (a client's or a worker's traceparent).
+      handler: (request, reply) =>
+        withIncomingSpan(
+          request.headers,
+          `${route.method} ${route.url}`,
+          () => admitAndRun(guards, route, request, reply),
+          {
+            'http.route': route.url,
+          },
+        ),
     });
   }
 }
