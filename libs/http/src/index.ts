@@ -15,6 +15,7 @@ export { SchemaNotReadyError, waitForSchema, type SchemaWaitOptions } from './ap
 export * from './health/health.controller';
 export * from './fastify';
 export * from './rpc/nest-rpc';
+export { callTraced, handleTraced, type TracedRpcMessage } from './rpc/rpc-trace';
 export * from './limits/rate-limiter';
 export * from './routes/plain-routes';
 export * from './routes/plain-routes.service';

@@ -1,6 +1,6 @@
 import { Controller, Inject, type Type } from '@nestjs/common';
 import { placementRpcRequest, type PlacementRpcReply } from '@runplane/contracts';
-import { MessagePattern, Payload } from '@runplane/http';
+import { handleTraced, MessagePattern, Payload } from '@runplane/http';
 import type { PlacementService } from './placement.service';
 
 /** Injection token for the scheduler's PlacementService. */
@@ -17,7 +17,9 @@ export function placementController(pattern: string): Type<unknown> {
 
     @MessagePattern(pattern)
     reserve(@Payload() payload: unknown): Promise<PlacementRpcReply> {
-      return this.placement.reserve(placementRpcRequest.parse(payload));
+      return handleTraced('placement.reserve', payload, () =>
+        this.placement.reserve(placementRpcRequest.parse(payload)),
+      );
     }
   }
   return PlacementController;

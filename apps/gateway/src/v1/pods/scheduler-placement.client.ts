@@ -6,7 +6,7 @@ import {
   type PlacementRpcRequest,
   redisTransportOptions,
 } from '@runplane/contracts';
-import { type ClientProxy, ClientProxyFactory, Transport } from '@runplane/http';
+import { callTraced, type ClientProxy, ClientProxyFactory, Transport } from '@runplane/http';
 import type { PodPlacementClient, PodPlacementReply } from '@runplane/workloads';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 
@@ -29,8 +29,9 @@ export class SchedulerPlacementClient implements PodPlacementClient, OnApplicati
 
   async reserve(request: PlacementRpcRequest): Promise<PodPlacementReply> {
     try {
-      const reply = await firstValueFrom(
-        this.client.send<unknown>(this.pattern, request).pipe(timeout(this.timeoutMs)),
+      // One trace with the scheduler's placement: the message carries this call's trace context.
+      const reply = await callTraced('placement.reserve', request, (message) =>
+        firstValueFrom(this.client.send<unknown>(this.pattern, message).pipe(timeout(this.timeoutMs))),
       );
       return placementRpcReply.parse(reply);
     } catch (error) {
