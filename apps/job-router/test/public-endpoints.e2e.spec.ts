@@ -135,6 +135,20 @@ describe('job-router public endpoints', () => {
     expect((await run(owner.secret, endpointId)).statusCode).toBe(200);
   });
 
+  it('answers 404 and leaves the list while the endpoint is switched to LOAD_BALANCER', async () => {
+    await h.db.endpoint.update({ where: { id: endpointId }, data: { type: 'LOAD_BALANCER' } });
+    await pollUntil(async () => (await run(bob.secret)).statusCode === 404 || undefined, {
+      timeoutMs: 15_000,
+      description: 'the model of a load-balancing endpoint to answer 404',
+    });
+    expect((await call('GET', 'public-endpoints', bob.secret)).json()).toEqual({ models: [] });
+    await h.db.endpoint.update({ where: { id: endpointId }, data: { type: 'QUEUE' } });
+    await pollUntil(async () => (await run(bob.secret)).statusCode === 200 || undefined, {
+      timeoutMs: 15_000,
+      description: 'the model to take jobs again',
+    });
+  });
+
   it('answers 404 once the model is unpublished, and the name can be published again', async () => {
     const job = (await run(bob.secret)).json<{ id: string }>();
     await h.db.publicEndpoint.deleteMany({ where: { name: 'echo-model' } });

@@ -63,18 +63,21 @@ export class PublicEndpointsRepository {
     return count === 1;
   }
 
-  /** Every public model of the installation, by name. */
+  /** Every public model of the installation that takes jobs (its endpoint is a QUEUE endpoint), by name. */
   listAll(): Promise<PublicEndpoint[]> {
-    return this.db.publicEndpoint.findMany({ orderBy: { name: 'asc' } });
+    return this.db.publicEndpoint.findMany({ where: { endpoint: { type: 'QUEUE' } }, orderBy: { name: 'asc' } });
   }
 
-  /** The publication named `name` and its endpoint, whoever owns it (the job API's model lookup). */
+  /**
+   * The publication named `name` and its endpoint, whoever owns it (the job API's model lookup); null also while its
+   * endpoint has been switched to LOAD_BALANCER, which takes no jobs.
+   */
   async resolve(name: string): Promise<PublishedEndpoint | null> {
     const row = await this.db.publicEndpoint.findUnique({
       where: { name },
-      include: { endpoint: { select: { executionTimeoutMs: true } } },
+      include: { endpoint: { select: { executionTimeoutMs: true, type: true } } },
     });
-    if (!row) return null;
+    if (!row || row.endpoint.type !== 'QUEUE') return null;
     return {
       name: row.name,
       endpointId: row.endpointId,
@@ -82,6 +85,11 @@ export class PublicEndpointsRepository {
       executionTimeoutMs: row.endpoint.executionTimeoutMs,
       pricePerRequest: row.pricePerRequest === null ? null : row.pricePerRequest.toFixed(6),
     };
+  }
+
+  /** Whether some account published a model under `name`. */
+  async nameTaken(name: string): Promise<boolean> {
+    return (await this.db.publicEndpoint.count({ where: { name } })) > 0;
   }
 
   /** Whether any account has an endpoint with this id (a model name may never equal one). */

@@ -80,7 +80,7 @@ export class PublicEndpointsService {
       return toPublicEndpointDto(row);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const taken = await this.publications.resolve(input.name);
+      const taken = await this.publications.nameTaken(input.name);
       throw new ConflictError(
         taken ? `name: "${input.name}" is already published` : 'endpointId: this endpoint is already published',
       );
