@@ -78,7 +78,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const child = spawn(options.binary, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
-    child.once('error', reject);
+    child.once('error', (error) =>
+      reject(new Error(`The S3 engine ${options.binary} did not start (npm run s3:build builds it)`, { cause: error })),
+    );
   });
   await spawned;
   try {
