@@ -2,14 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccountsServices } from '@runplane/accounts';
+import { DEFAULT_STORAGE_PRICES } from '@runplane/catalog';
 import { newId } from '@runplane/db';
 import { buildService, type NestFastifyApplication } from '@runplane/http';
 import { JobKeys } from '@runplane/jobs';
 import { recordSpans, type RecordedSpan, type SpanRecorder } from '@runplane/observability';
 import { createTestStores, pollUntil, type TestStores } from '@runplane/testing';
+import { BillingAggregatorModule } from '../../apps/billing-aggregator/src/billing-aggregator.module';
+import { billingAggregatorEnvSchema } from '../../apps/billing-aggregator/src/config';
 import { jobRouterEnvSchema } from '../../apps/job-router/src/config';
 import { createJobRouterEngine } from '../../apps/job-router/src/engine';
 import { JobRouterModule } from '../../apps/job-router/src/job-router.module';
+import type { PublicJobMeter } from '../../apps/job-router/src/public/public-job-meter';
+import { PUBLIC_JOB_METER } from '../../apps/job-router/src/public/public-job-metering';
 import { createWorkerTokensService } from '../../apps/job-router/src/worker-tokens';
 import { webhookDispatcherEnvSchema } from '../../apps/webhook-dispatcher/src/config';
 import { WebhookDispatcherModule } from '../../apps/webhook-dispatcher/src/webhook-dispatcher.module';
@@ -53,6 +58,7 @@ describe('one trace per job: /run, the queue, the worker, the webhook', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let router: NestFastifyApplication;
   let dispatcher: NestFastifyApplication;
+  let billing: NestFastifyApplication;
 
   beforeAll(async () => {
     // First: the services' tracing is then recorded here whichever of them starts it.
@@ -72,10 +78,17 @@ describe('one trace per job: /run, the queue, the worker, the webhook', () => {
     dispatcher = await start('webhook-dispatcher', dispatcherConfig, (infra) =>
       WebhookDispatcherModule.forRoot(dispatcherConfig, infra),
     );
+    const billingConfig = billingAggregatorEnvSchema.parse(common);
+    const settings = { redisPrefix: billingConfig.REDIS_PREFIX, concurrency: 1, rollUpIntervalMs: 0 };
+    const options = { redisUrl: billingConfig.REDIS_URL, prices: DEFAULT_STORAGE_PRICES, settings };
+    billing = await start('billing-aggregator', billingConfig, (infra) =>
+      BillingAggregatorModule.forRoot(infra, options),
+    );
   });
   afterAll(async () => {
     await router?.close();
     await dispatcher?.close();
+    await billing?.close();
     await new Promise((resolve) => receiver?.server.close(resolve));
     await stores?.close();
     await recorder?.stop();
@@ -99,7 +112,23 @@ describe('one trace per job: /run, the queue, the worker, the webhook', () => {
       data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id },
     });
     const token = (await createWorkerTokensService(stores.db).issue(endpoint.id, 'w1')).token;
-    return { key: secret, endpointId: endpoint.id, token };
+    return { key: secret, accountId: account.id, endpointId: endpoint.id, token };
+  }
+
+  /** The spans of trace `traceId` once one named `last` has ended, by name (exactly one of each name asked for). */
+  async function traceOf(traceId: string, last: string) {
+    const spans = await pollUntil(
+      async () => {
+        const all = (await recorder.spans()).filter((span) => span.traceId === traceId);
+        return all.some((span) => span.name === last) ? all : undefined;
+      },
+      { description: `the ${last} span ended` },
+    );
+    return (name: string): RecordedSpan => {
+      const found = spans.filter((span) => span.name === name);
+      expect({ name, count: found.length }).toEqual({ name, count: 1 });
+      return found[0] as RecordedSpan;
+    };
   }
 
   it('follows a job from /run through take, stream and job-done to the webhook as one trace, spans in order', async () => {
@@ -187,5 +216,43 @@ describe('one trace per job: /run, the queue, the worker, the webhook', () => {
     expect(takeSpan.links).toEqual([{ traceId: WORKER_TRACE, spanId: takeRequest?.spanId }]);
     expect(doneSpan.links).toEqual([{ traceId: WORKER_TRACE, spanId: doneRequest?.spanId }]);
     expect(streamSpan.links).toEqual([]);
+  });
+
+  it("carries a public-endpoint job's trace to its usage event and the billing-aggregator", async () => {
+    const owner = await fixtures();
+    await stores.db.pod.create({
+      data: { id: 'w1', accountId: owner.accountId, image: 'echo:1', endpointId: owner.endpointId, costPerHr: '0.72' },
+    });
+    const model = `model-${newId().slice(0, 8)}`;
+    await stores.db.publicEndpoint.create({
+      data: { id: newId(), name: model, endpointId: owner.endpointId, accountId: owner.accountId },
+    });
+    const { accounts, apiKeys } = createAccountsServices(stores.db);
+    const caller = await accounts.create({ name: 'caller' });
+    const { secret } = await apiKeys.create(caller.id, { name: 'key', scope: 'ALL' });
+    const http = router.getHttpAdapter().getInstance();
+    const clientTrace = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const run = await http.inject({
+      method: 'POST',
+      url: `/v2/${model}/run`,
+      headers: { authorization: `Bearer ${secret}`, traceparent: `00-${clientTrace}-0102030405060708-01` },
+      payload: { input: { n: 1 } },
+    });
+    const jobId = (run.json() as { id: string }).id;
+    const worker = { authorization: `Bearer ${owner.token}` };
+    const base = `/v2/${owner.endpointId}`;
+    expect((await http.inject({ method: 'GET', url: `${base}/job-take/w1`, headers: worker })).statusCode).toBe(200);
+    const done = { method: 'POST' as const, url: `${base}/job-done/w1/${jobId}`, headers: worker, payload: {} };
+    expect((await http.inject({ ...done, payload: { output: 1 } })).statusCode).toBe(200);
+    expect(await router.get<PublicJobMeter>(PUBLIC_JOB_METER).meter()).toBe(1);
+
+    const byName = await traceOf(clientTrace, 'job usage.record');
+    const submit = byName('job.submit');
+    const billed = byName('job.billed');
+    const applied = byName('job usage.record');
+    expect(billed.parentSpanId).toBe(submit.spanId);
+    expect(applied.parentSpanId).toBe(billed.spanId);
+    expect(byName('job.done').startMs).toBeLessThanOrEqual(billed.startMs);
+    expect(applied.startMs).toBeGreaterThanOrEqual(billed.startMs);
   });
 });
