@@ -1,6 +1,6 @@
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, pollUntil, testRedisPrefix } from '@runplane/testing';
-import { JobEventsGroup, METRICS_GROUP } from './job-events-group';
+import { GROUP_TIMINGS, type GroupTimings, JobEventsGroup, METRICS_GROUP } from './job-events-group';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -22,7 +22,7 @@ describe('JobEventsGroup', () => {
     await redis.quit();
   });
 
-  function member(seen: string[], claimIdleMs?: number): JobEventsGroup {
+  function member(seen: string[], timings?: GroupTimings): JobEventsGroup {
     const group = new JobEventsGroup(
       createRedis(REDIS_URL),
       stream,
@@ -30,7 +30,7 @@ describe('JobEventsGroup', () => {
       (error) => {
         throw error;
       },
-      claimIdleMs,
+      timings,
     );
     groups.push(group);
     group.start();
@@ -62,9 +62,27 @@ describe('JobEventsGroup', () => {
     await redis.xreadgroup('GROUP', METRICS_GROUP, 'dead-replica', 'COUNT', 10, 'STREAMS', stream, '>');
 
     const seen: string[] = [];
-    member(seen, 200);
+    member(seen, { ...GROUP_TIMINGS, claimIdleMs: 200 });
     await pollUntil(() => seen.includes('lost-1'), { description: 'the abandoned entry claimed' });
     expect(seen).toEqual(['lost-1']);
     expect((await redis.xpending(stream, METRICS_GROUP))[0]).toBe(0);
+  });
+
+  it('forgets consumers idle past forgetIdleMs with nothing pending, and keeps those with pending entries', async () => {
+    await redis.xgroup('CREATE', stream, METRICS_GROUP, '$', 'MKSTREAM');
+    await redis.xgroup('CREATECONSUMER', stream, METRICS_GROUP, 'gone-replica');
+    await redis.xadd(stream, '*', 'type', 'job.queued', 'endpointId', 'ep', 'jobId', 'held-1');
+    await redis.xreadgroup('GROUP', METRICS_GROUP, 'busy-replica', 'COUNT', 10, 'STREAMS', stream, '>');
+    const names = async (): Promise<string[]> =>
+      ((await redis.xinfo('CONSUMERS', stream, METRICS_GROUP)) as unknown[][]).map((fields) => String(fields[1]));
+
+    const seen: string[] = [];
+    member(seen, { claimIdleMs: 600_000, forgetIdleMs: 100 });
+    expect(await names()).toContain('gone-replica');
+    // A consumer appears once it has read something; this replica has had nothing to read.
+    await pollUntil(async () => (await names()).join(',') === 'busy-replica', {
+      description: 'gone-replica forgotten, busy-replica kept',
+    });
+    expect(seen).toEqual([]);
   });
 });

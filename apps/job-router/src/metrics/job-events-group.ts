@@ -4,8 +4,16 @@ import type { Redis } from '@runplane/queue';
 
 /** The consumer group of the job-router replicas' metrics on the engine's event stream. */
 export const METRICS_GROUP = 'metrics';
-/** An entry a replica read but never acknowledged (it died) is taken over by another after this long. */
-export const CLAIM_IDLE_MS = 60_000;
+/** When the group takes over what a replica left: its unacknowledged entries, then its name. */
+export interface GroupTimings {
+  /** An entry a replica read and never acknowledged (it died) is taken over by another after this long. */
+  claimIdleMs: number;
+  /** A consumer (a replica gone, or restarted under a new name) idle this long with nothing pending is removed. */
+  forgetIdleMs: number;
+}
+
+/** One minute to take over entries, one hour to forget a consumer. */
+export const GROUP_TIMINGS: GroupTimings = { claimIdleMs: 60_000, forgetIdleMs: 3_600_000 };
 const BATCH = 500;
 
 type StreamEntry = [id: string, fields: string[] | null];
@@ -20,7 +28,7 @@ function fieldMap(fields: string[]): Record<string, string> {
  * Reads the engine's event stream as one member of the consumer group {@link METRICS_GROUP}: Redis hands each entry
  * to exactly one job-router replica, so counting what each replica is handed makes the sum over replicas exact (no
  * event counted twice, none skipped while a replica is up). An entry is acknowledged after it is counted; one a
- * replica took and never acknowledged is claimed by another after {@link CLAIM_IDLE_MS}, which is right for
+ * replica took and never acknowledged is claimed by another after a minute (GROUP_TIMINGS), which is right for
  * counters: the replica that died took its counts with it. Entries the stream trimmed (it keeps ~10,000) before
  * any replica read them are not counted. Uses its own connection: XREADGROUP BLOCK holds it.
  */
@@ -38,7 +46,7 @@ export class JobEventsGroup {
     private readonly streamKey: string,
     private readonly onEvent: (fields: Record<string, string>) => void,
     private readonly onError: (error: Error) => void,
-    private readonly claimIdleMs = CLAIM_IDLE_MS,
+    private readonly timings: GroupTimings = GROUP_TIMINGS,
   ) {}
 
   start(): void {
@@ -69,7 +77,11 @@ export class JobEventsGroup {
 
   private async readOnce(): Promise<void> {
     if (!this.grouped) await this.createGroup();
-    if (Date.now() - this.claimedAt > this.claimIdleMs / 2) await this.claimAbandoned();
+    const { claimIdleMs, forgetIdleMs } = this.timings;
+    if (Date.now() - this.claimedAt > Math.min(claimIdleMs, forgetIdleMs) / 2) {
+      await this.claimAbandoned();
+      await this.forgetIdleConsumers();
+    }
     const reply = (await this.redis.xreadgroup(
       'GROUP',
       METRICS_GROUP,
@@ -103,7 +115,7 @@ export class JobEventsGroup {
         this.streamKey,
         METRICS_GROUP,
         this.consumer,
-        this.claimIdleMs,
+        this.timings.claimIdleMs,
         cursor,
         'COUNT',
         BATCH,
@@ -111,6 +123,17 @@ export class JobEventsGroup {
       await this.handle(entries);
       cursor = next;
     } while (cursor !== '0-0' && this.running);
+  }
+
+  /** Removes the names of consumers long idle with nothing pending, so restarts do not pile names up in the group. */
+  private async forgetIdleConsumers(): Promise<void> {
+    const consumers = (await this.redis.xinfo('CONSUMERS', this.streamKey, METRICS_GROUP)) as unknown[][];
+    for (const fields of consumers) {
+      const info = fieldMap(fields.map(String));
+      const idle = Number(info['inactive'] ?? info['idle']);
+      if (info['name'] !== this.consumer && info['pending'] === '0' && idle >= this.timings.forgetIdleMs)
+        await this.redis.xgroup('DELCONSUMER', this.streamKey, METRICS_GROUP, info['name'] ?? '');
+    }
   }
 
   private async handle(entries: StreamEntry[]): Promise<void> {
