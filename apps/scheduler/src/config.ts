@@ -32,6 +32,8 @@ export const schedulerEnvSchema = serviceEnvSchema(8082).extend({
   SCHEDULER_WORK_DIR: z.string().min(1).default(process.cwd()),
   /** Local driver: machines (JSON array); default 2 × 8 RTX 4090, 1 × 8 H100 and a CPU machine. */
   SCHEDULER_LOCAL_MACHINES: jsonMachines,
+  /** Local driver: network volumes, one directory each (the volume-s3 endpoint's VOLUME_S3_VOLUMES_DIR). */
+  SCHEDULER_VOLUMES_DIR: z.string().min(1).default(resolve('.runplane', 'volumes')),
   /** Local driver: data center of the default machines. */
   SCHEDULER_LOCAL_DATA_CENTER: z.string().min(1).default('EU-RO-1'),
   /** How often the control loops run even without events. */

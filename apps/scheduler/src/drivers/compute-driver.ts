@@ -42,6 +42,8 @@ export interface WorkloadSpec {
   wipeContainerDisk: boolean;
   /** Set for workers of load-balancing endpoints: the job-router sends them requests on these ports. */
   loadBalancer: LoadBalancerPorts | null;
+  /** The network volume the workload mounts (the local driver gives it the volume's directory). */
+  networkVolumeId?: string | null;
 }
 
 /** Observed phase of a workload. */

@@ -30,6 +30,7 @@ export function createDriver(
       return new LocalDriver({
         stateDir: config.SCHEDULER_STATE_DIR,
         workDir: config.SCHEDULER_WORK_DIR,
+        volumesDir: config.SCHEDULER_VOLUMES_DIR,
         machines:
           config.SCHEDULER_LOCAL_MACHINES?.map((machine) => ({ ...machine, ready: true, labels: {} })) ??
           defaultLocalMachines(config.SCHEDULER_LOCAL_DATA_CENTER),

@@ -83,6 +83,7 @@ export class WorkloadSpecs {
       ports: row.ports,
       wipeContainerDisk,
       loadBalancer,
+      networkVolumeId: row.networkVolumeId,
     };
   }
 

@@ -14,6 +14,7 @@ import { LocalLogFollower } from './local-logs';
 import { allocateLoopbackPorts, loopbackAddress } from './loopback-ports';
 import { isWorkloadAlive, terminateWorkload, WORKLOAD_MARKER } from './process-group';
 import { type ProcessRecord, ProcessRecords } from './process-records';
+import { localVolumeEnv } from './volume-dirs';
 
 /** Settings of the local driver. */
 export interface LocalDriverOptions {
@@ -26,6 +27,8 @@ export interface LocalDriverOptions {
   stopGraceMs: number;
   /** Variables of the scheduler's own environment that workloads inherit (PATH, HOME ...); nothing else leaks. */
   inheritedEnv: Record<string, string>;
+  /** Network volumes: one directory each, named by volume id (RUNPLANE_VOLUME_PATH of a Pod on one). */
+  volumesDir?: string;
 }
 
 /** A Pod with no start command still runs something, so its lifecycle and billing behave as elsewhere. */
@@ -164,7 +167,13 @@ export class LocalDriver implements ComputeDriver {
     const ports = loadBalancer ? { PORT: String(loadBalancer.port), PORT_HEALTH: String(loadBalancer.healthPort) } : {};
     const child = spawn(command === 'node' ? process.execPath : (command as string), args, {
       cwd: this.options.workDir,
-      env: { ...this.options.inheritedEnv, ...spec.env, ...ports, [WORKLOAD_MARKER]: spec.podId },
+      env: {
+        ...this.options.inheritedEnv,
+        ...spec.env,
+        ...ports,
+        ...this.volumeEnv(spec),
+        [WORKLOAD_MARKER]: spec.podId,
+      },
       detached: true,
       stdio: ['ignore', log, log],
     });
@@ -189,6 +198,10 @@ export class LocalDriver implements ComputeDriver {
     if (child.pid !== undefined) this.children.set(spec.podId, child);
     this.records.write(record);
     return record;
+  }
+
+  private volumeEnv(spec: WorkloadSpec): Record<string, string> {
+    return this.options.volumesDir === undefined ? {} : localVolumeEnv(this.options.volumesDir, spec.networkVolumeId);
   }
 
   private exited(podId: string, pid: number, reason: string): void {
