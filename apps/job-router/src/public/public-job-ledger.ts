@@ -50,9 +50,12 @@ export class PublicJobLedger {
     await this.redis.pexpire(entryKey(endpointId, jobId), ttlMs + ENTRY_GRACE_MS);
   }
 
-  /** Up to `limit` jobs not billed yet, oldest first; an entry already expired is dropped and skipped. */
-  async pending(limit: number): Promise<PublicJobEntry[]> {
-    const members = await this.redis.zrange(PENDING, '0', String(limit - 1));
+  /**
+   * Up to `limit` jobs not billed yet that are due for a look at `now` (ms), longest due first; an entry already
+   * expired is dropped and skipped.
+   */
+  async due(now: number, limit: number): Promise<PublicJobEntry[]> {
+    const members = await this.redis.zrangebyscore(PENDING, '-inf', String(now), 'LIMIT', '0', String(limit));
     const entries: PublicJobEntry[] = [];
     for (const item of members) {
       const [endpointId = '', jobId = ''] = item.split('/');
@@ -71,6 +74,11 @@ export class PublicJobLedger {
       });
     }
     return entries;
+  }
+
+  /** The job is not finished yet: it is looked at again at `at` (ms), so unfinished jobs never hold up finished ones. */
+  async later(endpointId: string, jobId: string, at: number): Promise<void> {
+    await this.redis.zadd(PENDING, 'XX', at, member(endpointId, jobId));
   }
 
   /** The job is billed (or can never be): it leaves the pending set. */
