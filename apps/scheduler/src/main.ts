@@ -1,6 +1,6 @@
 // telemetry must stay the first import: it starts OpenTelemetry before the app's modules load.
 import { config, telemetry } from './telemetry';
-import { buildService, serviceLogger, waitForSchemaOrExit } from '@runplane/http';
+import { buildService, serviceLogger, startQueryEngine, waitForSchemaOrExit } from '@runplane/http';
 import { SchedulerModule } from './scheduler.module';
 import { startPlacementListener } from './start-scheduler';
 
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     });
   await startPlacementListener(app, config);
   await app.listen({ port: config.PORT, host: config.HOST });
+  await startQueryEngine(app, logger);
 }
 
 void main();

@@ -13,6 +13,7 @@ export { SecretBox } from './secret-box';
 export { DatabaseAdmin, databaseNameOf, ensureDatabaseExists, withDatabaseAdmin, withDatabaseName } from './admin';
 export { applyMigrations, migrationsFingerprint, repositoryRoot, type ApplyMigrationsOptions } from './migrations';
 export { missingMigrations, shippedMigrations } from './schema-state';
+export { releaseQueryCompilerSource } from './query-compiler-source';
 export { Prisma } from './generated/prisma/client';
 export type {
   Account,

@@ -1,11 +1,12 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { databaseEnv, envInt, httpEnv, logEnv, otelEnv, redisEnv, z } from '@runplane/config';
+import { type DatabaseClient, releaseQueryCompilerSource } from '@runplane/db';
 import { createLogger, createMetricsRegistry, type Logger } from '@runplane/observability';
 import type { ErrorStyle } from '../errors/error-body';
 import { BODY_TIMEOUT_MS_DEFAULT, createHttpApp, type HttpAppOptions } from './create-http-app';
 import { SHUTDOWN_DELAY_MS_DEFAULT } from './graceful-shutdown';
-import { InfrastructureModule } from './infrastructure.module';
+import { DB_CLIENT, InfrastructureModule } from './infrastructure.module';
 import { SCHEMA_WAIT_INTERVAL_MS_DEFAULT, SCHEMA_WAIT_TIMEOUT_MS_DEFAULT, waitForSchema } from './schema-wait';
 
 /** Longest time to receive a request (headers and body); a slower one is answered 408 and its connection closed. */
@@ -125,5 +126,20 @@ export async function runService(
     await options.telemetry.shutdown();
   });
   await app.listen({ port: options.config.PORT, host: options.config.HOST });
+  await startQueryEngine(app, logger);
   return app;
+}
+
+/**
+ * Starts Prisma's query engine now rather than at the first query (a no-op if one ran already), then lets its
+ * 2 MB base64 compiler source go (see releaseQueryCompilerSource). A database that does not answer just now is no
+ * reason to stop: the readiness check reports it and the first query starts the engine.
+ */
+export async function startQueryEngine(app: NestFastifyApplication, logger: Logger): Promise<void> {
+  try {
+    await app.get<DatabaseClient>(DB_CLIENT).$connect();
+    releaseQueryCompilerSource();
+  } catch (error) {
+    logger.warn({ err: error }, 'query engine not started yet');
+  }
 }
