@@ -22,6 +22,8 @@ export type { ExposedPort } from './builders/ports';
 export { buildWorkloadPod, WORKLOAD_CONTAINER } from './builders/workload-pod';
 export type { SecretEnvVar, WorkloadPodInput, WorkloadVolume } from './builders/workload-pod';
 export { buildVolumeClaim } from './builders/volume-claim';
+export { buildVolumeS3Objects, VOLUME_S3_PORT, volumeS3Names } from './builders/volume-s3';
+export type { VolumeS3Input, VolumeS3Objects } from './builders/volume-s3';
 export type { VolumeClaimInput } from './builders/volume-claim';
 export { buildPullSecret, DOCKER_HUB_KEY, registryOfImage } from './builders/pull-secret';
 export type { PullSecretInput } from './builders/pull-secret';

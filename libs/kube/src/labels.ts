@@ -8,6 +8,10 @@ export const LABELS = {
   /** `pod` (a v1 Pod) or `worker` (a serverless endpoint worker). */
   kind: 'runplane.io/kind',
   managedBy: 'app.kubernetes.io/managed-by',
+  /** What a non-workload object is part of (`volume-s3`: a data center's S3 endpoint). */
+  component: 'app.kubernetes.io/component',
+  /** The data center an object serves. */
+  dataCenter: 'runplane.io/data-center',
 } as const;
 
 /** Annotation with the desired-spec generation a workload object was built from. */

@@ -5,6 +5,7 @@ import type {
   V1Pod,
   V1PodSpec,
   V1Volume,
+  V1VolumeMount,
 } from '@kubernetes/client-node';
 import {
   baseLabels,
@@ -26,7 +27,9 @@ export interface SecretEnvVar {
 }
 
 /** Storage mounted at the volume mount path: a claim (network volume or per-pod PVC) or node-local scratch space. */
-export type WorkloadVolume = { mountPath: string; claimName: string } | { mountPath: string; scratchSizeGb: number };
+/** A claim (a directory of it with `subPath`: a network volume on its data center's shared filesystem), or scratch. */
+export type WorkloadVolume =
+  { mountPath: string; claimName: string; subPath?: string } | { mountPath: string; scratchSizeGb: number };
 
 /** Everything the scheduler decided about one workload; plain data, no domain types. */
 export interface WorkloadPodInput {
@@ -112,8 +115,13 @@ function container(input: WorkloadPodInput): V1Container {
     ...(env.length > 0 ? { env } : {}),
     ...(ports.length > 0 ? { ports } : {}),
     resources: { requests: { ...quantities }, limits: { ...quantities } },
-    ...(input.volume ? { volumeMounts: [{ name: VOLUME_NAME, mountPath: input.volume.mountPath }] } : {}),
+    ...(input.volume ? { volumeMounts: [volumeMount(input.volume)] } : {}),
   };
+}
+
+function volumeMount(volume: WorkloadVolume): V1VolumeMount {
+  const subPath = 'subPath' in volume && volume.subPath ? { subPath: volume.subPath } : {};
+  return { name: VOLUME_NAME, mountPath: volume.mountPath, ...subPath };
 }
 
 function volumes(volume: WorkloadVolume | null | undefined): V1Volume[] | undefined {
