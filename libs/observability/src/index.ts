@@ -16,7 +16,7 @@ export {
   withSpanInTrace,
   withTraceContext,
 } from './tracing';
-export type { IncomingHeaders, SpanAttributes, SpanRole, TraceSpanOptions } from './tracing';
+export type { IncomingHeaders, IncomingSpanOptions, SpanAttributes, SpanRole, TraceSpanOptions } from './tracing';
 export { recordSpans } from './span-recorder';
 export type { RecordedSpan, SpanRecorder } from './span-recorder';
 export { BoundedLabel, OTHER_LABEL } from './bounded-label';

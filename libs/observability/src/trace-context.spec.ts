@@ -96,4 +96,17 @@ describe('trace context across processes (traceparent)', () => {
     expect(span('job.take').parentSpanId).toBe(span('job.submit').spanId);
     expect(span('no job trace').parentSpanId).toBe(span('outer').spanId);
   });
+
+  it("leaves a server span's status unset for an error that is the caller's, and marks the server's", async () => {
+    const callerError = new Error('no such job');
+    const failure = (error: unknown) => error !== callerError;
+    await expect(withIncomingSpan({}, 'GET /4xx', () => Promise.reject(callerError), { failure })).rejects.toBe(
+      callerError,
+    );
+    await expect(
+      withIncomingSpan({}, 'GET /5xx', () => Promise.reject(new Error('redis down')), { failure }),
+    ).rejects.toThrow('redis down');
+    await collect();
+    expect([span('GET /4xx').failed, span('GET /5xx').failed]).toEqual([false, true]);
+  });
 });

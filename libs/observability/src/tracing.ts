@@ -33,13 +33,16 @@ interface SpanStart {
   role?: SpanRole;
   links?: Link[];
   startTime?: number;
+  /** Whether a thrown error is the span's failure (default: every error is). */
+  failure?: (error: unknown) => boolean;
 }
 
 /** Records fn's failure on the span (exception, error status) and rethrows; ends the span either way. */
-async function runInSpan<T>(span: Span, fn: () => Promise<T>): Promise<T> {
+async function runInSpan<T>(span: Span, fn: () => Promise<T>, counts?: (error: unknown) => boolean): Promise<T> {
   try {
     return await fn();
   } catch (error) {
+    if (counts?.(error) === false) throw error;
     const err = error instanceof Error ? error : new Error(String(error));
     span.recordException(err);
     span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
@@ -56,7 +59,9 @@ function startActive<T>(name: string, start: SpanStart, parent: Context, fn: () 
     ...(start.links && start.links.length > 0 ? { links: start.links } : {}),
     ...(start.startTime !== undefined ? { startTime: start.startTime } : {}),
   };
-  return trace.getTracer(TRACER_NAME).startActiveSpan(name, options, parent, (span) => runInSpan(span, fn));
+  return trace
+    .getTracer(TRACER_NAME)
+    .startActiveSpan(name, options, parent, (span) => runInSpan(span, fn, start.failure));
 }
 
 /** Run fn in an active span; records exceptions, sets error status, always ends the span. */
@@ -140,6 +145,13 @@ export function withSpanInTrace<T>(
 /** Incoming request headers, as Node and Fastify give them. */
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
+/** Options of {@link withIncomingSpan}. */
+export interface IncomingSpanOptions {
+  attributes?: SpanAttributes;
+  /** Whether a thrown error is the server's failure; a caller's error (an HTTP 4xx) leaves the span's status unset. */
+  failure?: (error: unknown) => boolean;
+}
+
 /**
  * Run fn in a server span continuing the W3C trace context of a request's headers (`traceparent`, `tracestate`):
  * a child of the caller's span when it sent one, else the root of a new trace.
@@ -148,10 +160,10 @@ export function withIncomingSpan<T>(
   headers: IncomingHeaders,
   name: string,
   fn: () => Promise<T>,
-  attributes?: SpanAttributes,
+  options: IncomingSpanOptions = {},
 ): Promise<T> {
   const parent = propagation.extract(context.active(), headers);
-  return startActive(name, { attributes, role: 'server' }, parent, fn);
+  return startActive(name, { ...options, role: 'server' }, parent, fn);
 }
 
 /** Adds attributes to the active span (what work learnt while it ran, e.g. an answer's status); none outside one. */

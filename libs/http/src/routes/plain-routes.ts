@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withIncomingSpan } from '@runplane/observability';
 import type { z } from 'zod';
+import { toHttpError } from '../errors/http-error';
 import { parseInput } from '../validation/zod.pipe';
 
 /**
@@ -115,6 +116,11 @@ async function admitAndRun<Policy, Caller>(
   }
 }
 
+/** Whether an error a route threw answers 5xx (the server's failure), not 4xx (the caller's), for its span. */
+function isServerError(error: unknown): boolean {
+  return (toHttpError(error)?.status ?? 500) >= 500;
+}
+
 /** Serves a group's routes on `fastify`, each through its guards (see the pipeline above); before Fastify is ready. */
 export function serveRoutes<Policy, Caller>(
   fastify: FastifyInstance,
@@ -131,7 +137,8 @@ export function serveRoutes<Policy, Caller>(
           `${route.method} ${route.url}`,
           () => admitAndRun(guards, route, request, reply),
           {
-            'http.route': route.url,
+            attributes: { 'http.route': route.url },
+            failure: isServerError,
           },
         ),
     });
