@@ -231,7 +231,7 @@ describe('helm/runplane', () => {
     expect(pod.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'control', effect: 'NoSchedule' }]);
   });
 
-  it('exposes /v1 and the v2 management families on the gateway, the rest of /v2 on the job-router, through the Ingress', () => {
+  it('exposes /v1, /graphql and the v2 management families on the gateway, the rest of /v2 and the load-balancing hosts on the job-router, through the Ingress', () => {
     expect(ofKind(defaults, 'Ingress')).toEqual([]);
     for (const [service, port] of [
       ['gateway', 8080],
@@ -252,9 +252,11 @@ describe('helm/runplane', () => {
     const gateway = (path: string, type = 'Prefix') => ['api.gpu.example.com', path, type, `${PREFIX}-gateway`];
     expect(routes).toEqual([
       gateway('/v1'),
+      gateway('/graphql', 'Exact'),
       ...V2_MANAGEMENT_SEGMENTS.filter((s) => s !== 'openapi.json').map((s) => gateway(`/v2/${s}`)),
       gateway('/v2/openapi.json', 'Exact'),
       ['api.gpu.example.com', '/v2', 'Prefix', `${PREFIX}-job-router`],
+      ['*.lb.gpu.example.com', '/', 'Prefix', `${PREFIX}-job-router`],
     ]);
     expect(RESERVED_ENDPOINT_IDS).toEqual(expect.arrayContaining(V2_MANAGEMENT_SEGMENTS));
   });
