@@ -6,10 +6,10 @@
  * README's table. Needs a migrated database in DATABASE_URL (e.g. `npm run -s runplane -- migrate` first) and
  * Redis; it runs `npm run build`'s output, so build first. RSS_NODE_OPTIONS replaces the image's NODE_OPTIONS
  * (e.g. to compare V8 settings) and RSS_NODE_FLAGS the flags of the image's CMD before the script (`RSS_NODE_FLAGS=`
- * runs `node dist/apps/<app>/main.js` without any); RSS_ENV adds or replaces image ENV (`RSS_ENV="MALLOC_ARENA_MAX=4 UV_THREADPOOL_SIZE=2"`,
- * an empty value removes the variable); RSS_ONLY=dist skips the development way. RSS_DETAIL=1 also prints, per
- * build process, /proc/<pid>/smaps_rollup split into anonymous (heaps, malloc, WebAssembly) and file-backed pages
- * (the node binary and shared libraries).
+ * runs `node dist/apps/<app>/main.js` without any); RSS_ENV adds or replaces image ENV
+ * (`RSS_ENV="MALLOC_ARENA_MAX=4 UV_THREADPOOL_SIZE=2"`, an empty value removes the variable); RSS_ONLY=dist skips
+ * the development way. RSS_DETAIL=1 also prints, per build process, /proc/<pid>/smaps_rollup split into anonymous
+ * (heaps, malloc, WebAssembly) and file-backed pages (the node binary and shared libraries).
  *
  *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/runplane node -r @swc-node/register tools/image/measure-rss.ts
  */

@@ -40,7 +40,7 @@ describe('releaseQueryCompilerSource', () => {
     await database.drop();
   });
 
-  it("drops Prisma's base64 compiler module from Node's cache; clients started before and after it query on", async () => {
+  it("drops Prisma's base64 compiler module from Node's cache; clients old and new query on", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', '-e', SCRIPT], {
       cwd: REPO_ROOT,
       env: { ...process.env, DATABASE_URL: database.url },
