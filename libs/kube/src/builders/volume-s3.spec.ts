@@ -56,6 +56,7 @@ describe('buildVolumeS3Objects', () => {
       vcpuCount: 1,
       memoryInGb: 1,
       containerDiskInGb: 5,
+      interruptible: false,
       dataCenterIds: ['EU-RO-1'],
       volume: { mountPath: '/workspace', claimName: 'runplane-volumes-eu-ro-1', subPath: 'vol123' },
     });

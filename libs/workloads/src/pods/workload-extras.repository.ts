@@ -9,7 +9,7 @@ const EXTRAS_SELECT = {
   volumeMountPath: true,
   dataCenterId: true,
   containerRegistryAuthId: true,
-  networkVolume: { select: { id: true, size: true } },
+  networkVolume: { select: { id: true, size: true, dataCenterId: true } },
 } satisfies Prisma.PodSelect;
 
 /** The columns of a Pod row that a workload needs beyond its spec (disks, volumes, registry auth). */

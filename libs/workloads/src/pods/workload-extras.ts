@@ -11,7 +11,7 @@ export interface WorkloadExtras {
   volumeInGb: number;
   volumeMountPath: string;
   dataCenterId: string | null;
-  networkVolume: { id: string; sizeGb: number } | null;
+  networkVolume: { id: string; sizeGb: number; dataCenterId?: string } | null;
   registryAuth: { id: string; username: string; password: string } | null;
 }
 
@@ -45,7 +45,9 @@ export class WorkloadExtrasReader {
       volumeInGb: row.volumeInGb,
       volumeMountPath: row.volumeMountPath,
       dataCenterId: row.dataCenterId,
-      networkVolume: row.networkVolume ? { id: row.networkVolume.id, sizeGb: row.networkVolume.size } : null,
+      networkVolume: row.networkVolume
+        ? { id: row.networkVolume.id, sizeGb: row.networkVolume.size, dataCenterId: row.networkVolume.dataCenterId }
+        : null,
       registryAuth: row.containerRegistryAuthId
         ? await this.credentials(row.accountId, row.containerRegistryAuthId)
         : null,

@@ -48,6 +48,18 @@ export const kubeDriverEnv = {
    * Helm chart created them, so the scheduler needs no permission to write cluster-wide objects.
    */
   KUBE_APPLY_PRIORITY_CLASSES: envBoolean(true),
+  /**
+   * Runplane's image: set, each data center of the nodes gets an S3 endpoint of network volumes (see the README, "S3
+   * access to network volumes"), and network volumes become directories of its ReadWriteMany volumes claim.
+   */
+  KUBE_VOLUME_S3_IMAGE: z.string().min(1).optional(),
+  /** A ReadWriteMany StorageClass for the data centers' volumes claims; unset: the cluster default. */
+  KUBE_VOLUME_S3_STORAGE_CLASS: z.string().min(1).optional(),
+  /** Size of each data center's volumes claim. */
+  KUBE_VOLUME_S3_STORAGE_GB: envInt({ min: 1, max: 10_000_000, default: 1000 }),
+  /** Secrets the S3 endpoints read DATABASE_URL and RUNPLANE_ENCRYPTION_KEY from (the chart's). */
+  KUBE_VOLUME_S3_DATABASE_SECRET: z.string().min(1).default('runplane-database'),
+  KUBE_VOLUME_S3_ENCRYPTION_SECRET: z.string().min(1).default('runplane-encryption-key'),
   /** Key that decrypts container registry passwords for pull secrets (the gateway's key). */
   RUNPLANE_ENCRYPTION_KEY: encryptionEnv.RUNPLANE_ENCRYPTION_KEY.optional(),
 };

@@ -25,6 +25,7 @@ import { foreignGpuUse, isTerminal, machineOf, syntheticStatus, workloadStatusOf
 import { LeaseLeaderElection } from './lease-leader-election';
 import { buildWorkloadObjects, type ObjectSettings, ownNames, type WorkloadObjects } from './workload-objects';
 import { FIELD_MANAGER, WorkloadWriter } from './workload-writer';
+import type { VolumeS3Endpoints } from './volume-s3-endpoints';
 import { Slots } from '../../batching/slots';
 import { TokenSecrets, tokenSecretsOf } from './token-secrets';
 
@@ -45,6 +46,8 @@ export interface KubernetesDriverOptions {
   applyPriorityClasses?: boolean;
   log: (message: string, error?: unknown) => void;
   resyncMs?: number;
+  /** The data centers' S3 endpoints of network volumes, when the operator enabled them. */
+  volumeS3?: VolumeS3Endpoints;
 }
 
 /** A 4xx other than conflict: the apiserver refused the object itself (retrying the same spec cannot help). */
@@ -91,7 +94,9 @@ export class KubernetesDriver implements ComputeDriver {
   async machines(): Promise<DriverMachine[]> {
     const cache = await this.ready();
     const foreign = foreignGpuUse(cache.foreignBoundPods(), this.namespace);
-    return cache.nodes.list().map((node) => machineOf(node, foreign.get(node.metadata?.name ?? '') ?? 0));
+    const machines = cache.nodes.list().map((node) => machineOf(node, foreign.get(node.metadata?.name ?? '') ?? 0));
+    await this.options.volumeS3?.ensure(machines.map((machine) => machine.dataCenterId));
+    return machines;
   }
 
   async ensureRunning(spec: WorkloadSpec): Promise<WorkloadStatus> {

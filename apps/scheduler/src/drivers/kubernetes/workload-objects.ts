@@ -12,6 +12,7 @@ import {
   type V1Pod,
   type V1Secret,
   type V1Service,
+  volumeS3Names,
   type WorkloadVolume,
 } from '@runplane/kube';
 import type { WorkloadExtras } from '@runplane/workloads';
@@ -34,6 +35,8 @@ export interface ObjectSettings {
   /** Whether the container disk is requested as ephemeral-storage. */
   requestContainerDisk: boolean;
   terminationGracePeriodSeconds: number;
+  /** Network volumes are directories of their data center's volumes claim (the S3 endpoints are on). */
+  sharedVolumes?: boolean;
 }
 
 /** Every object one workload needs; null where it needs none. */
@@ -99,6 +102,14 @@ function hiddenEnv(
   };
 }
 
+/** With the data centers' S3 endpoints on, a network volume is its directory of the data center's volumes claim. */
+function sharedVolumeOf(extras: WorkloadExtras, settings: ObjectSettings): WorkloadVolume | null {
+  const dataCenterId = settings.sharedVolumes ? extras.networkVolume?.dataCenterId : undefined;
+  if (!extras.networkVolume || !dataCenterId) return null;
+  const claimName = volumeS3Names.claim(dataCenterId);
+  return { mountPath: extras.volumeMountPath, claimName, subPath: extras.networkVolume.id };
+}
+
 function claimOf(
   spec: WorkloadSpec,
   extras: WorkloadExtras,
@@ -109,6 +120,8 @@ function claimOf(
     accountId: spec.accountId,
     storageClassName: settings.storageClassName,
   };
+  const shared = sharedVolumeOf(extras, settings);
+  if (shared) return { claim: null, volume: shared };
   if (extras.networkVolume) {
     const name = kubeNames.volumeClaim(extras.networkVolume.id);
     const claim = buildVolumeClaim({
