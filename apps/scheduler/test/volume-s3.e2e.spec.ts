@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getFreePort, pollUntil, type ProcessGroup, stopProcessGroup } from '@runplane/testing';
 import { ProcessRecords } from '../src/drivers/local/process-records';
 import { startApp, waitForPort } from './app-process';
@@ -85,5 +85,23 @@ describe('a network volume written over S3 is the volume a Pod sees (local drive
       { timeoutMs: 10_000, description: "the Pod's file over S3" },
     );
     expect(answer).toBe('hello from the Pod');
+  });
+
+  it('refuses a key revoked through v2 from its next request on', async () => {
+    const created = await fetch(`${p.gatewayUrl}/v2/account/s3-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${p.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'short-lived' }),
+    });
+    expect(created.status).toBe(201);
+    const key = (await created.json()) as { id: string; accessKeyId: string; secretAccessKey: string };
+    const client = new S3Client({ endpoint: s3Url, region: 'eu-ro-1', forcePathStyle: true, credentials: key });
+    expect((await client.send(new ListBucketsCommand({}))).Buckets?.length).toBeGreaterThan(0);
+    const revoked = await fetch(`${p.gatewayUrl}/v2/account/s3-keys/${key.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${p.secret}` },
+    });
+    expect(revoked.status).toBe(204);
+    await expect(client.send(new ListBucketsCommand({}))).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
   });
 });
