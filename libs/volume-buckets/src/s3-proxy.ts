@@ -48,8 +48,8 @@ export class S3Proxy {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const request = parseS3Request(req);
     try {
+      const request = parseS3Request(req);
       const caller = await authenticate(request, this.options.directory, this.options.region);
       const volumes = await this.options.directory.volumes(caller.accountId);
       const volume = authorize(request, volumes);
@@ -64,7 +64,7 @@ export class S3Proxy {
       const s3 = error instanceof S3Error ? error : new S3Error(500, 'InternalError', 'The S3 endpoint failed');
       if (!(error instanceof S3Error)) console.error(error);
       req.resume();
-      if (!res.headersSent) sendS3Error(res, s3, request.path);
+      if (!res.headersSent) sendS3Error(res, s3, (req.url ?? '/').split('?')[0] ?? '/');
       else res.destroy();
     }
   }

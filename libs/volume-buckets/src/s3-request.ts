@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { S3Error } from './s3-errors';
 import type { SignableRequest } from './sigv4';
 
 /** A request to the S3 endpoint, addressed path-style: `/<bucket>/<key>`. */
@@ -26,6 +27,14 @@ function queryOf(search: URLSearchParams): Record<string, string | string[]> {
   return query;
 }
 
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new S3Error(400, 'InvalidURI', 'Could not parse the specified URI');
+  }
+}
+
 /** Splits a path-style request into bucket and key; null bucket for `/` (ListBuckets). */
 export function parseS3Request(req: IncomingMessage): S3Request {
   const target = req.url ?? '/';
@@ -33,14 +42,14 @@ export function parseS3Request(req: IncomingMessage): S3Request {
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
   const search = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
   const [, bucket = '', ...rest] = path.split('/');
-  const key = rest.length === 0 || (rest.length === 1 && rest[0] === '') ? null : decodeURIComponent(rest.join('/'));
+  const key = rest.length === 0 || (rest.length === 1 && rest[0] === '') ? null : decoded(rest.join('/'));
   return {
     method: req.method ?? 'GET',
     path,
     target,
     query: queryOf(search),
     headers: headersOf(req),
-    bucket: bucket === '' ? null : decodeURIComponent(bucket),
+    bucket: bucket === '' ? null : decoded(bucket),
     key,
   };
 }
@@ -49,7 +58,7 @@ export function parseS3Request(req: IncomingMessage): S3Request {
 export function copySourceOf(request: S3Request): { bucket: string; key: string } | null {
   const header = request.headers['x-amz-copy-source'];
   if (header === undefined) return null;
-  const [path = ''] = decodeURIComponent(header).split('?versionId=');
+  const [path = ''] = decoded(header).split('?versionId=');
   const [bucket = '', ...key] = path.replace(/^\//, '').split('/');
   return { bucket, key: key.join('/') };
 }
