@@ -43,7 +43,8 @@ describe('JobEventsGroup', () => {
   };
 
   it('hands each event to exactly one of the replicas, so their counts add up to the events', async () => {
-    const [a, b]: string[][] = [[], []];
+    const a: string[] = [];
+    const b: string[] = [];
     member(a);
     member(b);
     await pollUntil(groupExists, { description: 'the metrics group' });
