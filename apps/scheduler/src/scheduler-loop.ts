@@ -40,6 +40,8 @@ export interface LoopParts {
   volumes: () => Promise<VolumeShape[]>;
   clock: () => Date;
   log: (message: string, error?: unknown) => void;
+  /** Told how long each leader pass took and whether it failed (metrics). */
+  passEnded?: (seconds: number, failed: boolean) => void;
 }
 
 /**
@@ -86,6 +88,8 @@ export class SchedulerLoop {
   onJobEvents(events: JobEvent[]): void {
     for (const event of events) {
       if (event.type === 'job.finished' && event.workerId) this.parts.autoscaler.noteFinished(event.workerId);
+      if (event.type === 'job.started' && event.workerId)
+        this.parts.autoscaler.noteStarted(event.workerId).catch((error) => this.parts.log('cold start', error));
     }
     if (this.parts.leader.isLeader()) {
       const changes = events.flatMap((event) => {
@@ -99,6 +103,11 @@ export class SchedulerLoop {
         void Promise.all(changes).catch((error: unknown) => this.parts.log('acting on a worker event failed', error));
     }
     this.trigger();
+  }
+
+  /** Whether this replica holds the leadership now. */
+  leads(): boolean {
+    return this.parts.leader.isLeader();
   }
 
   /** Runs a pass now, or right after the one in progress. */
@@ -164,6 +173,8 @@ export class SchedulerLoop {
 
   private async pass(): Promise<void> {
     const parts = this.parts;
+    const began = performance.now();
+    let failed = false;
     try {
       if (!(await parts.leader.acquireOrRenew())) return;
       await parts.inventory.sync();
@@ -177,7 +188,9 @@ export class SchedulerLoop {
         })),
       );
     } catch (error) {
+      failed = true;
       parts.log('scheduler pass failed', error);
     }
+    parts.passEnded?.((performance.now() - began) / 1000, failed);
   }
 }

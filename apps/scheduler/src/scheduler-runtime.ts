@@ -7,14 +7,16 @@ import { ScalingRepository, WorkerStateStore } from '@runplane/endpoints';
 import { JobScalingReader, LoadBalancerTraffic, WorkerRetirement } from '@runplane/jobs';
 import { CapacityRepository, MachinesRepository } from '@runplane/placement';
 import { createQueue, createRedis, type Redis, USAGE_QUEUE, usageCatalog, usageJobId } from '@runplane/queue';
-import { PodsStateRepository, VolumeSizesRepository } from '@runplane/workloads';
+import { ColdStartsRepository, PodsStateRepository, VolumeSizesRepository } from '@runplane/workloads';
 import { AutoscalerService } from './autoscaler/autoscaler.service';
 import { JobEventsFollower } from './autoscaler/job-events';
 import { WorkerFleet } from './autoscaler/worker-fleet';
 import { WorkerRemoval } from './autoscaler/worker-removal';
+import { ColdStarts, driverPhases } from './cold-start/cold-starts';
 import type { SchedulerConfig } from './config';
 import type { ComputeDriver } from './drivers/compute-driver';
 import { InventoryService } from './inventory/inventory.service';
+import type { SchedulerMetrics } from './metrics/scheduler-metrics';
 import { RedisLeaderElection } from './leader/leader-election';
 import { PlacementService } from './placement/placement.service';
 import { PodReconciler } from './reconciler/pod-reconciler';
@@ -42,6 +44,8 @@ interface Wiring {
   jobs: JobScalingReader;
   tokens: WorkerTokensService;
   usage: UsageRecorder;
+  coldStarts: ColdStarts;
+  metrics: SchedulerMetrics | undefined;
 }
 
 function createAutoscaler(wiring: Wiring): AutoscalerService {
@@ -52,7 +56,8 @@ function createAutoscaler(wiring: Wiring): AutoscalerService {
   const retirement = new WorkerRetirement(queueRedis, config.REDIS_PREFIX);
   const removal = new WorkerRemoval(fleet, retirement, wiring.tokens, removed);
   const traffic = new LoadBalancerTraffic(queueRedis, config.REDIS_PREFIX);
-  return new AutoscalerService(fleet, { jobs: wiring.jobs, traffic }, removal, new WorkerStateStore(redis));
+  const reports = { states: new WorkerStateStore(redis), coldStarts: wiring.coldStarts };
+  return new AutoscalerService(fleet, { jobs: wiring.jobs, traffic }, removal, reports);
 }
 
 function createReconciler(wiring: Wiring, inventory: InventoryService, autoscaler: AutoscalerService): PodReconciler {
@@ -67,6 +72,7 @@ function createReconciler(wiring: Wiring, inventory: InventoryService, autoscale
   const rows = new PodRows(new PodsStateRepository(db), clock);
   return new PodReconciler(wiring.driver, rows, specs, wiring.usage, {
     workerFailed: (row, reason) => autoscaler.workerFailed(row, reason),
+    workerObserved: (row, status) => wiring.coldStarts.note(row.id, driverPhases(status)),
     clock,
   });
 }
@@ -91,6 +97,7 @@ function loopParts(wiring: Wiring): LoopParts {
     volumes: () => volumes.all(),
     clock,
     log,
+    passEnded: (seconds, failed) => wiring.metrics?.passEnded(seconds, failed),
   };
 }
 
@@ -98,6 +105,8 @@ function loopParts(wiring: Wiring): LoopParts {
 export class SchedulerRuntime {
   readonly placement: PlacementService;
   readonly loop: SchedulerLoop;
+  /** Workers' cold starts by phase (the app registers their histogram). */
+  readonly coldStarts: ColdStarts;
   private readonly queueRedis: Redis;
   private readonly eventsRedis: Redis;
   private readonly usageQueue;
@@ -110,11 +119,14 @@ export class SchedulerRuntime {
     /** The app's client with the deployment key prefix. */
     redis: Redis,
     readonly driver: ComputeDriver,
+    metrics?: SchedulerMetrics,
   ) {
     this.queueRedis = createRedis(config.REDIS_URL);
     this.eventsRedis = createRedis(config.REDIS_URL);
     this.usageQueue = createQueue(usageCatalog, USAGE_QUEUE, { redis: this.queueRedis, prefix: config.REDIS_PREFIX });
-    this.placement = new PlacementService(new CapacityRepository(db));
+    this.placement = new PlacementService(new CapacityRepository(db), clock, (kind, reasons) =>
+      metrics?.placementFailed(kind, reasons),
+    );
     const jobs = new JobScalingReader(this.queueRedis, config.REDIS_PREFIX);
     const usage = new UsageRecorder(batchedSaves(new UsageLedgerRepository(db)), (event) => this.publishUsage(event));
     const tokens = createWorkerTokensService(db);
@@ -128,8 +140,11 @@ export class SchedulerRuntime {
       jobs,
       tokens,
       usage,
+      coldStarts: (this.coldStarts = new ColdStarts(new ColdStartsRepository(db))),
+      metrics,
     };
     this.loop = new SchedulerLoop(loopParts(wiring), config.SCHEDULER_TICK_MS);
+    metrics?.leadership(() => this.loop.leads());
     this.follower = new JobEventsFollower(
       this.eventsRedis,
       jobs.eventsKey,

@@ -8,12 +8,15 @@ import {
 } from '@nestjs/common';
 import { placementPattern } from '@runplane/contracts';
 import type { DbClient } from '@runplane/db';
-import { DB_CLIENT, HealthController, REDIS_CLIENT } from '@runplane/http';
+import { DB_CLIENT, HealthController, METRICS_REGISTRY, REDIS_CLIENT } from '@runplane/http';
+import type { MetricsRegistry } from '@runplane/observability';
 import type { Redis } from '@runplane/queue';
 import type { SchedulerConfig } from './config';
 import type { ComputeDriver } from './drivers/compute-driver';
 import { createDriver } from './drivers/create-driver';
 import { logStreamProvider } from './drivers/logs/log-stream.provider';
+import { coldStartHistogram } from './cold-start/cold-start-metrics';
+import { createSchedulerMetrics } from './metrics/create-scheduler-metrics';
 import { PLACEMENT_SERVICE, placementController } from './placement/placement.controller';
 import { SchedulerRuntime } from './scheduler-runtime';
 
@@ -45,9 +48,14 @@ export class SchedulerModule {
       providers: [
         {
           provide: SCHEDULER_RUNTIME,
-          inject: [DB_CLIENT, REDIS_CLIENT],
-          useFactory: (db: DbClient, redis: Redis) =>
-            new SchedulerRuntime(config, db, redis, (driver ?? (() => createDriver(config, process.env, db)))()),
+          inject: [DB_CLIENT, REDIS_CLIENT, METRICS_REGISTRY],
+          useFactory: (db: DbClient, redis: Redis, registry: MetricsRegistry) => {
+            const metrics = createSchedulerMetrics(registry, db, redis, config);
+            const compute = driver ? driver() : createDriver(config, process.env, db, metrics.kube);
+            const runtime = new SchedulerRuntime(config, db, redis, compute, metrics);
+            runtime.coldStarts.observeIn(coldStartHistogram(registry));
+            return runtime;
+          },
         },
         {
           provide: PLACEMENT_SERVICE,

@@ -2,15 +2,19 @@ import {
   CoordinationV1Api,
   CoreV1Api,
   createConfiguration,
+  type HttpLibrary,
+  IsomorphicFetchHttpLibrary,
   KubeConfig,
   KubernetesObjectApi,
   SchedulingV1Api,
+  Observable,
   ServerConfiguration,
   Watch,
   type Configuration,
   type Middleware,
 } from '@kubernetes/client-node';
 import { type JsonCreate, jsonCreate } from './json-create';
+import { codeOfError, defaultKubeObserver, describeRequest, type KubeObserver, observeWatch } from './observer';
 import { KubeRateLimiter, type RateLimitOptions } from './rate-limiter';
 
 /** Where the cluster credentials come from: a kubeconfig file, its YAML text, or the pod's service account. */
@@ -21,6 +25,8 @@ export type CreateKubeClientsOptions = KubeConfigSource &
   RateLimitOptions & {
     /** Sent as User-Agent so apiserver audit logs show which Runplane process called. */
     userAgent?: string;
+    /** Told about every request and informer restart (metrics); the process's default observer when omitted. */
+    observer?: KubeObserver;
   };
 
 /** The typed API objects Runplane uses, all sharing one rate limiter. */
@@ -85,6 +91,7 @@ class RateLimitedWatch extends Watch {
   constructor(
     config: KubeConfig,
     private readonly limiter: KubeRateLimiter,
+    private readonly observer: KubeObserver | undefined,
   ) {
     super(config);
   }
@@ -103,11 +110,49 @@ class RateLimitedWatch extends Watch {
       done(error);
       return controller;
     }
-    return super.watch(path, queryParams, callback, done);
+    const observer = this.observer;
+    if (!observer) return super.watch(path, queryParams, callback, done);
+    // Recorded when the watch ends: `200` if it was answered (a clean end or events came), else the refusal's status.
+    let answered = false;
+    const { resource } = describeRequest('GET', path);
+    const counted = (phase: string, apiObj: unknown, watchObj?: unknown): void => {
+      answered = true;
+      callback(phase, apiObj, watchObj);
+    };
+    return super.watch(path, queryParams, counted, (err) => {
+      // A watch its informer stopped before any answer was no request the apiserver answered or refused.
+      const aborted = (err as { name?: unknown } | null)?.name === 'AbortError';
+      if (aborted && !answered) return done(err);
+      const code = err === null || err === undefined || answered ? '200' : codeOfError(err);
+      observer.request({ verb: 'watch', resource, code });
+      done(err);
+    });
   }
 }
 
-function limitedConfiguration(kc: KubeConfig, limiter: KubeRateLimiter, userAgent: string): Configuration {
+/** client-node's fetch library, telling `observer` about each request when it is answered or fails. */
+function observedHttp(observer: KubeObserver | undefined): HttpLibrary {
+  const fetchLibrary = new IsomorphicFetchHttpLibrary();
+  if (!observer) return fetchLibrary;
+  return {
+    send: (request) => {
+      const described = describeRequest(request.getHttpMethod(), request.getUrl());
+      const answer = fetchLibrary.send(request).toPromise();
+      answer.then(
+        (response) => observer.request({ ...described, code: String(response.httpStatusCode) }),
+        (error: unknown) => observer.request({ ...described, code: codeOfError(error) }),
+      );
+      return new Observable(answer);
+    },
+  };
+}
+
+function limitedConfiguration(
+  kc: KubeConfig,
+  limiter: KubeRateLimiter,
+  userAgent: string,
+  observer: KubeObserver | undefined,
+): Configuration {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('The kubeconfig has no current cluster');
   const throttle: Middleware = {
@@ -123,6 +168,7 @@ function limitedConfiguration(kc: KubeConfig, limiter: KubeRateLimiter, userAgen
   return createConfiguration({
     baseServer: new ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
+    httpApi: observedHttp(observer),
     promiseMiddleware: [throttle],
   });
 }
@@ -133,15 +179,18 @@ export function createKubeClients(options: CreateKubeClientsOptions): KubeClient
   const closeConnections = reuseConnections(kubeConfig);
   const limiter = new KubeRateLimiter({ qps: options.qps, burst: options.burst });
   const userAgent = options.userAgent ?? 'runplane';
-  const configuration = limitedConfiguration(kubeConfig, limiter, userAgent);
+  const observer = options.observer ?? defaultKubeObserver();
+  const configuration = limitedConfiguration(kubeConfig, limiter, userAgent, observer);
+  const watch = new RateLimitedWatch(kubeConfig, limiter, observer);
+  observeWatch(watch, observer);
   return {
     kubeConfig,
     core: new CoreV1Api(configuration),
     coordination: new CoordinationV1Api(configuration),
     scheduling: new SchedulingV1Api(configuration),
     objects: new KubernetesObjectApi(configuration),
-    watch: new RateLimitedWatch(kubeConfig, limiter),
-    createJson: jsonCreate(kubeConfig, limiter, userAgent),
+    watch,
+    createJson: jsonCreate(kubeConfig, limiter, { userAgent, observer }),
     limiter,
     close: () => {
       limiter.close();

@@ -1,5 +1,7 @@
 export { createKubeClients, loadKubeConfig } from './client';
 export type { CreateKubeClientsOptions, KubeClients, KubeConfigSource } from './client';
+export { setKubeObserver } from './observer';
+export type { KubeObserver, KubeRequestRecord } from './observer';
 export { KubeRateLimiter, RateLimiterClosedError } from './rate-limiter';
 export type { RateLimitOptions } from './rate-limiter';
 export { isConflict, isGone, isNotFound, kubeErrorMessage, kubeStatusOf } from './errors';

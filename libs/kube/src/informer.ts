@@ -1,5 +1,6 @@
 import { ListWatch, type KubernetesListObject, type KubernetesObject, type Watch } from '@kubernetes/client-node';
 import { DEFAULT_BACKOFF, ExponentialBackoff, type BackoffOptions } from './backoff';
+import { describeRequest, observerOfWatch } from './observer';
 
 /** Selectors passed to the list call; the watch uses the same ones. */
 export interface ListQuery {
@@ -75,6 +76,8 @@ export class InformerSupervisor {
     private readonly informer: SupervisedInformer,
     private readonly onError: (error: unknown, retryInMs: number) => void = () => undefined,
     backoff: Partial<BackoffOptions> = {},
+    /** Called as each restart begins (the watch client's observer counts them). */
+    private readonly onRestart: () => void = () => undefined,
   ) {
     const options = { ...DEFAULT_BACKOFF, ...backoff };
     this.backoff = new ExponentialBackoff(options);
@@ -118,6 +121,7 @@ export class InformerSupervisor {
       this.timer = undefined;
       if (this.stopped) return;
       this.restartCount += 1;
+      this.onRestart();
       this.run();
     }, delay);
   }
@@ -213,7 +217,11 @@ function periodicResync<T extends KubernetesObject>(
 export function watchResource<T extends KubernetesObject>(options: WatchResourceOptions<T>): ResourceWatch<T> {
   const sync = new SyncSignal();
   const { informer, onUpdate } = listWatchOf(options, sync);
-  const supervisor = new InformerSupervisor(informer, options.onError, options.backoff);
+  const observer = observerOfWatch(options.watch);
+  const { resource } = describeRequest('GET', options.path);
+  const supervisor = new InformerSupervisor(informer, options.onError, options.backoff, () =>
+    observer?.watchRestart(resource),
+  );
   supervisor.start();
   const stopResync = periodicResync(informer, onUpdate, options.resyncMs, sync);
   return {

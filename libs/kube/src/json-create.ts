@@ -5,6 +5,7 @@ import {
   type KubernetesObject,
   RequestContext,
 } from '@kubernetes/client-node';
+import { codeOfError, describeRequest, type KubeObserver } from './observer';
 import type { KubeRateLimiter } from './rate-limiter';
 
 /** Creates an object by POSTing it to its collection path; the created object is not returned. */
@@ -16,7 +17,35 @@ export type JsonCreate = (collectionPath: string, body: KubernetesObject) => Pro
  * answer is only read for its status. Creating a thousand worker pods spends most of its client time there otherwise.
  * Failures are ApiExceptions with the HTTP status, as the typed client's are (409 = already exists).
  */
-export function jsonCreate(kubeConfig: KubeConfig, limiter: KubeRateLimiter, userAgent: string): JsonCreate {
+export function jsonCreate(
+  kubeConfig: KubeConfig,
+  limiter: KubeRateLimiter,
+  client: { userAgent: string; observer?: KubeObserver | undefined },
+): JsonCreate {
+  const create = postJson(kubeConfig, limiter, client.userAgent);
+  const observer = client.observer;
+  return async (collectionPath, body) => {
+    if (!observer) {
+      await create(collectionPath, body);
+      return;
+    }
+    const described = describeRequest('POST', collectionPath);
+    try {
+      const status = await create(collectionPath, body);
+      observer.request({ ...described, code: String(status) });
+    } catch (error) {
+      observer.request({ ...described, code: codeOfError(error) });
+      throw error;
+    }
+  };
+}
+
+/** The POST itself; resolves to the answer's status. */
+function postJson(
+  kubeConfig: KubeConfig,
+  limiter: KubeRateLimiter,
+  userAgent: string,
+): (collectionPath: string, body: KubernetesObject) => Promise<number> {
   return async (collectionPath, body) => {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('The kubeconfig has no current cluster');
@@ -42,5 +71,6 @@ export function jsonCreate(kubeConfig: KubeConfig, limiter: KubeRateLimiter, use
     if (response.statusCode >= 300) {
       throw new ApiException<string>(response.statusCode, `HTTP-Code: ${response.statusCode}\nBody: ${text}`, text, {});
     }
+    return response.statusCode;
   };
 }

@@ -3,3 +3,4 @@ export { RegistryAuthService, type RegistryCredentials } from './registry-auth/r
 export * from './templates';
 export * from './network-volumes';
 export * from './pods';
+export { PodCountsRepository, type PodStatusCount } from './pods/pod-counts.repository';

@@ -1,4 +1,5 @@
 import type { DbClient } from '@runplane/db';
+import type { KubeObserver } from '@runplane/kube';
 import type { SchedulerConfig } from '../config';
 import type { ComputeDriver } from './compute-driver';
 import type { createKubernetesDriver } from './kubernetes/create-kubernetes-driver';
@@ -19,11 +20,18 @@ function loadKubernetesDriver(): typeof createKubernetesDriver {
   return driver.createKubernetesDriver;
 }
 
-/** The configured compute driver. */
+/** Sets the observer of the Kubernetes clients the driver builds (loads the client library, like the driver). */
+function observeKubeClients(observer: KubeObserver | undefined): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (observer) (require('@runplane/kube') as typeof import('@runplane/kube')).setKubeObserver(observer);
+}
+
+/** The configured compute driver; `kubeObserver` counts the Kubernetes driver's API requests and watch restarts. */
 export function createDriver(
   config: SchedulerConfig,
   env: NodeJS.ProcessEnv = process.env,
   db?: DbClient,
+  kubeObserver?: KubeObserver,
 ): ComputeDriver {
   switch (config.SCHEDULER_DRIVER) {
     case 'local':
@@ -41,6 +49,7 @@ export function createDriver(
       });
     case 'kubernetes':
       if (!db) throw new Error('SCHEDULER_DRIVER=kubernetes needs the database (Pod volumes and registry auths)');
+      observeKubeClients(kubeObserver);
       return loadKubernetesDriver()(config, db);
   }
 }

@@ -14,6 +14,7 @@ import {
 const RESERVATION_TTL_MS = 60_000;
 
 type Placed = Extract<PlacementResult, { placed: true }>;
+type PlacementResultReasons = BatchPlacement['reasons'];
 
 /**
  * Placement with reservation. Every placement runs under one Postgres advisory lock, so two concurrent creates never
@@ -24,6 +25,8 @@ export class PlacementService {
   constructor(
     private readonly capacity: CapacityRepository,
     private readonly clock: () => Date = () => new Date(),
+    /** Told about each refused placement (metrics). */
+    private readonly refused: (kind: 'pod' | 'worker', reasons: PlacementResultReasons) => void = () => undefined,
   ) {}
 
   /** For the gateway: reserves capacity for a Pod that does not exist yet. */
@@ -42,7 +45,10 @@ export class PlacementService {
         };
       }
       const result = placePod({ ...request }, await this.capacity.inventory(tx, now));
-      if (!result.placed) return { placed: false, message: noCapacityMessage(result.reasons) };
+      if (!result.placed) {
+        this.refused('pod', result.reasons);
+        return { placed: false, message: noCapacityMessage(result.reasons) };
+      }
       const reservation = {
         podId: request.podId,
         machineId: result.machineId,
@@ -67,6 +73,7 @@ export class PlacementService {
     return this.capacity.locked(async (tx) => {
       const batch = placeMany(request, await this.capacity.inventory(tx, this.clock()), count);
       if (batch.placed.length > 0) await create(tx, batch.placed);
+      if (batch.placed.length < count) this.refused('worker', batch.reasons);
       return batch;
     });
   }
