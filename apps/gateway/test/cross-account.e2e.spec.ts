@@ -34,6 +34,7 @@ describe('v1 tenancy: another account sees 404 everywhere', () => {
     owner = await gw.accountWithKey('ALL');
     intruder = await gw.accountWithKey('ALL');
     ids.apikeys = owner.keyId;
+    ids.s3keys = await create('/v1/s3keys', { name: SECRET_NAME });
     ids.containerregistryauth = await create('/v1/containerregistryauth', {
       name: SECRET_NAME,
       username: 'u',
@@ -96,6 +97,7 @@ describe('v1 tenancy: another account sees 404 everywhere', () => {
       '/v1/networkvolumes',
       '/v1/containerregistryauth',
       '/v1/apikeys',
+      '/v1/s3keys',
     ]) {
       const res = await as(intruder.secret, 'GET', list);
       expect(res.statusCode).toBe(200);

@@ -10,6 +10,7 @@ export interface SweepIds {
   networkVolumeId: string;
   containerRegistryAuthId: string;
   apiKeyId: string;
+  s3KeyId: string;
 }
 
 /** An account with one resource of each kind and a key of each scope (the RESTRICTED one for its endpoint). */
@@ -29,6 +30,7 @@ export function madeUpIds(): SweepIds {
     networkVolumeId: id(),
     containerRegistryAuthId: id(),
     apiKeyId: id(),
+    s3KeyId: id(),
   };
 }
 
@@ -64,6 +66,7 @@ export async function sweepAccount(gw: GatewayHarness): Promise<SweepAccount> {
       dataCenterIds: ['EU-RO-1'],
     }),
     apiKeyId: await created(gw, all, '/v1/apikeys', { name: name() }),
+    s3KeyId: await created(gw, all, '/v1/s3keys', { name: name() }),
   };
   const { apiKeys } = createAccountsServices(gw.db);
   const key = async (scope: 'READ_ONLY' | 'RESTRICTED', allowedEndpointIds?: string[]) =>

@@ -48,6 +48,9 @@ const EXAMPLES: Record<string, Example> = {
   'PATCH /v1/apikeys/:id': { url: (ids) => `/v1/apikeys/${ids.apiKeyId}`, payload: name },
   'POST /v1/apikeys/:id/update': { url: (ids) => `/v1/apikeys/${ids.apiKeyId}/update`, payload: name },
   'DELETE /v1/apikeys/:id': { url: (ids) => `/v1/apikeys/${ids.apiKeyId}` },
+  'POST /v1/s3keys': { url: () => '/v1/s3keys', payload: name },
+  'GET /v1/s3keys': { url: () => '/v1/s3keys' },
+  'DELETE /v1/s3keys/:id': { url: (ids) => `/v1/s3keys/${ids.s3KeyId}` },
   'POST /v1/containerregistryauth': {
     url: () => '/v1/containerregistryauth',
     payload: () => ({ ...name(), username: 'u', password: 'p' }),
@@ -130,8 +133,8 @@ const PUBLIC_ROUTES = [
   'GET /v1/docs/js/scalar.js',
 ];
 
-/** A credential in an answer: a webhook signing secret or an API key's secret. */
-const SECRET = /whsec_|"key":"rpl_/;
+/** A credential in an answer: a webhook signing secret, an API key's secret or an S3 key's secret. */
+const SECRET = /whsec_|"key":"rpl_|"secretAccessKey"/;
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
