@@ -27,6 +27,7 @@ const EXPECTED_TABLES = [
   'network_volumes',
   'pods',
   'public_endpoints',
+  's3_keys',
   'savings_plans',
   'ssh_keys',
   'templates',
