@@ -1,5 +1,6 @@
 import { readFileSync, truncateSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -127,6 +128,20 @@ describe('the S3 endpoint of a data center (versitygw behind a SigV4-checking pr
     expect(deleted.Deleted?.map((d) => d.Key).sort()).toEqual(['copy/small.txt', 'models/small.txt']);
     const left = await client.send(new ListObjectsV2Command({ Bucket }));
     expect(left.Contents?.map((o) => o.Key)).toEqual(['models/big.bin']);
+  });
+
+  it('stores a streamed body (aws-chunked with a checksum trailer) as the file it was', async () => {
+    const Bucket = owner.volumeId;
+    const body = Buffer.alloc(3 * MIB + 17, 'z');
+    await owner.client.send(
+      new PutObjectCommand({
+        Bucket,
+        Key: 'streamed.bin',
+        Body: Readable.from([body.subarray(0, MIB), body.subarray(MIB)]),
+        ContentLength: body.length,
+      }),
+    );
+    expect(readFileSync(path.join(s3.volumesDir, Bucket, 'streamed.bin')).equals(body)).toBe(true);
   });
 
   it('aborts a multipart upload', async () => {
