@@ -18,3 +18,4 @@ export * from './placement';
 export * from './redis-url';
 export * from './storage-prices';
 export * from './log-stream';
+export * from './waiting';

@@ -44,4 +44,20 @@ describe('WorkerStateStore', () => {
     await store.remove('ep1');
     expect((await store.read('ep1')).counts.running).toBe(0);
   });
+
+  it('publishes the endpoint’s waiting reason with its worker states, even with no worker, and drops it on the next pass', async () => {
+    const waiting = {
+      code: 'NO_CAPACITY' as const,
+      message: 'No capacity for NVIDIA A40',
+      gpuTypeIds: ['NVIDIA A40'],
+      at: '2026-11-24T12:00:00.000Z',
+    };
+    await store.replace('ep-wait', [], waiting);
+    const read = await store.read('ep-wait');
+    expect(read.waiting).toEqual(waiting);
+    expect(read.workers).toEqual([]);
+    expect(await redis.ttl('workers:state:ep-wait')).toBeGreaterThan(0);
+    await store.replace('ep-wait', [{ workerId: 'a', state: 'idle' }]);
+    expect((await store.read('ep-wait')).waiting).toBeNull();
+  });
 });

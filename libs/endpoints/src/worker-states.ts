@@ -1,4 +1,10 @@
-import { WORKER_STATES, type EndpointWorkerStateDto, type WorkerState } from '@runplane/contracts';
+import {
+  WORKER_STATES,
+  waitingReasonDto,
+  type EndpointWorkerStateDto,
+  type WaitingReasonDto,
+  type WorkerState,
+} from '@runplane/contracts';
 import type { Redis } from '@runplane/queue';
 
 export { WORKER_STATES, type WorkerState };
@@ -10,7 +16,12 @@ export type WorkerStateEntry = EndpointWorkerStateDto;
 export interface EndpointWorkerStates {
   workers: WorkerStateEntry[];
   counts: Record<WorkerState, number>;
+  /** Why the endpoint's queued jobs wait (null when none waits, or not published). */
+  waiting: WaitingReasonDto | null;
 }
+
+/** The hash field of the endpoint's waiting reason (worker ids never start with `@`). */
+const WAITING_FIELD = '@waiting';
 
 /** States expire if the scheduler stops publishing them (a stale "idle" must not look like capacity). */
 const TTL_SECONDS = 30;
@@ -26,16 +37,20 @@ export class WorkerStateStore {
     return `workers:state:${endpointId}`;
   }
 
-  async replace(endpointId: string, workers: readonly WorkerStateEntry[]): Promise<void> {
+  /** Replaces the endpoint's worker states and waiting reason at once: readers see both from one pass. */
+  async replace(
+    endpointId: string,
+    workers: readonly WorkerStateEntry[],
+    waiting: WaitingReasonDto | null = null,
+  ): Promise<void> {
     const key = this.key(endpointId);
     const transaction = this.redis.multi().del(key);
-    if (workers.length > 0) {
-      transaction.hset(
-        key,
-        Object.fromEntries(
-          workers.map((entry) => [entry.workerId, JSON.stringify({ state: entry.state, reason: entry.reason })]),
-        ),
-      );
+    const fields = Object.fromEntries(
+      workers.map((entry) => [entry.workerId, JSON.stringify({ state: entry.state, reason: entry.reason })]),
+    );
+    if (waiting) fields[WAITING_FIELD] = JSON.stringify(waiting);
+    if (Object.keys(fields).length > 0) {
+      transaction.hset(key, fields);
       transaction.expire(key, TTL_SECONDS);
     }
     await transaction.exec();
@@ -45,7 +60,9 @@ export class WorkerStateStore {
     const raw = await this.redis.hgetall(this.key(endpointId));
     const counts = Object.fromEntries(WORKER_STATES.map((state) => [state, 0])) as Record<WorkerState, number>;
     const workers: WorkerStateEntry[] = [];
-    for (const [workerId, value] of Object.entries(raw)) {
+    const { [WAITING_FIELD]: waitingRaw, ...entries } = raw;
+    const waiting = waitingRaw ? waitingReasonDto.safeParse(JSON.parse(waitingRaw)) : null;
+    for (const [workerId, value] of Object.entries(entries)) {
       const parsed = JSON.parse(value) as { state: WorkerState; reason?: string };
       if (!WORKER_STATES.includes(parsed.state)) continue;
       counts[parsed.state] += 1;
@@ -54,7 +71,7 @@ export class WorkerStateStore {
     // In WORKER_STATES order, then by id: a stable list for callers to show.
     const rank = (entry: WorkerStateEntry) => WORKER_STATES.indexOf(entry.state);
     workers.sort((a, b) => rank(a) - rank(b) || a.workerId.localeCompare(b.workerId));
-    return { workers, counts };
+    return { workers, counts, waiting: waiting?.success ? waiting.data : null };
   }
 
   async remove(endpointId: string): Promise<void> {

@@ -1,11 +1,4 @@
-import type {
-  ScalableEndpoint,
-  WorkerPrices,
-  WorkerRow,
-  WorkerStateEntry,
-  WorkerStateStore,
-} from '@runplane/endpoints';
-import { Logger } from '@nestjs/common';
+import type { ScalableEndpoint, WorkerPrices, WorkerRow, WorkerStateEntry } from '@runplane/endpoints';
 import type { JobScalingReader, LbTrafficView, LoadBalancerTraffic, ScalingView } from '@runplane/jobs';
 import {
   replacementBackoffMs,
@@ -15,14 +8,14 @@ import {
   type ScalingSettings,
   type ScalingWorker,
 } from '@runplane/placement';
+import { type DecisionInput, decisionInput } from '../metrics/decision-reasons';
 import { IdleClocks } from './idle-clocks';
-import type { Added, WorkerFleet } from './worker-fleet';
+import type { WorkerFleet } from './worker-fleet';
 import type { WorkerRemoval } from './worker-removal';
-
-/** An unchanged worker state list is written again after this long (the store keeps it 30 s). */
-const REPUBLISH_UNCHANGED_MS = 10_000;
-
-const logger = new Logger('Autoscaler');
+import { type ColdStarts, noteFromPass } from '../cold-start/cold-starts';
+import { logPlacementFailure, logQueuePlan, logScaling } from './scaling-log';
+import { StatePublisher } from './state-publisher';
+import { type AddResult, type EndpointPass, type QueueCounts, waitingOf } from './waiting-reason';
 
 /** What passes scale on: the job engine's queues (queue endpoints) and the proxied requests (load-balancing ones). */
 export interface ScalingSignals {
@@ -30,10 +23,17 @@ export interface ScalingSignals {
   traffic: Pick<LoadBalancerTraffic, 'view'>;
 }
 
-/** One endpoint's workers as a pass sees them, and what it decided. */
+/** One endpoint's workers as a pass sees them, what it decided and (a queue endpoint) its queued jobs. */
 interface Plan {
   workers: ScalingWorker[];
   plan: Pick<ScalingDecision, 'add' | 'remove'>;
+  queue: QueueCounts | null;
+}
+
+/** Where the autoscaler reports what it sees: the endpoint states it publishes, the workers' cold starts. */
+export interface AutoscalerReports {
+  states: ConstructorParameters<typeof StatePublisher>[0];
+  coldStarts: ColdStarts;
 }
 
 /** Crash bookkeeping per endpoint: consecutive worker failures and when the last one happened. */
@@ -65,20 +65,32 @@ export class AutoscalerService {
   private readonly seen = new Set<string>();
   private readonly failures = new Map<string, Failures>();
   private readonly unhealthy = new Map<string, WorkerStateEntry[]>();
-  /** The worker states last published per endpoint, and when. */
-  private readonly published = new Map<string, { signature: string; at: number }>();
+  private readonly publisher: StatePublisher;
+  private readonly coldStarts: ColdStarts;
+  /** Each endpoint's queued jobs and workers added by the pass under way, for its waiting reason. */
+  private readonly passes = new Map<string, EndpointPass>();
+  /** Told about each pass's decision per endpoint (metrics). */
+  onDecision: (decision: DecisionInput) => void = () => undefined;
 
   constructor(
     private readonly fleet: WorkerFleet,
     private readonly signals: ScalingSignals,
     private readonly removal: WorkerRemoval,
-    private readonly states: WorkerStateStore,
+    reports: AutoscalerReports,
     private readonly clock: () => number = () => Date.now(),
-  ) {}
+  ) {
+    this.publisher = new StatePublisher(reports.states, clock);
+    this.coldStarts = reports.coldStarts;
+  }
 
   /** A job finished on a worker: its idle time starts now. */
   noteFinished(workerId: string): void {
     this.idle.finished(workerId, this.clock());
+  }
+
+  /** A worker took a job: the first one ends its cold start. */
+  async noteStarted(workerId: string): Promise<void> {
+    await this.coldStarts.note(workerId, { firstJob: new Date(this.clock()) });
   }
 
   /** One pass over every endpoint. */
@@ -145,10 +157,12 @@ export class AutoscalerService {
 
   private async scale(endpoint: ScalableEndpoint, rows: WorkerRow[], prices: WorkerPrices): Promise<void> {
     const now = this.clock();
-    const { workers, plan } =
+    const { workers, plan, queue } =
       endpoint.type === 'LOAD_BALANCER'
         ? await this.requestPlan(endpoint, rows, now)
         : await this.queuePlan(endpoint, rows, now);
+    this.passes.set(endpoint.id, { endpoint, queue, before: rows.length });
+    await noteFromPass(this.coldStarts, rows, workers, new Date(now));
     // Workers the cluster cannot schedule (their machine filled up meanwhile) wait: throttled, with the cluster's reason.
     const throttled: WorkerStateEntry[] = rows
       .filter((row) => row.observedPhase === 'CREATING' && row.statusMessage?.startsWith('Unschedulable: '))
@@ -156,6 +170,7 @@ export class AutoscalerService {
     if (plan.add > 0) {
       const { added, refusal } = await this.addWorkers(endpoint, plan.add, prices, now);
       if (refusal) throttled.push({ workerId: `throttled-${added + 1}`, state: 'throttled', reason: refusal });
+      this.onDecision(decisionInput(endpoint, rows.length, { added, removed: 0 }));
     }
     const removed = new Set<string>();
     for (const id of plan.remove) {
@@ -165,6 +180,7 @@ export class AutoscalerService {
       // Else it took a job since the view was read: it stays, busy again.
       else this.idle.busy(id, now);
     }
+    this.onDecision(decisionInput(endpoint, rows.length, { added: 0, removed: removed.size }));
     if (rows.length > 0 && workers.some((worker) => !worker.initializing)) {
       // A worker was heard from: the crash loop (if any) is over.
       this.failures.delete(endpoint.id);
@@ -190,7 +206,8 @@ export class AutoscalerService {
       },
       workers,
     );
-    return { workers, plan };
+    logQueuePlan(endpoint, { view, now, workers, plan });
+    return { workers, plan, queue: { queued: view.queued, scalingQueued: view.scalingQueued } };
   }
 
   /** A load-balancing endpoint scales on its requests; each decision is logged with the signals behind it. */
@@ -203,10 +220,11 @@ export class AutoscalerService {
       requestsPerSecond: traffic.requestsPerSecond,
     };
     const plan = requestScalingPlan(settingsOf(endpoint), signals, workers);
-    if (plan.add > 0) logger.log(`Endpoint ${endpoint.id}: adding ${plan.add} worker(s): ${plan.reason}`);
+    const before = workers.length;
+    if (plan.add > 0) logScaling(endpoint.id, { before, after: before + plan.add, reason: plan.reason });
     if (plan.remove.length > 0)
-      logger.log(`Endpoint ${endpoint.id}: removing idle worker(s) ${plan.remove.join(', ')}: ${plan.reason}`);
-    return { workers, plan };
+      logScaling(endpoint.id, { before, after: before - plan.remove.length, reason: `idle: ${plan.reason}` });
+    return { workers, plan, queue: null };
   }
 
   /**
@@ -235,15 +253,21 @@ export class AutoscalerService {
     count: number,
     prices: WorkerPrices,
     now: number,
-  ): Promise<Added> {
+  ): Promise<AddResult> {
     const failures = this.failures.get(endpoint.id);
-    if (failures && now - failures.lastAt < replacementBackoffMs(failures.count)) {
-      return {
-        added: 0,
-        refusal: `Waiting to replace a crashed worker (${failures.count} in a row): ${failures.reason}`,
-      };
-    }
-    return this.fleet.add(endpoint, count, prices, new Date(now));
+    const added: AddResult =
+      failures && now - failures.lastAt < replacementBackoffMs(failures.count)
+        ? {
+            added: 0,
+            refusal: `Waiting to replace a crashed worker (${failures.count} in a row): ${failures.reason}`,
+            backoff: true,
+          }
+        : await this.fleet.add(endpoint, count, prices, new Date(now));
+    const pass = this.passes.get(endpoint.id);
+    if (pass) pass.added = added;
+    if (added.refusal && pass)
+      logPlacementFailure(endpoint.id, { before: pass.before, wanted: count, placed: added.added }, added.refusal);
+    return added;
   }
 
   /** Removes a worker (see {@link WorkerRemoval}) and forgets its clocks; false when `onlyIfIdle` kept it. */
@@ -254,24 +278,17 @@ export class AutoscalerService {
     if (!(await this.removal.remove(row, { at: this.clock(), onlyIfIdle }))) return false;
     this.idle.forget(row.id);
     this.seen.delete(row.id);
+    this.coldStarts.forget(row.id);
     return true;
   }
 
+  /** Publishes the endpoint's worker states with why its queued jobs wait (see {@link waitingOf}). */
   private async publish(endpointId: string, workers: ScalingWorker[], throttled: WorkerStateEntry[]): Promise<void> {
-    const waiting = new Set(throttled.map((entry) => entry.workerId));
-    const entries: WorkerStateEntry[] = workers
-      .filter((worker) => !waiting.has(worker.id))
-      .map((worker) => ({
-        workerId: worker.id,
-        state: worker.initializing ? 'initializing' : worker.busy ? 'running' : 'idle',
-      }));
-    const states = [...entries, ...(this.unhealthy.get(endpointId) ?? []), ...throttled];
-    // Passes run on every cluster change: rewrite an unchanged list only well within the store's expiry.
-    const signature = JSON.stringify(states);
-    const now = this.clock();
-    const last = this.published.get(endpointId);
-    if (last && last.signature === signature && now - last.at < REPUBLISH_UNCHANGED_MS) return;
-    await this.states.replace(endpointId, states);
-    this.published.set(endpointId, { signature, at: now });
+    const state = { workers, unhealthy: this.unhealthy.get(endpointId) ?? [], throttled };
+    const pass = this.passes.get(endpointId);
+    this.passes.delete(endpointId);
+    const seen = { ...state, crash: this.failures.get(endpointId) ?? null, at: new Date(this.clock()) };
+    const waiting = pass ? waitingOf(pass, seen, this.coldStarts) : null;
+    await this.publisher.publish(endpointId, { ...state, waiting });
   }
 }

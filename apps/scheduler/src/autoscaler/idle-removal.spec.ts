@@ -11,6 +11,8 @@ import { JobScalingReader, LoadBalancerTraffic, RedisJobEngine, WorkerRetirement
 import { CapacityRepository } from '@runplane/placement';
 import { createRedis, type Redis } from '@runplane/queue';
 import { createTestStores, FakeClock, TEST_REDIS_URL, type TestStores } from '@runplane/testing';
+import { ColdStartsRepository } from '@runplane/workloads';
+import { ColdStarts } from '../cold-start/cold-starts';
 import { PlacementService } from '../placement/placement.service';
 import { usageShape } from '../reconciler/pod-reconciler';
 import { UsageRecorder } from '../usage/usage-recorder';
@@ -85,7 +87,7 @@ describe('AutoscalerService: removing an idle worker', () => {
       fleet,
       { jobs: new JobScalingReader(redis, prefix), traffic: new LoadBalancerTraffic(redis, prefix) },
       new WorkerRemoval(fleet, retirement, createWorkerTokensService(db), removed),
-      new WorkerStateStore(prefixed),
+      { states: new WorkerStateStore(prefixed), coldStarts: new ColdStarts(new ColdStartsRepository(db)) },
       () => clock.now(),
     );
   });

@@ -68,6 +68,8 @@ export interface WorkloadStatus {
   serviceAddress: string | null;
   /** Load-balancing workers: "host:port" of the worker's health server (the same as serviceAddress on one port). */
   healthAddress: string | null;
+  /** Cold-start phases only the cluster sees (Kubernetes); absent on the local driver. */
+  coldStart?: { scheduledAt: Date | null; imagePulledAt: Date | null };
 }
 
 /** Calls back when a workload or the machine list changed, so the reconciler does not wait for its next tick. */

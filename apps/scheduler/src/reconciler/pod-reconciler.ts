@@ -16,6 +16,8 @@ export type WorkerFailedHandler = (row: PodState, reason: string) => Promise<voi
 /** What the reconciler tells of failed workers, and how it runs. */
 export interface ReconcilerOptions {
   workerFailed: WorkerFailedHandler;
+  /** Told what the driver reports of each worker (its cold-start phases). */
+  workerObserved?: (row: PodState, status: WorkloadStatus) => Promise<void>;
   clock?: () => Date;
   /** Pods worked on at once (each waits on the driver and on batched queries, not on the CPU). */
   concurrency?: number;
@@ -90,6 +92,7 @@ export class PodReconciler {
   /** Generation last run per Pod and whether that run was a reset (for wiping the container disk). */
   private readonly lastGeneration = new Map<string, number>();
   private readonly workerFailed: WorkerFailedHandler;
+  private readonly workerObserved: NonNullable<ReconcilerOptions['workerObserved']>;
   private readonly clock: () => Date;
   private readonly concurrency: number;
 
@@ -101,6 +104,7 @@ export class PodReconciler {
     options: ReconcilerOptions,
   ) {
     this.workerFailed = options.workerFailed;
+    this.workerObserved = options.workerObserved ?? (async () => undefined);
     this.clock = options.clock ?? (() => new Date());
     this.concurrency = options.concurrency ?? PASS_CONCURRENCY;
   }
@@ -150,6 +154,7 @@ export class PodReconciler {
     }
     const fields = observed(current, row.desiredStatus);
     if (!sameObserved(row, fields)) await this.pods.writeObserved(row.id, fields);
+    if (row.endpointId !== null && current) await this.workerObserved(row, current);
     const running = current?.phase === 'RUNNING';
     await this.observeUsage(
       row.id,

@@ -112,6 +112,7 @@ describe('workloadStatusOf', () => {
       reason: null,
       serviceAddress: null,
       healthAddress: null,
+      coldStart: { scheduledAt: null, imagePulledAt: null },
     });
   });
 

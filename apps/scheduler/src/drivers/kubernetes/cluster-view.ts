@@ -13,6 +13,7 @@ import {
 } from '@runplane/kube';
 import type { DriverMachine, WorkloadPhase, WorkloadSpec, WorkloadStatus } from '../compute-driver';
 import { lbAddresses } from './load-balancer-ports';
+import { podColdStart } from './pod-cold-start';
 import { HOSTNAME_LABEL } from './workload-objects';
 
 /** Node label an operator sets on community-cloud nodes; every other node counts as secure cloud. */
@@ -159,6 +160,7 @@ export function workloadStatusOf(pod: V1Pod, context: PodContext): WorkloadStatu
     preempted: lost === null && observed.preempted,
     reason: running ? null : reason,
     ...(running || phase === 'CREATING' ? lbAddresses(pod) : { serviceAddress: null, healthAddress: null }),
+    coldStart: podColdStart(pod),
   };
 }
 

@@ -1,0 +1,62 @@
+import { ColdStarts } from './cold-starts';
+
+/** The repository's contract in memory: each phase kept once, the first time wins. */
+class Rows {
+  readonly rows = new Map<string, Record<string, string>>();
+  async record(id: string, phases: Readonly<Record<string, Date>>): Promise<void> {
+    const added = Object.fromEntries(Object.entries(phases).map(([phase, at]) => [phase, at.toISOString()]));
+    this.rows.set(id, { ...added, ...this.rows.get(id) });
+  }
+  async read(id: string): Promise<Record<string, string> | null> {
+    return this.rows.get(id) ?? null;
+  }
+}
+
+const t = (seconds: number): Date => new Date(Date.UTC(2026, 10, 24, 12, 0, seconds));
+
+describe('ColdStarts', () => {
+  it('keeps each phase once, in order, and observes the seconds since the phase before', async () => {
+    const rows = new Rows();
+    const observed: [string, number][] = [];
+    const coldStarts = new ColdStarts(rows);
+    coldStarts.observeIn({
+      observe: (labels, value) => {
+        observed.push([labels.phase, value]);
+      },
+    });
+    await coldStarts.note('w1', { placed: t(0), scheduled: t(1) });
+    // The first ping is seen before the container's start is: the start is dated no later than the ping.
+    await coldStarts.note('w1', { firstPing: t(10) });
+    await coldStarts.note('w1', { containerStarted: t(12), placed: t(5) });
+    await coldStarts.note('w1', { firstJob: t(11) });
+    expect(rows.rows.get('w1')).toEqual({
+      placed: t(0).toISOString(),
+      scheduled: t(1).toISOString(),
+      firstPing: t(10).toISOString(),
+      containerStarted: t(10).toISOString(),
+      firstJob: t(11).toISOString(),
+    });
+    expect(observed).toEqual([
+      ['scheduled', 1],
+      ['firstPing', 9],
+      ['containerStarted', 9],
+      ['firstJob', 1],
+    ]);
+    expect(coldStarts.furthest(['w1', 'unknown'])).toBe('firstJob');
+  });
+
+  it('after a restart, reads what the row holds and counts nothing twice', async () => {
+    const rows = new Rows();
+    await new ColdStarts(rows).note('w2', { placed: t(0), containerStarted: t(3) });
+    const observed: number[] = [];
+    const restarted = new ColdStarts(rows);
+    restarted.observeIn({
+      observe: (_labels, value) => {
+        observed.push(value);
+      },
+    });
+    await restarted.note('w2', { placed: t(0), containerStarted: t(4), firstPing: t(6) });
+    expect(observed).toEqual([3]);
+    expect(rows.rows.get('w2')?.['containerStarted']).toBe(t(3).toISOString());
+  });
+});

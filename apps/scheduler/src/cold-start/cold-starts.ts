@@ -1,0 +1,126 @@
+import { COLD_START_PHASES, type ColdStartPhase } from '@runplane/contracts';
+import type { ColdStartsRepository } from '@runplane/workloads';
+import type { WorkloadStatus } from '../drivers/compute-driver';
+
+/** Where each phase's seconds go (the `runplane_worker_cold_start_seconds` histogram). */
+export interface PhaseSeconds {
+  observe(labels: { phase: ColdStartPhase }, seconds: number): void;
+}
+
+/** Phases a worker reached (ms since the epoch). */
+type Reached = Map<ColdStartPhase, number>;
+
+/** Phases seen in one observation; a phase not seen is absent or null. */
+export type PhaseTimes = Partial<Record<ColdStartPhase, Date | null>>;
+
+/** The times of the phases before and after `phase` that the worker reached: a new phase is kept between them. */
+function bounds(reached: Reached, phase: ColdStartPhase): { before: number | null; after: number | null } {
+  const index = COLD_START_PHASES.indexOf(phase);
+  let before: number | null = null;
+  let after: number | null = null;
+  for (const [known, at] of reached) {
+    const position = COLD_START_PHASES.indexOf(known);
+    if (position < index) before = Math.max(before ?? at, at);
+    else if (position > index) after = Math.min(after ?? at, at);
+  }
+  return { before, after };
+}
+
+/**
+ * Each worker's cold start by phase (placed → scheduled → imagePulled → containerStarted → firstPing → firstJob): the
+ * autoscaler and the reconciler note what they see, each phase is kept once, in order (a phase seen late is dated no
+ * earlier than the one before it), written to the worker's row and observed in the histogram as the time since the
+ * phase before it. A restarted scheduler reads what the row holds before noting more, so nothing is counted twice.
+ */
+export class ColdStarts {
+  private readonly workers = new Map<string, Promise<Reached>>();
+  /** Phases read so far, for {@link furthest} (synchronous). */
+  private readonly known = new Map<string, Reached>();
+
+  private histogram: PhaseSeconds | null = null;
+
+  constructor(private readonly repository: Pick<ColdStartsRepository, 'record' | 'read'>) {}
+
+  /** Observes each phase's seconds in `histogram` from now on (`runplane_worker_cold_start_seconds`). */
+  observeIn(histogram: PhaseSeconds): void {
+    this.histogram = histogram;
+  }
+
+  /** Notes the phases a worker reached at the given times (each only the first time). */
+  async note(workerId: string, phases: PhaseTimes): Promise<void> {
+    const reached = await this.reached(workerId);
+    const added: Record<string, Date> = {};
+    for (const phase of COLD_START_PHASES) {
+      const seen = phases[phase];
+      if (!seen || reached.has(phase)) continue;
+      const { before, after } = bounds(reached, phase);
+      const at = Math.min(Math.max(seen.getTime(), before ?? -Infinity), after ?? Infinity);
+      reached.set(phase, at);
+      added[phase] = new Date(at);
+      if (before !== null) this.histogram?.observe({ phase }, (at - before) / 1000);
+    }
+    if (Object.keys(added).length > 0) await this.repository.record(workerId, added);
+  }
+
+  /** The furthest phase any of these workers reached (null when none reached one this scheduler knows of). */
+  furthest(workerIds: readonly string[]): ColdStartPhase | null {
+    let furthest = -1;
+    for (const id of workerIds) {
+      const reached = this.known.get(id);
+      for (const phase of reached?.keys() ?? []) furthest = Math.max(furthest, COLD_START_PHASES.indexOf(phase));
+    }
+    return COLD_START_PHASES[furthest] ?? null;
+  }
+
+  /** The worker is gone: its phases stay on its row only. */
+  forget(workerId: string): void {
+    this.workers.delete(workerId);
+    this.known.delete(workerId);
+  }
+
+  private reached(workerId: string): Promise<Reached> {
+    let loading = this.workers.get(workerId);
+    if (!loading) {
+      loading = this.repository.read(workerId).then((row) => {
+        const reached: Reached = new Map();
+        for (const phase of COLD_START_PHASES) {
+          const at = row?.[phase];
+          if (at) reached.set(phase, Date.parse(at));
+        }
+        this.known.set(workerId, reached);
+        return reached;
+      });
+      // A failed read is tried again on the next note.
+      loading.catch(() => this.workers.delete(workerId));
+      this.workers.set(workerId, loading);
+    }
+    return loading;
+  }
+}
+
+/** Notes what an autoscaler pass saw of an endpoint's workers (`seen[i]` is `rows[i]`'s): placed, container started, first ping, first job. */
+export async function noteFromPass(
+  coldStarts: ColdStarts,
+  rows: readonly { id: string; createdAt: Date; lastStartedAt: Date | null }[],
+  seen: readonly { initializing: boolean; busy: boolean }[],
+  now: Date,
+): Promise<void> {
+  for (const [index, row] of rows.entries()) {
+    const worker = seen[index];
+    await coldStarts.note(row.id, {
+      placed: row.createdAt,
+      containerStarted: row.lastStartedAt,
+      firstPing: worker && !worker.initializing ? now : null,
+      firstJob: worker?.busy ? now : null,
+    });
+  }
+}
+
+/** The phases a driver reports of a workload: Kubernetes' pod scheduled and image pulled, and its container's start. */
+export function driverPhases(status: WorkloadStatus): PhaseTimes {
+  return {
+    scheduled: status.coldStart?.scheduledAt ?? null,
+    imagePulled: status.coldStart?.imagePulledAt ?? null,
+    containerStarted: status.phase === 'RUNNING' ? status.startedAt : null,
+  };
+}

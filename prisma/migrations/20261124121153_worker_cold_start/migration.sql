@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "pods" ADD COLUMN     "coldStart" JSONB;
