@@ -19,6 +19,7 @@ import {
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { type S3Fixture, startS3Fixture } from './s3-fixture';
 
 const MIB = 1024 * 1024;
@@ -142,6 +143,38 @@ describe('the S3 endpoint of a data center (versitygw behind a SigV4-checking pr
       }),
     );
     expect(readFileSync(path.join(s3.volumesDir, Bucket, 'streamed.bin')).equals(body)).toBe(true);
+  });
+
+  it('serves presigned URLs for reads and writes until they expire', async () => {
+    const Bucket = owner.volumeId;
+    const put = await getSignedUrl(owner.client, new PutObjectCommand({ Bucket, Key: 'shared/in.txt' }), {
+      expiresIn: 60,
+    });
+    const uploaded = await fetch(put, { method: 'PUT', body: 'uploaded with a link' });
+    expect(uploaded.status).toBe(200);
+    const get = await getSignedUrl(owner.client, new GetObjectCommand({ Bucket, Key: 'shared/in.txt' }), {
+      expiresIn: 60,
+    });
+    const read = await fetch(get, { headers: { range: 'bytes=0-7' } });
+    expect([read.status, await read.text()]).toEqual([206, 'uploaded']);
+
+    const tampered = await fetch(
+      get.replace(/X-Amz-Signature=([0-9a-f])/, (_m, c: string) => `X-Amz-Signature=${c === 'a' ? 'b' : 'a'}`),
+    );
+    expect([tampered.status, await tampered.text()]).toEqual([403, expect.stringContaining('SignatureDoesNotMatch')]);
+    const past = new Date(Date.now() - 120_000);
+    const expired = await getSignedUrl(owner.client, new GetObjectCommand({ Bucket, Key: 'shared/in.txt' }), {
+      expiresIn: 60,
+      signingDate: past,
+    });
+    const late = await fetch(expired);
+    expect([late.status, await late.text()]).toEqual([403, expect.stringContaining('Request has expired')]);
+    const stranger = s3.client(await s3.key(await s3.account()));
+    const theirs = await getSignedUrl(stranger, new GetObjectCommand({ Bucket, Key: 'shared/in.txt' }), {
+      expiresIn: 60,
+    });
+    const refused = await fetch(theirs);
+    expect([refused.status, await refused.text()]).toEqual([403, expect.stringContaining('AccessDenied')]);
   });
 
   it('aborts a multipart upload', async () => {

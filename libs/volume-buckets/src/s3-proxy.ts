@@ -9,7 +9,7 @@ import {
 import path from 'node:path';
 import { authenticate, authorize, reserveWrite, type S3Caller, type S3Directory, type S3Volume } from './s3-access';
 import { S3Error, sendS3Error } from './s3-errors';
-import { parseS3Request, type S3Request } from './s3-request';
+import { parseS3Request } from './s3-request';
 import { authorizationFor, type SigningKey } from './sigv4';
 import { WriteReservations } from './volume-usage';
 
@@ -59,7 +59,7 @@ export class S3Proxy {
         : () => undefined;
       res.once('close', release);
       const list = volume ? null : { ids: new Set(volumes.map((v) => v.id)), accountId: caller.accountId };
-      await this.forward({ req, res, request, caller }, list);
+      await this.forward({ req, res, caller }, list);
     } catch (error) {
       const s3 = error instanceof S3Error ? error : new S3Error(500, 'InternalError', 'The S3 endpoint failed');
       if (!(error instanceof S3Error)) console.error(error);
@@ -75,14 +75,15 @@ export class S3Proxy {
   }
 
   private async forward(
-    exchange: { req: IncomingMessage; res: ServerResponse; request: S3Request; caller: S3Caller },
+    exchange: { req: IncomingMessage; res: ServerResponse; caller: S3Caller },
     list: { ids: ReadonlySet<string>; accountId: string } | null,
   ): Promise<void> {
-    const { req, res, request, caller } = exchange;
+    const { req, res, caller } = exchange;
     const { engine } = this.options;
+    const { request, signedHeaders, date } = caller.upstream;
     const headers: Record<string, string> = { ...request.headers };
-    if (!caller.auth.signedHeaders.includes('expect')) delete headers['expect'];
-    headers['authorization'] = await authorizationFor(request, caller.auth.signedHeaders, engine.key, caller.date);
+    if (!signedHeaders.includes('expect')) delete headers['expect'];
+    headers['authorization'] = await authorizationFor(request, signedHeaders, engine.key, date);
     const upstream = httpRequest({
       host: engine.host,
       port: engine.port,

@@ -48,7 +48,8 @@ export function parseAmzDate(value: string | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-function signer(key: SigningKey): SignatureV4 {
+/** The S3 signer of a key. */
+export function signer(key: SigningKey): SignatureV4 {
   return new SignatureV4({
     credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey },
     region: key.region,
