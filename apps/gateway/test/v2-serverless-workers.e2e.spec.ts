@@ -30,6 +30,30 @@ describe('v2 /serverless/{id}/workers and /releases', () => {
   });
   afterAll(() => world.gw.close());
 
+  it('gives why queued jobs wait, as the scheduler published it, and each worker’s cold start by phase', async () => {
+    const endpoint = await world.create(tenant, {});
+    const coldStart = {
+      placed: '2026-11-24T12:00:00.000Z',
+      scheduled: '2026-11-24T12:00:01.000Z',
+      imagePulled: '2026-11-24T12:00:09.000Z',
+    };
+    const starting = await worker(endpoint.id, { coldStart });
+    const waiting = {
+      code: 'WORKERS_STARTING' as const,
+      message: '1 worker(s) starting: image pulled, starting the container',
+      phase: 'imagePulled' as const,
+      at: '2026-11-24T12:00:10.000Z',
+    };
+    await states.replace(endpoint.id, [{ workerId: starting.id, state: 'initializing' }], waiting);
+    const { status, body } = await world.call(tenant, 'GET', `/v2/serverless/${endpoint.id}/workers`);
+    expect(status).toBe(200);
+    expect(body.waitingReason).toEqual(waiting);
+    expect(body.workers).toEqual([expect.objectContaining({ id: starting.id, status: 'INITIALIZING', coldStart })]);
+    await states.replace(endpoint.id, [{ workerId: starting.id, state: 'idle' }]);
+    const { body: idle } = await world.call(tenant, 'GET', `/v2/serverless/${endpoint.id}/workers`);
+    expect(idle).not.toHaveProperty('waitingReason');
+  });
+
   it('lists active workers with their state, version, placement and why an unhealthy or throttled one waits', async () => {
     const endpoint = await world.create(tenant, {});
     const startedAt = new Date(Date.now() - 90_000);

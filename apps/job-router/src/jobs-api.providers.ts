@@ -109,13 +109,19 @@ export function accessProviders(config: JobRouterConfig): Provider[] {
   ];
 }
 
-/** The scheduler's counts of an endpoint's workers that do not run jobs yet (or no longer), from its Redis state. */
+/**
+ * The scheduler's counts of an endpoint's workers that do not run jobs yet (or no longer) and why its queued jobs
+ * wait, from one read of its Redis state.
+ */
 function schedulerStates(redis: Redis): SchedulerWorkerStates {
   const states = new WorkerStateStore(redis);
   return {
-    async counts(endpointId: string) {
-      const { counts } = await states.read(endpointId);
-      return { initializing: counts.initializing, throttled: counts.throttled, unhealthy: counts.unhealthy };
+    async read(endpointId: string) {
+      const { counts, waiting } = await states.read(endpointId);
+      return {
+        counts: { initializing: counts.initializing, throttled: counts.throttled, unhealthy: counts.unhealthy },
+        waiting,
+      };
     },
   };
 }

@@ -50,6 +50,41 @@ describe('job-router /health worker states', () => {
     expect(other.json().workers).toEqual({ idle: 0, running: 0, initializing: 0, throttled: 0, unhealthy: 0 });
   });
 
+  it('gives a queued job’s status and /health the waiting reason the scheduler published, and drops it once the job runs', async () => {
+    const account = await h.accountWithKey();
+    const endpointId = await h.endpoint(account.accountId);
+    const states = new WorkerStateStore(h.app.get<Redis>(REDIS_CLIENT));
+    const waiting = {
+      code: 'CRASH_LOOP' as const,
+      message: 'Workers are crash-looping (2 in a row): Exit code 3',
+      exitReason: 'Exit code 3',
+      at: '2026-11-24T12:00:00.000Z',
+    };
+    await states.replace(endpointId, [{ workerId: 'w-crash', state: 'unhealthy', reason: 'Exit code 3' }], waiting);
+    const headers = bearer(account.secret);
+    const run = await h.inject({ method: 'POST', url: `/v2/${endpointId}/run`, headers, payload: { input: {} } });
+    const jobId = run.json().id as string;
+    // /run answers as RunPod's does: {id, status} only.
+    expect(run.json()).toEqual({ id: jobId, status: 'IN_QUEUE' });
+    const status = await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${jobId}`, headers });
+    expect(status.json()).toMatchObject({ id: jobId, status: 'IN_QUEUE', waitingReason: waiting });
+    const health = await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers });
+    expect(health.json().waitingReason).toEqual(waiting);
+    expect(health.json().workers.unhealthy).toBe(1);
+
+    const take = await h.inject({
+      method: 'GET',
+      url: `/v2/${endpointId}/job-take/w-new`,
+      headers: raw(await h.workerToken(endpointId, 'w-new')),
+    });
+    expect(take.json().id).toBe(jobId);
+    const running = await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${jobId}`, headers });
+    expect(running.json().status).toBe('IN_PROGRESS');
+    expect(running.json()).not.toHaveProperty('waitingReason');
+    const after = await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers });
+    expect(after.json()).not.toHaveProperty('waitingReason');
+  });
+
   it('answers /metrics with the ids of the workers taking jobs and the worker counts, for the endpoint owner only', async () => {
     const account = await h.accountWithKey();
     const endpointId = await h.endpoint(account.accountId);

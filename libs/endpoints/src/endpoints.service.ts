@@ -266,7 +266,9 @@ export class EndpointsService {
       dtos.forEach((dto, index) => {
         dto.workers = workers.filter((pod) => pod.endpointId === dto.id);
         // Why jobs wait: workers still starting, crashed (unhealthy) or refused for want of capacity (throttled).
-        dto.workerStates = states[index] ?? [];
+        dto.workerStates = states[index]?.workers ?? [];
+        const waiting = states[index]?.waiting;
+        if (waiting) dto.waitingReason = waiting;
       });
     }
     return dtos;

@@ -1,4 +1,4 @@
-import type { EndpointWorkerStateDto, PodDto, TemplateDto } from '@runplane/contracts';
+import type { EndpointWorkerStateDto, PodDto, TemplateDto, WaitingReasonDto } from '@runplane/contracts';
 
 /**
  * What endpoints need from other domains. Domain libs don't import each other, so the app wires these to
@@ -39,5 +39,5 @@ export interface EndpointRuntimeData {
   /** Removes a deleted endpoint's queue, jobs, results and worker states; idempotent. */
   purge(endpointId: string): Promise<void>;
   /** The endpoint's workers as the scheduler last saw them, with the reason for each unhealthy or throttled one. */
-  workerStates(endpointId: string): Promise<EndpointWorkerStateDto[]>;
+  workerStates(endpointId: string): Promise<{ workers: EndpointWorkerStateDto[]; waiting: WaitingReasonDto | null }>;
 }

@@ -4,6 +4,7 @@ import {
   NotFoundError,
   type Principal,
   type RunJobInput,
+  type WaitingReasonDto,
 } from '@runplane/contracts';
 import {
   type JobEngine,
@@ -29,7 +30,21 @@ export interface WorkerStats {
  * capacity (throttled) or crash-looping (unhealthy). Published by the scheduler's autoscaler.
  */
 export interface SchedulerWorkerStates {
-  counts(endpointId: string): Promise<{ initializing: number; throttled: number; unhealthy: number }>;
+  read(endpointId: string): Promise<{
+    counts: { initializing: number; throttled: number; unhealthy: number };
+    /** Why the endpoint's queued jobs wait (Runplane's `waitingReason`), as the scheduler last published it. */
+    waiting: WaitingReasonDto | null;
+  }>;
+}
+
+/** A job's status; an `IN_QUEUE` one carries Runplane's `waitingReason` when the scheduler published one. */
+export type JobStatusView = JobRecord & { waitingReason?: WaitingReasonDto };
+
+/** An endpoint's workers as /health and /metrics count them, and why its queued jobs wait. */
+interface WorkerStatesView {
+  ready: string[];
+  workers: EndpointHealth['workers'];
+  waiting: WaitingReasonDto | null;
 }
 
 /** The engine job-router serves: the JobEngine contract plus heartbeat-based worker counts. */
@@ -152,12 +167,20 @@ export class JobApiService {
     return this.finishedOrRef(callerView(endpoint, finished));
   }
 
-  async status(principal: Principal, endpointId: string, jobId: string, ttlMs?: number): Promise<JobRecord> {
+  async status(principal: Principal, endpointId: string, jobId: string, ttlMs?: number): Promise<JobStatusView> {
     const endpoint = await this.jobEndpoint(principal, endpointId, jobId);
-    if (ttlMs === undefined) return callerView(endpoint, await this.engine.get(endpoint.id, jobId));
+    if (ttlMs === undefined) return this.withWaiting(endpoint, await this.engine.get(endpoint.id, jobId));
     const record = await this.engine.setTtl(endpoint.id, jobId, ttlMs);
     if (endpoint.publicModel) await this.publicJobs.extend(endpoint.id, jobId, ttlMs);
-    return callerView(endpoint, record);
+    return this.withWaiting(endpoint, record);
+  }
+
+  /** The caller's view of a job; while it is queued, with why it waits (its endpoint's reason, not a public model's). */
+  private async withWaiting(endpoint: EndpointSummary, record: JobRecord): Promise<JobStatusView> {
+    const view = callerView(endpoint, record);
+    if (record.status !== 'IN_QUEUE' || endpoint.publicModel) return view;
+    const { waiting } = await this.schedulerStates.read(endpoint.id);
+    return waiting ? { ...view, waitingReason: waiting } : view;
   }
 
   async statusSync(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<JobRecord> {
@@ -191,8 +214,8 @@ export class JobApiService {
   async health(principal: Principal, endpointId: string): Promise<EndpointHealth> {
     const { id, type } = await this.ownedEndpoint(principal, endpointId);
     if (type === 'LOAD_BALANCER' && this.options.loadBalancers) return this.options.loadBalancers.health(id);
-    const [jobs, { workers }] = await Promise.all([this.engine.counts(id), this.workerStates(id)]);
-    return { jobs, workers };
+    const [jobs, { workers, waiting }] = await Promise.all([this.engine.counts(id), this.workerStates(id)]);
+    return { jobs, workers, ...(waiting && jobs.inQueue > 0 ? { waitingReason: waiting } : {}) };
   }
 
   /** /metrics: the ids of the workers taking jobs, and the /health worker counts with their number as `ready`. */
@@ -234,14 +257,15 @@ export class JobApiService {
    * idle / running: what workers report by heartbeat (`ready`: their ids); the rest: what the scheduler sees of
    * workers not serving yet.
    */
-  private async workerStates(endpointId: string): Promise<{ ready: string[]; workers: EndpointHealth['workers'] }> {
+  private async workerStates(endpointId: string): Promise<WorkerStatesView> {
     const [live, scheduled] = await Promise.all([
       this.engine.workers(endpointId),
-      this.schedulerStates.counts(endpointId),
+      this.schedulerStates.read(endpointId),
     ]);
     return {
       ready: [...live.idle, ...live.running],
-      workers: { idle: live.idle.length, running: live.running.length, ...scheduled },
+      workers: { idle: live.idle.length, running: live.running.length, ...scheduled.counts },
+      waiting: scheduled.waiting,
     };
   }
 

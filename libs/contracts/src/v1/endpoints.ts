@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { waitingReasonDto } from '../waiting';
 import {
   catalogId,
   COMPUTE_TYPES,
@@ -131,6 +132,8 @@ export const endpointDto = z.object({
   template: templateDto.optional(),
   workers: z.array(podDto).optional(),
   workerStates: z.array(endpointWorkerStateDto).optional(),
+  /** Runplane's, with `workerStates`: why the endpoint's queued jobs wait (none queued: absent). */
+  waitingReason: waitingReasonDto.optional(),
 });
 /** An endpoint as the v1 API returns it. */
 export type EndpointDto = z.infer<typeof endpointDto>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { coldStartDto } from '../waiting';
 import {
   CLOUD_TYPES,
   commandArgs,
@@ -232,6 +233,8 @@ export const podDto = z.object({
   lastStartedAt: z.string().nullable(),
   lastStatusChange: z.string().nullable(),
   createdAt: z.string(),
+  /** Runplane's, on workers: when it reached each cold-start phase (placed … firstJob). */
+  coldStart: coldStartDto.optional(),
   machine: podMachineDto.nullable().optional(),
   networkVolume: podNetworkVolumeDto.nullable().optional(),
   savingsPlans: z.array(savingsPlanDto).optional(),

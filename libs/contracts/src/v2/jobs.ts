@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryInt } from '../v1/common';
+import { waitingReasonDto } from '../waiting';
 
 /** Shortest and longest executionTimeout a job may ask for (ms): 5 s to 7 days. */
 export const EXECUTION_TIMEOUT_RANGE_MS = { min: 5_000, max: 7 * 24 * 3_600_000 } as const;
@@ -140,6 +141,8 @@ export const endpointHealthSchema = z.object({
     throttled: z.number().int(),
     unhealthy: z.number().int(),
   }),
+  /** Runplane's: why the queued jobs wait, while some are (the same reason `/status` gives an `IN_QUEUE` job). */
+  waitingReason: waitingReasonDto.optional(),
 });
 /** /health body. */
 export type EndpointHealth = z.infer<typeof endpointHealthSchema>;

@@ -1,4 +1,12 @@
-import type { PodDto, PodGpuDto, PodIncludeQuery, PodMachineDto, SavingsPlanDto } from '@runplane/contracts';
+import {
+  coldStartDto,
+  type ColdStartDto,
+  type PodDto,
+  type PodGpuDto,
+  type PodIncludeQuery,
+  type PodMachineDto,
+  type SavingsPlanDto,
+} from '@runplane/contracts';
 import type { Machine, SavingsPlan } from '@runplane/db';
 import { adjustedCostPerHr, type PodGpuType } from './pod-pricing';
 import type { PodRow } from './pod.repository';
@@ -157,6 +165,12 @@ function storageOf(row: PodRow): Pick<PodDto, StorageFields> {
 }
 
 /** Maps a Pod row to its wire form; `adjustedCostPerHr` follows the savings plans active at `now`. */
+/** A worker's cold-start phases, Runplane's extension (a Pod that is no worker has none). */
+function coldStartOf(row: PodRow): { coldStart?: ColdStartDto } {
+  const parsed = coldStartDto.safeParse(row.coldStart);
+  return row.endpointId !== null && row.coldStart !== null && parsed.success ? { coldStart: parsed.data } : {};
+}
+
 export function toPodDto(row: PodRow, context: PodMapContext): PodDto {
   return {
     id: row.id,
@@ -185,6 +199,7 @@ export function toPodDto(row: PodRow, context: PodMapContext): PodDto {
     lastStartedAt: iso(row.lastStartedAt),
     lastStatusChange: row.lastStatusChange,
     createdAt: row.createdAt.toISOString(),
+    ...coldStartOf(row),
     ...included(row, context),
   };
 }

@@ -56,7 +56,8 @@ export function runtimeData(redis: Redis): EndpointRuntimeData {
       await workerStates.remove(endpointId);
     },
     async workerStates(endpointId) {
-      return (await workerStates.read(endpointId)).workers;
+      const { workers, waiting } = await workerStates.read(endpointId);
+      return { workers, waiting };
     },
   };
 }

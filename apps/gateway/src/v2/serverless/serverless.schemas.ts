@@ -1,3 +1,4 @@
+import { coldStartDto, waitingReasonDto } from '@runplane/contracts';
 import { z } from 'zod';
 import { listResponseSchema } from '../http/pagination';
 
@@ -135,7 +136,10 @@ export type ListEndpointsResponse = z.infer<typeof listEndpointsSchema>;
 const WORKER_STATUSES = ['RUNNING', 'IDLE', 'INITIALIZING', 'THROTTLED', 'UNHEALTHY'] as const;
 export type WorkerStatus = (typeof WORKER_STATUSES)[number];
 
-/** RunPod's Worker, with Runplane's `reason`: why an unhealthy or throttled worker does not serve. */
+/**
+ * RunPod's Worker, with Runplane's `reason` (why an unhealthy or throttled worker does not serve) and `coldStart` (when
+ * it reached each cold-start phase).
+ */
 export const workerSchema = z.object({
   id: z.string(),
   status: z.enum(WORKER_STATUSES),
@@ -148,6 +152,7 @@ export const workerSchema = z.object({
   gpuTypeId: z.string().nullable(),
   dataCenterId: z.string().nullable(),
   startedAt: z.string().nullable(),
+  coldStart: coldStartDto.optional(),
 });
 export type WorkerView = z.infer<typeof workerSchema>;
 
@@ -162,6 +167,8 @@ export const listWorkersSchema = z.object({
     total: z.number().int(),
   }),
   endpointVersion: z.number().int().nullable(),
+  /** Runplane's: why the endpoint's queued jobs wait (the same reason `/health` and `/status` give). */
+  waitingReason: waitingReasonDto.optional(),
 });
 export type ListWorkersResponse = z.infer<typeof listWorkersSchema>;
 

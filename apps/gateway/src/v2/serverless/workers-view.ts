@@ -29,6 +29,7 @@ function podWorker(pod: PodDto, state: EndpointWorkerStateDto | undefined, dto: 
     gpuTypeId: pod.gpuTypeId,
     dataCenterId: pod.dataCenterId,
     startedAt: pod.lastStartedAt,
+    ...(pod.coldStart ? { coldStart: pod.coldStart } : {}),
   };
 }
 
@@ -71,5 +72,6 @@ export function workersView(dto: EndpointDto, now = Date.now()): ListWorkersResp
       total: workers.length,
     },
     endpointVersion: dto.version,
+    ...(dto.waitingReason ? { waitingReason: dto.waitingReason } : {}),
   };
 }
