@@ -32,6 +32,8 @@ export interface PlatformHarness {
   /** The scheduler's parsed configuration (to start another replica on the same platform). */
   config: SchedulerConfig;
   scheduler(): SchedulerRuntime;
+  /** The in-process scheduler's /metrics exposition. */
+  schedulerMetrics(): Promise<string>;
   /** Closes the scheduler (its workloads keep running, as after a crash) and builds a new one on the same state. */
   restartScheduler(): Promise<void>;
   /** Calls the v1 API with the account's key. */
@@ -157,6 +159,7 @@ export async function startPlatform(label: string, options: PlatformOptions = {}
   return {
     ...{ db, redis, prefix, stateDir, gatewayUrl, jobApiUrl, secret, accountId, config },
     scheduler: () => app.get<SchedulerRuntime>(SCHEDULER_RUNTIME),
+    schedulerMetrics: async () => (await app.getHttpAdapter().getInstance().inject({ url: '/metrics' })).body,
     async restartScheduler() {
       await app.close();
       app = await buildScheduler(config);
