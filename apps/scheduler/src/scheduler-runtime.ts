@@ -82,6 +82,7 @@ function loopParts(wiring: Wiring): LoopParts {
   const machines = new MachinesRepository(db);
   const inventory = new InventoryService(driver, machines);
   const autoscaler = createAutoscaler(wiring);
+  autoscaler.onDecision = (decision) => wiring.metrics?.decided(decision);
   const volumes = new VolumeSizesRepository(db);
   return {
     leader:
