@@ -25,7 +25,7 @@ export type CreateKubeClientsOptions = KubeConfigSource &
   RateLimitOptions & {
     /** Sent as User-Agent so apiserver audit logs show which Runplane process called. */
     userAgent?: string;
-    /** Told about every request and informer restart (metrics); the process's default observer when omitted. */
+    /** Told about every request and informer restart (metrics); that of the withKubeObserver call under way when omitted. */
     observer?: KubeObserver;
   };
 

@@ -1,6 +1,6 @@
 export { createKubeClients, loadKubeConfig } from './client';
 export type { CreateKubeClientsOptions, KubeClients, KubeConfigSource } from './client';
-export { setKubeObserver } from './observer';
+export { withKubeObserver } from './observer';
 export type { KubeObserver, KubeRequestRecord } from './observer';
 export { KubeRateLimiter, RateLimiterClosedError } from './rate-limiter';
 export type { RateLimitOptions } from './rate-limiter';

@@ -1,4 +1,4 @@
-import { codeOfError, describeRequest } from './observer';
+import { codeOfError, defaultKubeObserver, describeRequest, type KubeObserver, withKubeObserver } from './observer';
 
 describe('describeRequest', () => {
   it.each([
@@ -25,5 +25,23 @@ describe('codeOfError', () => {
     expect(codeOfError(Object.assign(new Error('Gone'), { statusCode: 410 }))).toBe('410');
     expect(codeOfError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe('error');
     expect(codeOfError(undefined)).toBe('error');
+  });
+});
+
+describe('withKubeObserver', () => {
+  it('observes only the clients built inside it, restoring the observer before it even when the build throws', () => {
+    const outer: KubeObserver = { request: () => undefined, watchRestart: () => undefined };
+    const inner: KubeObserver = { request: () => undefined, watchRestart: () => undefined };
+    expect(defaultKubeObserver()).toBeUndefined();
+    withKubeObserver(outer, () => {
+      expect(withKubeObserver(inner, () => defaultKubeObserver())).toBe(inner);
+      expect(() =>
+        withKubeObserver(inner, () => {
+          throw new Error('build failed');
+        }),
+      ).toThrow('build failed');
+      expect(defaultKubeObserver()).toBe(outer);
+    });
+    expect(defaultKubeObserver()).toBeUndefined();
   });
 });

@@ -19,19 +19,25 @@ export interface KubeObserver {
   watchRestart(resource: string): void;
 }
 
-let processObserver: KubeObserver | undefined;
+let buildingObserver: KubeObserver | undefined;
 
 /**
- * Sets the observer of every Kubernetes client created after this call without one of its own (the scheduler's
- * metrics, set before its driver builds its clients). `undefined` removes it.
+ * Runs `build` (which creates Kubernetes clients, e.g. a driver) with `observer` as the observer of every client it
+ * creates without one of its own; clients created before or after are not observed.
  */
-export function setKubeObserver(observer: KubeObserver | undefined): void {
-  processObserver = observer;
+export function withKubeObserver<T>(observer: KubeObserver | undefined, build: () => T): T {
+  const previous = buildingObserver;
+  buildingObserver = observer;
+  try {
+    return build();
+  } finally {
+    buildingObserver = previous;
+  }
 }
 
-/** The observer set with {@link setKubeObserver}, if any. */
+/** The observer of the {@link withKubeObserver} call under way, if any. */
 export function defaultKubeObserver(): KubeObserver | undefined {
-  return processObserver;
+  return buildingObserver;
 }
 
 const NAMED_VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch' };

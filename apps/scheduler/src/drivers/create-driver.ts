@@ -20,10 +20,10 @@ function loadKubernetesDriver(): typeof createKubernetesDriver {
   return driver.createKubernetesDriver;
 }
 
-/** Sets the observer of the Kubernetes clients the driver builds (loads the client library, like the driver). */
-function observeKubeClients(observer: KubeObserver | undefined): void {
+/** Builds the driver with `observer` told about its Kubernetes clients' traffic (loads the client library, like it). */
+function observedBuild<T>(observer: KubeObserver | undefined, build: () => T): T {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (observer) (require('@runplane/kube') as typeof import('@runplane/kube')).setKubeObserver(observer);
+  return (require('@runplane/kube') as typeof import('@runplane/kube')).withKubeObserver(observer, build);
 }
 
 /** The configured compute driver; `kubeObserver` counts the Kubernetes driver's API requests and watch restarts. */
@@ -49,7 +49,6 @@ export function createDriver(
       });
     case 'kubernetes':
       if (!db) throw new Error('SCHEDULER_DRIVER=kubernetes needs the database (Pod volumes and registry auths)');
-      observeKubeClients(kubeObserver);
-      return loadKubernetesDriver()(config, db);
+      return observedBuild(kubeObserver, () => loadKubernetesDriver()(config, db));
   }
 }
