@@ -1,10 +1,17 @@
 import { join } from 'node:path';
 import type { AppPorts, RunnerConfig } from './config';
 
-/** The five Runplane apps, in start order. */
-export const APP_NAMES = ['gateway', 'job-router', 'scheduler', 'webhook-dispatcher', 'billing-aggregator'] as const;
+/** The Runplane apps, in start order: the five services and the S3 endpoint of the local network volumes. */
+export const APP_NAMES = [
+  'gateway',
+  'job-router',
+  'scheduler',
+  'webhook-dispatcher',
+  'billing-aggregator',
+  'volume-s3',
+] as const;
 
-/** One of the five app names. */
+/** One of the app names. */
 export type AppName = (typeof APP_NAMES)[number] & keyof AppPorts;
 
 /** How to launch one app as a child process. */
@@ -39,6 +46,22 @@ function schedulerEnv(config: RunnerConfig): Record<string, string> {
     SCHEDULER_JOB_API_URL: `http://${config.host}:${config.ports['job-router']}`,
     SCHEDULER_STATE_DIR: schedulerStateDir(config),
     SCHEDULER_WORK_DIR: config.inheritedEnv.SCHEDULER_WORK_DIR ?? config.repoRoot,
+    SCHEDULER_VOLUMES_DIR: join(config.stateDir, 'volumes'),
+  };
+}
+
+/**
+ * The S3 endpoint serves the directories the scheduler gives Pods on network volumes, for the local machines' data
+ * center; without a built engine (`npm run s3:build`) it still starts and answers S3 requests 503.
+ */
+function volumeS3Env(config: RunnerConfig): Record<string, string> {
+  return {
+    VOLUME_S3_HOST: config.host,
+    VOLUME_S3_PORT: String(config.ports['volume-s3']),
+    VOLUME_S3_DATA_CENTER: config.inheritedEnv.SCHEDULER_LOCAL_DATA_CENTER ?? 'EU-RO-1',
+    VOLUME_S3_VOLUMES_DIR: join(config.stateDir, 'volumes'),
+    VOLUME_S3_METADATA_DIR: join(config.stateDir, 'volume-s3'),
+    VOLUME_S3_ENGINE_OPTIONAL: 'true',
   };
 }
 
@@ -53,14 +76,17 @@ function appEnv(config: RunnerConfig, name: AppName, backends: Backends): Record
   };
   if (config.redisPrefix !== undefined) env.REDIS_PREFIX = config.redisPrefix;
   if (config.otelEndpoint !== undefined) env.OTEL_EXPORTER_OTLP_ENDPOINT = config.otelEndpoint;
-  // The gateway and the webhook-dispatcher open sealed secrets (registry passwords, webhook signing secrets).
-  if (name === 'gateway' || name === 'webhook-dispatcher') env.RUNPLANE_ENCRYPTION_KEY = backends.encryptionKey;
+  // The gateway, the webhook-dispatcher and the S3 endpoint open sealed secrets (registry passwords, webhook signing
+  // secrets, S3 keys).
+  if (name === 'gateway' || name === 'webhook-dispatcher' || name === 'volume-s3')
+    env.RUNPLANE_ENCRYPTION_KEY = backends.encryptionKey;
   else delete env.RUNPLANE_ENCRYPTION_KEY;
   if (name === 'scheduler') Object.assign(env, schedulerEnv(config));
+  if (name === 'volume-s3') Object.assign(env, volumeS3Env(config));
   return env;
 }
 
-/** Launch specs for all five apps, each run by this same Node through the SWC loader. */
+/** Launch specs for all the apps, each run by this same Node through the SWC loader. */
 export function appLaunches(config: RunnerConfig, backends: Backends): AppLaunch[] {
   return APP_NAMES.map((name) => ({
     name,

@@ -9,6 +9,7 @@ describe('readRunnerConfig', () => {
       scheduler: 8082,
       'webhook-dispatcher': 8083,
       'billing-aggregator': 8084,
+      'volume-s3': 8089,
     });
     expect(config).toMatchObject({
       host: '127.0.0.1',
@@ -31,6 +32,7 @@ describe('readRunnerConfig', () => {
         RUNPLANE_SCHEDULER_PORT: '9002',
         RUNPLANE_WEBHOOK_PORT: '9003',
         RUNPLANE_BILLING_PORT: '9004',
+        RUNPLANE_S3_PORT: '9005',
         RUNPLANE_STATE_DIR: '/var/lib/rp',
         DATABASE_URL: 'postgres://db/x',
         REDIS_URL: ' redis://r:1 ',
@@ -44,7 +46,7 @@ describe('readRunnerConfig', () => {
       },
       '/repo',
     );
-    expect(Object.values(config.ports)).toEqual([9000, 9001, 9002, 9003, 9004]);
+    expect(Object.values(config.ports)).toEqual([9000, 9001, 9002, 9003, 9004, 9005]);
     expect(config).toMatchObject({
       stateDir: '/var/lib/rp',
       databaseUrl: 'postgres://db/x',

@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
 
-/** Ports of the five apps, keyed by app name. */
+/** Ports of the apps, keyed by app name. */
 export interface AppPorts {
   gateway: number;
   'job-router': number;
   scheduler: number;
   'webhook-dispatcher': number;
   'billing-aggregator': number;
+  /** The S3 endpoint of the local data center's network volumes. */
+  'volume-s3': number;
 }
 
 /** Everything the platform runner takes from its environment, parsed once. */
@@ -85,6 +87,7 @@ export function readRunnerConfig(env: Env, repoRoot: string): RunnerConfig {
     scheduler: port(env, 'RUNPLANE_SCHEDULER_PORT', 8082),
     'webhook-dispatcher': port(env, 'RUNPLANE_WEBHOOK_PORT', 8083),
     'billing-aggregator': port(env, 'RUNPLANE_BILLING_PORT', 8084),
+    'volume-s3': port(env, 'RUNPLANE_S3_PORT', 8089),
   };
   if (new Set(Object.values(ports)).size !== Object.values(ports).length) {
     throw new RunnerConfigError('RUNPLANE_*_PORT values must all differ');

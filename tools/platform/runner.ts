@@ -209,6 +209,7 @@ export class PlatformRunner {
         'Runplane is ready.',
         `  Management API (v1): http://${host}:${this.config.ports.gateway}/v1`,
         `  Job API (v2):        http://${host}:${this.config.ports['job-router']}/v2`,
+        `  S3 (volumes):        http://${host}:${this.config.ports['volume-s3']}`,
         `  Admin API key:       ${adminKey.secret}`,
         `                       (${adminKey.created ? 'new, ' : ''}kept in ${keyFile})`,
         'Press Ctrl-C to stop.',

@@ -54,7 +54,7 @@ describe('npm start (smoke)', () => {
   }
 
   it('starts the platform, serves the admin key, and leaves nothing behind on Ctrl-C, not even a worker', async () => {
-    const ports = await getFreePorts(5);
+    const ports = await getFreePorts(6);
     const group = await platform.start(ports);
     const gatewayPort = ports[0] ?? 0;
     expect(group.output()).toContain(`http://127.0.0.1:${gatewayPort}/v1`);
@@ -79,6 +79,7 @@ describe('npm start (smoke)', () => {
       'gateway',
       'job-router',
       'scheduler',
+      'volume-s3',
       'webhook-dispatcher',
     ]);
     expect(pids.all.every(isProcessAlive)).toBe(true);

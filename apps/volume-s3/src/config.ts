@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { databaseEnv, encryptionEnv, envInt, loadConfigOrExit, z } from '@runplane/config';
+import { databaseEnv, encryptionEnv, envBoolean, envInt, loadConfigOrExit, z } from '@runplane/config';
 import { engineBinaryPath } from '@runplane/volume-buckets';
 
 /** volume-s3 environment: the database and key (S3 keys are sealed), the data center it serves, where volumes live. */
@@ -14,6 +14,8 @@ export const volumeS3EnvSchema = z.object({
   VOLUME_S3_METADATA_DIR: z.string().min(1).default(resolve('.runplane', 'volume-s3')),
   /** The versitygw binary; default: where `npm run s3:build` caches it. */
   VOLUME_S3_ENGINE_BIN: z.string().min(1).default(engineBinaryPath()),
+  /** Start without a built engine (S3 requests then answer 503), as `npm start` does; otherwise a missing one stops. */
+  VOLUME_S3_ENGINE_OPTIONAL: envBoolean(false),
   VOLUME_S3_HOST: z.string().min(1).default('127.0.0.1'),
   VOLUME_S3_PORT: envInt({ min: 0, max: 65535, default: 8089 }),
 });

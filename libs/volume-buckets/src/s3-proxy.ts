@@ -16,10 +16,16 @@ import { WriteReservations } from './volume-usage';
 /** The proxy's settings: who it asks, where the engine listens, where the volumes are. */
 export interface S3ProxyOptions {
   directory: S3Directory;
-  engine: { host: string; port: number; key: SigningKey };
+  /** Null when the engine binary is not built: every S3 request then answers 503. */
+  engine: { host: string; port: number; key: SigningKey } | null;
   volumesDir: string;
   /** The region callers sign for: the data center id, lower-case. */
   region: string;
+}
+
+/** `GET /readyz` without a signature: the platform runner's probe (no volume is named `readyz`). */
+function isReadinessProbe(req: IncomingMessage): boolean {
+  return req.method === 'GET' && req.url === '/readyz' && req.headers.authorization === undefined;
 }
 
 /** Keeps only the `<Bucket>` entries of the caller's volumes, and names the caller's account as the owner. */
@@ -48,6 +54,10 @@ export class S3Proxy {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (isReadinessProbe(req)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok' }));
+      return;
+    }
     try {
       const request = parseS3Request(req);
       const caller = await authenticate(request, this.options.directory, this.options.region);
@@ -80,6 +90,7 @@ export class S3Proxy {
   ): Promise<void> {
     const { req, res, caller } = exchange;
     const { engine } = this.options;
+    if (!engine) throw new S3Error(503, 'ServiceUnavailable', 'The S3 engine is not built here (npm run s3:build)');
     const { request, signedHeaders, date } = caller.upstream;
     const headers: Record<string, string> = { ...request.headers };
     if (!signedHeaders.includes('expect')) delete headers['expect'];

@@ -1,6 +1,7 @@
 import {
   createTestStores,
   ECHO_WORKER_TEMPLATE,
+  getFreePort,
   isPortOpen,
   isProcessAlive,
   pollUntil,
@@ -42,9 +43,9 @@ export class RunnerHarness {
     await this.stores.close();
   }
 
-  /** `npm start` on the given ports (gateway, job API, scheduler, webhooks, billing); resolves once it is ready. */
+  /** `npm start` on the given ports (gateway, job API, scheduler, webhooks, billing[, S3]); resolves once ready. */
   async start(ports: number[], env: Record<string, string> = {}): Promise<ProcessGroup> {
-    const [gateway, jobApi, scheduler, webhook, billing] = ports.map(String);
+    const [gateway, jobApi, scheduler, webhook, billing, s3 = String(await getFreePort())] = ports.map(String);
     const group = spawnProcessGroup('npm', ['start'], {
       cwd: REPO_ROOT,
       env: {
@@ -60,6 +61,7 @@ export class RunnerHarness {
         RUNPLANE_SCHEDULER_PORT: scheduler,
         RUNPLANE_WEBHOOK_PORT: webhook,
         RUNPLANE_BILLING_PORT: billing,
+        RUNPLANE_S3_PORT: s3,
         LOG_LEVEL: 'warn',
         ...env,
       },
