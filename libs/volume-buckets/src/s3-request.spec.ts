@@ -33,6 +33,16 @@ describe('parsing S3 requests', () => {
     );
   });
 
+  it('refuses keys with "." or ".." segments, escaped or not, which could reach another volume', () => {
+    const invalid = expect.objectContaining({ status: 400, code: 'InvalidArgument' }) as S3Error;
+    expect(() => parseS3Request(incoming('PUT', '/vol1/../vol2/evil'))).toThrow(invalid);
+    expect(() => parseS3Request(incoming('GET', '/vol1/a/%2E%2E/%2E%2E/vol2/x'))).toThrow(invalid);
+    expect(() => parseS3Request(incoming('GET', '/vol1/./x'))).toThrow(invalid);
+    const copy = incoming('PUT', '/vol1/k', { 'x-amz-copy-source': '/vol1/../vol2/secret' });
+    expect(() => copySourceOf(parseS3Request(copy))).toThrow(invalid);
+    expect(parseS3Request(incoming('GET', '/vol1/a..b/.hidden'))).toMatchObject({ key: 'a..b/.hidden' });
+  });
+
   it('reads the copy source with or without a leading slash and a version', () => {
     const copy = (source: string) =>
       copySourceOf(parseS3Request(incoming('PUT', '/v/k', { 'x-amz-copy-source': source })));

@@ -35,6 +35,16 @@ function decoded(text: string): string {
   }
 }
 
+/**
+ * Keys are paths of the volume's directory: a `.` or `..` segment (plain or escaped) could name another volume's
+ * files once the engine resolves it, so it is refused outright.
+ */
+function assertPlainKey(key: string | null): void {
+  if (key?.split('/').some((segment) => segment === '.' || segment === '..')) {
+    throw new S3Error(400, 'InvalidArgument', 'Object keys may not have "." or ".." segments');
+  }
+}
+
 /** Splits a path-style request into bucket and key; null bucket for `/` (ListBuckets). */
 export function parseS3Request(req: IncomingMessage): S3Request {
   const target = req.url ?? '/';
@@ -43,6 +53,7 @@ export function parseS3Request(req: IncomingMessage): S3Request {
   const search = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
   const [, bucket = '', ...rest] = path.split('/');
   const key = rest.length === 0 || (rest.length === 1 && rest[0] === '') ? null : decoded(rest.join('/'));
+  assertPlainKey(key);
   return {
     method: req.method ?? 'GET',
     path,
@@ -60,5 +71,6 @@ export function copySourceOf(request: S3Request): { bucket: string; key: string 
   if (header === undefined) return null;
   const [path = ''] = decoded(header).split('?versionId=');
   const [bucket = '', ...key] = path.replace(/^\//, '').split('/');
+  assertPlainKey(key.join('/'));
   return { bucket, key: key.join('/') };
 }
