@@ -45,6 +45,17 @@ describe('ColdStarts', () => {
     expect(coldStarts.furthest(['w1', 'unknown'])).toBe('firstJob');
   });
 
+  it('takes a first job heard of before any ping as the first ping too', async () => {
+    const rows = new Rows();
+    const coldStarts = new ColdStarts(rows);
+    await coldStarts.note('w3', { placed: t(0), firstJob: t(4) });
+    expect(rows.rows.get('w3')).toEqual({
+      placed: t(0).toISOString(),
+      firstPing: t(4).toISOString(),
+      firstJob: t(4).toISOString(),
+    });
+  });
+
   it('after a restart, reads what the row holds and counts nothing twice', async () => {
     const rows = new Rows();
     await new ColdStarts(rows).note('w2', { placed: t(0), containerStarted: t(3) });

@@ -47,8 +47,10 @@ export class ColdStarts {
   }
 
   /** Notes the phases a worker reached at the given times (each only the first time). */
-  async note(workerId: string, phases: PhaseTimes): Promise<void> {
+  async note(workerId: string, seen: PhaseTimes): Promise<void> {
     const reached = await this.reached(workerId);
+    // A worker that took a job was heard from: its take is its first ping if none came before.
+    const phases = seen.firstJob ? { firstPing: seen.firstJob, ...seen } : seen;
     const added: Record<string, Date> = {};
     for (const phase of COLD_START_PHASES) {
       const seen = phases[phase];
