@@ -1,4 +1,4 @@
-import { readFileSync, truncateSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, truncateSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -209,6 +209,30 @@ describe('the S3 endpoint of a data center (versitygw behind a SigV4-checking pr
       CopySource: `${owner.volumeId}/models/big.bin`,
     });
     expect(await codeOf(stranger.send(copy))).toBe('AccessDenied');
+  });
+
+  it("refuses keys that a Pod's symbolic link leads into another volume", async () => {
+    const strangerAccount = await s3.account();
+    const theirs = await s3.volume(strangerAccount);
+    const stranger = s3.client(await s3.key(strangerAccount));
+    await stranger.send(new PutObjectCommand({ Bucket: theirs, Key: 'secret.txt', Body: 'theirs' }));
+    // What a Pod on the owner's volume could do: links that lead out of its directory.
+    const mine = path.join(s3.volumesDir, owner.volumeId);
+    symlinkSync(path.join('..', theirs), path.join(mine, 'escape'));
+    symlinkSync(path.join('..', theirs, 'secret.txt'), path.join(mine, 'stolen.txt'));
+    const Bucket = owner.volumeId;
+    const client = owner.client;
+    expect(await codeOf(client.send(new GetObjectCommand({ Bucket, Key: 'escape/secret.txt' })))).toBe('AccessDenied');
+    expect(await codeOf(client.send(new GetObjectCommand({ Bucket, Key: 'stolen.txt' })))).toBe('AccessDenied');
+    expect(await codeOf(client.send(new PutObjectCommand({ Bucket, Key: 'escape/planted.txt', Body: 'x' })))).toBe(
+      'AccessDenied',
+    );
+    expect(await codeOf(client.send(new ListObjectsV2Command({ Bucket, Prefix: 'escape/' })))).toBe('AccessDenied');
+    const copy = new CopyObjectCommand({ Bucket, Key: 'copied.txt', CopySource: `${Bucket}/stolen.txt` });
+    expect(await codeOf(client.send(copy))).toBe('AccessDenied');
+    expect(existsSync(path.join(s3.volumesDir, theirs, 'planted.txt'))).toBe(false);
+    unlinkSync(path.join(mine, 'escape'));
+    unlinkSync(path.join(mine, 'stolen.txt'));
   });
 
   it('refuses a wrong signature, an unknown key and a revoked key', async () => {

@@ -9,7 +9,8 @@ import {
 import path from 'node:path';
 import { authenticate, authorize, reserveWrite, type S3Caller, type S3Directory, type S3Volume } from './s3-access';
 import { S3Error, sendS3Error } from './s3-errors';
-import { parseS3Request } from './s3-request';
+import { copySourceOf, parseS3Request, type S3Request } from './s3-request';
+import { assertInsideVolume } from './volume-paths';
 import { authorizationFor, type SigningKey } from './sigv4';
 import { WriteReservations } from './volume-usage';
 
@@ -64,6 +65,7 @@ export class S3Proxy {
       const volumes = await this.options.directory.volumes(caller.accountId);
       const volume = authorize(request, volumes);
       await this.ensureDirectories(volume ? [volume] : volumes);
+      await this.assertPathsInside(request);
       const release = volume
         ? await reserveWrite(request, volume, { volumesDir: this.options.volumesDir, reservations: this.reservations })
         : () => undefined;
@@ -82,6 +84,17 @@ export class S3Proxy {
   /** Buckets are the volumes' directories: a volume nothing wrote to yet still lists and accepts writes. */
   private async ensureDirectories(volumes: readonly S3Volume[]): Promise<void> {
     await Promise.all(volumes.map((v) => mkdir(path.join(this.options.volumesDir, v.id), { recursive: true })));
+  }
+
+  /** The object, copy source and listing prefix a request names stay inside their volumes. */
+  private async assertPathsInside(request: S3Request): Promise<void> {
+    const { volumesDir } = this.options;
+    if (request.bucket === null) return;
+    const prefix = request.query['prefix'];
+    const named = [request.key ?? '', typeof prefix === 'string' ? prefix : ''];
+    for (const relative of named) await assertInsideVolume(volumesDir, request.bucket, relative);
+    const source = copySourceOf(request);
+    if (source) await assertInsideVolume(volumesDir, source.bucket, source.key);
   }
 
   private async forward(
