@@ -9,6 +9,21 @@ export const ALERT_TESTS_FILE = path.join(DEPLOY_DIR, 'prometheus/tests/runplane
 export const DASHBOARDS_DIR = path.join(DEPLOY_DIR, 'grafana');
 export const RUNBOOKS_DIR = path.resolve(__dirname, '../../docs/runbooks');
 
+/**
+ * Metrics a dashboard or alert queries that only a scheduler with workers, refused placements or the Kubernetes driver
+ * exports: tools/test/scheduler-kubernetes-metrics.kube.spec.ts scrapes them from such a scheduler, the other services'
+ * platform test (tools/test/observability.e2e.spec.ts) everything else.
+ */
+export const SCHEDULER_WORKLOAD_METRICS: ReadonlySet<string> = new Set([
+  'runplane_workers',
+  'runplane_pods',
+  'runplane_autoscaler_decisions_total',
+  'runplane_placement_failures_total',
+  'runplane_worker_cold_start_seconds_bucket',
+  'runplane_kube_requests_total',
+  'runplane_kube_watch_restarts_total',
+]);
+
 /** One alerting rule as the rules file declares it. */
 export interface AlertRule {
   alert: string;
