@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, symlinkSync, truncateSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -218,6 +218,7 @@ describe('the S3 endpoint of a data center (versitygw behind a SigV4-checking pr
     await stranger.send(new PutObjectCommand({ Bucket: theirs, Key: 'secret.txt', Body: 'theirs' }));
     // What a Pod on the owner's volume could do: links that lead out of its directory.
     const mine = path.join(s3.volumesDir, owner.volumeId);
+    mkdirSync(mine, { recursive: true });
     symlinkSync(path.join('..', theirs), path.join(mine, 'escape'));
     symlinkSync(path.join('..', theirs, 'secret.txt'), path.join(mine, 'stolen.txt'));
     const Bucket = owner.volumeId;
@@ -228,6 +229,8 @@ describe('the S3 endpoint of a data center (versitygw behind a SigV4-checking pr
       'AccessDenied',
     );
     expect(await codeOf(client.send(new ListObjectsV2Command({ Bucket, Prefix: 'escape/' })))).toBe('AccessDenied');
+    const listed = await client.send(new ListObjectsV2Command({ Bucket }));
+    expect(listed.Contents?.map((o) => o.Key).filter((key) => key?.startsWith('escape/'))).toEqual([]);
     const copy = new CopyObjectCommand({ Bucket, Key: 'copied.txt', CopySource: `${Bucket}/stolen.txt` });
     expect(await codeOf(client.send(copy))).toBe('AccessDenied');
     expect(existsSync(path.join(s3.volumesDir, theirs, 'planted.txt'))).toBe(false);
