@@ -1,18 +1,18 @@
 import { ColdStarts } from './cold-starts';
 
-/** The repository's contract in memory: each phase kept once, the first time wins. */
+const t = (seconds: number): Date => new Date(Date.UTC(2026, 10, 24, 12, 0, seconds));
+
+/** The repository's contract in memory: each phase kept once, the first time wins; every row was created at t(0). */
 class Rows {
   readonly rows = new Map<string, Record<string, string>>();
   async record(id: string, phases: Readonly<Record<string, Date>>): Promise<void> {
     const added = Object.fromEntries(Object.entries(phases).map(([phase, at]) => [phase, at.toISOString()]));
     this.rows.set(id, { ...added, ...this.rows.get(id) });
   }
-  async read(id: string): Promise<Record<string, string> | null> {
-    return this.rows.get(id) ?? null;
+  async read(id: string): Promise<{ phases: Record<string, string>; createdAt: Date }> {
+    return { phases: this.rows.get(id) ?? {}, createdAt: t(0) };
   }
 }
-
-const t = (seconds: number): Date => new Date(Date.UTC(2026, 10, 24, 12, 0, seconds));
 
 describe('ColdStarts', () => {
   it('keeps each phase once, in order, and observes the seconds since the phase before', async () => {
@@ -45,15 +45,25 @@ describe('ColdStarts', () => {
     expect(coldStarts.furthest(['w1', 'unknown'])).toBe('firstJob');
   });
 
-  it('takes a first job heard of before any ping as the first ping too', async () => {
+  it('takes a first job heard of before any ping or pass as the first ping too, placed when its row was created', async () => {
     const rows = new Rows();
+    const observed: [string, number][] = [];
     const coldStarts = new ColdStarts(rows);
-    await coldStarts.note('w3', { placed: t(0), firstJob: t(4) });
+    coldStarts.observeIn({
+      observe: (labels, value) => {
+        observed.push([labels.phase, value]);
+      },
+    });
+    await coldStarts.note('w3', { firstJob: t(4) });
     expect(rows.rows.get('w3')).toEqual({
       placed: t(0).toISOString(),
       firstPing: t(4).toISOString(),
       firstJob: t(4).toISOString(),
     });
+    expect(observed).toEqual([
+      ['firstPing', 4],
+      ['firstJob', 0],
+    ]);
   });
 
   it('after a restart, reads what the row holds and counts nothing twice', async () => {

@@ -80,18 +80,26 @@ export class ColdStarts {
     this.known.delete(workerId);
   }
 
+  /** What the worker's row holds; its placement (the row's creation) first, so every later phase has one before it. */
+  private async load(workerId: string): Promise<Reached> {
+    const row = await this.repository.read(workerId);
+    const reached: Reached = new Map();
+    for (const phase of COLD_START_PHASES) {
+      const at = row?.phases[phase];
+      if (at) reached.set(phase, Date.parse(at));
+    }
+    if (row && !reached.has('placed')) {
+      reached.set('placed', row.createdAt.getTime());
+      await this.repository.record(workerId, { placed: row.createdAt });
+    }
+    this.known.set(workerId, reached);
+    return reached;
+  }
+
   private reached(workerId: string): Promise<Reached> {
     let loading = this.workers.get(workerId);
     if (!loading) {
-      loading = this.repository.read(workerId).then((row) => {
-        const reached: Reached = new Map();
-        for (const phase of COLD_START_PHASES) {
-          const at = row?.[phase];
-          if (at) reached.set(phase, Date.parse(at));
-        }
-        this.known.set(workerId, reached);
-        return reached;
-      });
+      loading = this.load(workerId);
       // A failed read is tried again on the next note.
       loading.catch(() => this.workers.delete(workerId));
       this.workers.set(workerId, loading);

@@ -14,10 +14,12 @@ export class ColdStartsRepository {
       UPDATE "pods" SET "coldStart" = ${added}::jsonb || COALESCE("coldStart", '{}'::jsonb) WHERE "id" = ${podId}`;
   }
 
-  /** The phases a worker reached, or null when it has none (or no row). */
-  async read(podId: string): Promise<Record<string, string> | null> {
-    const row = await this.db.pod.findUnique({ where: { id: podId }, select: { coldStart: true } });
-    const value = row?.coldStart;
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : null;
+  /** The phases a worker reached and when its row was created (its placement), or null when it has no row. */
+  async read(podId: string): Promise<{ phases: Record<string, string>; createdAt: Date } | null> {
+    const row = await this.db.pod.findUnique({ where: { id: podId }, select: { coldStart: true, createdAt: true } });
+    if (!row) return null;
+    const value = row.coldStart;
+    const phases = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : {};
+    return { phases, createdAt: row.createdAt };
   }
 }

@@ -2,7 +2,7 @@ import type { V1Pod } from '@runplane/kube';
 import { podColdStart } from './pod-cold-start';
 
 describe('podColdStart', () => {
-  it('reads scheduling from the PodScheduled condition and the pull from the container that has its image', () => {
+  it('reads scheduling from the PodScheduled condition and the pull from the container’s start', () => {
     const pod: V1Pod = {
       status: {
         conditions: [
