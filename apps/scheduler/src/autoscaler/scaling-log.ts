@@ -29,12 +29,16 @@ export function queueRemoveReason(
     : `idle for ≥ ${settings.idleTimeout} s with ${desired} worker(s) wanted`;
 }
 
-/** One scaling decision: the endpoint, its worker count before and after, and why (info). */
-export function logScaling(endpointId: string, change: { before: number; after: number; reason: string }): void {
+/** The words of one scaling decision: the endpoint, its worker count before and after, and why. Pure. */
+export function scalingLine(endpointId: string, change: { before: number; after: number; reason: string }): string {
   const verb = change.after > change.before ? 'adding' : 'removing';
-  logger.log(
-    `Endpoint ${endpointId}: ${verb} ${Math.abs(change.after - change.before)} worker(s), ${change.before} → ${change.after}: ${change.reason}`,
-  );
+  const count = Math.abs(change.after - change.before);
+  return `Endpoint ${endpointId}: ${verb} ${count} worker(s), ${change.before} → ${change.after}: ${change.reason}`;
+}
+
+/** Logs one scaling decision (info). */
+export function logScaling(endpointId: string, change: { before: number; after: number; reason: string }): void {
+  logger.log(scalingLine(endpointId, change));
 }
 
 /** A placement failure: how many workers were wanted, how many were placed, and why not all (info). */
