@@ -49,6 +49,11 @@ describe('v2 /serverless/{id}/workers and /releases', () => {
     expect(status).toBe(200);
     expect(body.waitingReason).toEqual(waiting);
     expect(body.workers).toEqual([expect.objectContaining({ id: starting.id, status: 'INITIALIZING', coldStart })]);
+    // v1 reads the same: the endpoint with its workers, each worker Pod with its cold start.
+    const v1 = await world.call(tenant, 'GET', `/v1/endpoints/${endpoint.id}?includeWorkers=true`);
+    expect(v1.status).toBe(200);
+    expect(v1.body.waitingReason).toEqual(waiting);
+    expect(v1.body.workers).toEqual([expect.objectContaining({ id: starting.id, coldStart })]);
     await states.replace(endpoint.id, [{ workerId: starting.id, state: 'idle' }]);
     const { body: idle } = await world.call(tenant, 'GET', `/v2/serverless/${endpoint.id}/workers`);
     expect(idle).not.toHaveProperty('waitingReason');
