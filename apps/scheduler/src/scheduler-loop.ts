@@ -88,12 +88,12 @@ export class SchedulerLoop {
   onJobEvents(events: JobEvent[]): void {
     for (const event of events) {
       if (event.type === 'job.finished' && event.workerId) this.parts.autoscaler.noteFinished(event.workerId);
-      if (event.type === 'job.started' && event.workerId)
-        this.parts.autoscaler.noteStarted(event.workerId).catch((error) => this.parts.log('cold start', error));
     }
     if (this.parts.leader.isLeader()) {
       const changes = events.flatMap((event) => {
         if (!event.workerId) return [];
+        // Only the leader records cold starts, so each is counted once.
+        if (event.type === 'job.started') return [this.parts.autoscaler.noteStarted(event.workerId)];
         if (event.type === 'worker.refresh') return [this.parts.autoscaler.recycle(event.workerId)];
         if (event.type === 'worker.unhealthy')
           return [this.parts.autoscaler.workerReported(event.workerId, event.reason ?? 'Reported unhealthy')];
