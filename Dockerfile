@@ -18,6 +18,18 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --workspaces=false --no-audit --no-fund
 
+# The same dependencies with their JavaScript minified in place: comments and whitespace removed, characters outside
+# ASCII escaped, identifiers untouched, a file kept as it is unless its minified form parses to the same program
+# (tools/image/minify-modules.mjs). V8 keeps the source of every module a process loads, so an idle service holds
+# ~4.5 MB less (deploy/README.md, "Memory"). SWC, a development dependency, comes from the build stage for this
+# step only.
+FROM ${NODE_IMAGE} AS modules
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /src/node_modules/@swc ./minify/node_modules/@swc
+COPY --from=build /src/tools/image/minify-modules.mjs ./minify/minify-modules.mjs
+RUN node minify/minify-modules.mjs node_modules && rm -rf minify
+
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \
@@ -39,7 +51,7 @@ ENV NODE_ENV=production \
     PRISMA_HIDE_UPDATE_MESSAGE=1 \
     CHECKPOINT_DISABLE=1
 WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
+COPY --from=modules /app/node_modules ./node_modules
 COPY --from=build /src/package.json ./package.json
 COPY --from=build /src/dist ./dist
 COPY --from=build /src/prisma/schema.prisma ./prisma/schema.prisma

@@ -71,29 +71,61 @@ function isDirectory(path: string): boolean {
   return statSync(path).isDirectory();
 }
 
-function stageKey(root: string, stage: DockerStage): string {
+/** What building a stage needs: the context (this checkout), every stage, where to keep built stages. */
+interface StageBuild {
+  root: string;
+  stages: DockerStage[];
+  cacheDir: string;
+  log: (message: string) => void;
+}
+
+/** A file's or a directory's contents, for a stage's cache key. */
+function hashPath(hash: ReturnType<typeof createHash>, path: string): void {
+  if (!isDirectory(path)) {
+    hash.update(path).update(readFileSync(path));
+    return;
+  }
+  for (const entry of readdirSync(path).sort()) hashPath(hash, join(path, entry));
+}
+
+/** Identifies a dependency stage by what it copies (files of the context, other stages' keys) and runs. */
+function stageKey(root: string, stage: DockerStage, stages: DockerStage[]): string {
   const hash = createHash('sha256').update(
     JSON.stringify({ copies: stage.copies, runs: stage.runs, workdir: stage.workdir }),
   );
-  for (const copy of stage.copies) for (const source of copy.sources) hash.update(readFileSync(join(root, source)));
+  for (const copy of stage.copies) {
+    const from = copy.from === undefined ? undefined : namedStage(stages, copy.from);
+    if (from !== undefined && !copiesWholeContext(from)) hash.update(stageKey(root, from, stages));
+    else
+      for (const source of copy.sources)
+        hashPath(hash, from === undefined ? join(root, source) : hostPath(root, from.workdir, source));
+  }
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Runs a context-only stage (COPY from the context, then RUN) in a scratch directory, once per key. */
-async function buildStage(
-  root: string,
-  stage: DockerStage,
-  cacheDir: string,
-  log: (m: string) => void,
-): Promise<string> {
-  const dir = join(cacheDir, `${stage.name}-${stageKey(root, stage)}`);
+function namedStage(stages: DockerStage[], name: string): DockerStage {
+  const stage = stages.find((candidate) => candidate.name === name);
+  if (stage === undefined) throw new Error(`COPY --from=${name}: no stage of that name`);
+  return stage;
+}
+
+/**
+ * Runs a dependency stage (COPY from the context or from other stages, then RUN) in a scratch directory, once per
+ * key.
+ */
+async function buildStage(build: StageBuild, stage: DockerStage): Promise<string> {
+  const { root, stages, cacheDir, log } = build;
+  const dir = join(cacheDir, `${stage.name}-${stageKey(root, stage, stages)}`);
   if (existsSync(dir)) return dir;
   const scratch = `${dir}.tmp-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
   for (const copy of stage.copies) {
-    if (copy.from !== undefined)
-      throw new Error(`stage ${stage.name}: COPY --from is not mirrored in dependency stages`);
+    if (copy.from !== undefined) {
+      const from = namedStage(stages, copy.from);
+      copyFromStage(copy, { dir: await stageRoot(build, from), stage: from }, scratch, stage.workdir);
+      continue;
+    }
     const destination = hostPath(scratch, stage.workdir, copy.destination);
     for (const source of copy.sources) copyInto(join(root, source), destination, copy.destination.endsWith('/'));
   }
@@ -112,13 +144,8 @@ async function buildStage(
   return dir;
 }
 
-async function stageRoot(
-  root: string,
-  stage: DockerStage,
-  cacheDir: string,
-  log: (m: string) => void,
-): Promise<string> {
-  return copiesWholeContext(stage) ? root : buildStage(root, stage, cacheDir, log);
+async function stageRoot(build: StageBuild, stage: DockerStage): Promise<string> {
+  return copiesWholeContext(stage) ? build.root : buildStage(build, stage);
 }
 
 function copyFromStage(
@@ -150,11 +177,12 @@ export async function assembleImage(options: AssembleOptions = {}): Promise<Asse
   if (existsSync(appDir)) await run('chmod', ['-R', 'u+w', appDir]);
   rmSync(appDir, { recursive: true, force: true });
   mkdirSync(appDir, { recursive: true });
+  const build: StageBuild = { root, stages, cacheDir, log };
   for (const copy of image.copies) {
-    const stage = stages.find((candidate) => candidate.name === copy.from);
-    if (stage === undefined)
+    if (copy.from === undefined)
       throw new Error(`the final stage must copy from a named stage: COPY ${copy.sources.join(' ')}`);
-    copyFromStage(copy, { dir: await stageRoot(root, stage, cacheDir, log), stage }, appDir, image.workdir);
+    const stage = namedStage(stages, copy.from);
+    copyFromStage(copy, { dir: await stageRoot(build, stage), stage }, appDir, image.workdir);
   }
   return { appDir, workdir: image.workdir, env: image.env, nodeFlags: nodeFlagsOf(image.cmd) };
 }

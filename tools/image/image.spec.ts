@@ -124,6 +124,24 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
     expect(run.stderr).toContain('DATABASE_URL is required');
   });
 
+  it('ships the production dependencies minified: shorter, ASCII only, exporting the same names', async () => {
+    const exportsOf = async (dir: string, name: string): Promise<string> => {
+      const script = 'console.log(JSON.stringify(Object.keys(require(process.argv[1])).sort()))';
+      return new Promise((resolve, reject) => {
+        execFile(process.execPath, ['-e', script, join(dir, 'node_modules', name)], (err, stdout) =>
+          err === null ? resolve(stdout) : reject(err),
+        );
+      });
+    };
+    const worker = join('node_modules', 'bullmq', 'dist', 'cjs', 'classes', 'worker.js');
+    const shipped = readFileSync(join(image.appDir, worker), 'utf8');
+    expect(shipped.length).toBeLessThan(readFileSync(join(REPO_ROOT, worker), 'utf8').length * 0.7);
+    expect(shipped.startsWith('"use strict";')).toBe(true);
+    expect([...shipped].every((char) => char.charCodeAt(0) < 128)).toBe(true);
+    for (const name of ['bullmq', 'zod', '@nestjs/core', 'fastify'])
+      expect(await exportsOf(image.appDir, name)).toBe(await exportsOf(REPO_ROOT, name));
+  });
+
   async function startPlatform(): Promise<void> {
     const ports = await getFreePorts(SERVICES.length);
     const byName = Object.fromEntries(SERVICES.map((name, i) => [name, ports[i] ?? 0])) as Record<ServiceName, number>;
