@@ -1,16 +1,21 @@
-import { ColdStarts } from './cold-starts';
+import { ColdStarts, noteFromPass } from './cold-starts';
 
 const t = (seconds: number): Date => new Date(Date.UTC(2026, 10, 24, 12, 0, seconds));
 
 /** The repository's contract in memory: each phase kept once, the first time wins; every row was created at t(0). */
 class Rows {
   readonly rows = new Map<string, Record<string, string>>();
+  readonly queries: string[][] = [];
   async record(id: string, phases: Readonly<Record<string, Date>>): Promise<void> {
     const added = Object.fromEntries(Object.entries(phases).map(([phase, at]) => [phase, at.toISOString()]));
     this.rows.set(id, { ...added, ...this.rows.get(id) });
   }
   async read(id: string): Promise<{ phases: Record<string, string>; createdAt: Date }> {
     return { phases: this.rows.get(id) ?? {}, createdAt: t(0) };
+  }
+  async readMany(ids: readonly string[]): Promise<Map<string, { phases: Record<string, string>; createdAt: Date }>> {
+    this.queries.push([...ids]);
+    return new Map(await Promise.all(ids.map(async (id) => [id, await this.read(id)] as const)));
   }
 }
 
@@ -79,5 +84,25 @@ describe('ColdStarts', () => {
     await restarted.note('w2', { placed: t(0), containerStarted: t(4), firstPing: t(6) });
     expect(observed).toEqual([3]);
     expect(rows.rows.get('w2')?.['containerStarted']).toBe(t(3).toISOString());
+  });
+
+  it('reads a pass’s new workers in one query, then notes what the pass saw of each', async () => {
+    const rows = new Rows();
+    const coldStarts = new ColdStarts(rows);
+    const row = (id: string, started: Date | null) => ({ id, createdAt: t(0), lastStartedAt: started });
+    const seen = [
+      { initializing: true, busy: false },
+      { initializing: false, busy: true },
+    ];
+    await noteFromPass(coldStarts, [row('a', null), row('b', t(2))], seen, t(5));
+    await noteFromPass(coldStarts, [row('a', t(6)), row('b', t(2))], seen, t(7));
+    expect(rows.queries).toEqual([['a', 'b']]);
+    expect(rows.rows.get('a')).toEqual({ placed: t(0).toISOString(), containerStarted: t(6).toISOString() });
+    expect(Object.keys(rows.rows.get('b') ?? {}).sort()).toEqual([
+      'containerStarted',
+      'firstJob',
+      'firstPing',
+      'placed',
+    ]);
   });
 });

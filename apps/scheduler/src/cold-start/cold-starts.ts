@@ -1,5 +1,5 @@
 import { COLD_START_PHASES, type ColdStartPhase } from '@runplane/contracts';
-import type { ColdStartsRepository } from '@runplane/workloads';
+import type { ColdStartRow, ColdStartsRepository } from '@runplane/workloads';
 import type { WorkloadStatus } from '../drivers/compute-driver';
 
 /** Where each phase's seconds go (the `runplane_worker_cold_start_seconds` histogram). */
@@ -39,7 +39,15 @@ export class ColdStarts {
 
   private histogram: PhaseSeconds | null = null;
 
-  constructor(private readonly repository: Pick<ColdStartsRepository, 'record' | 'read'>) {}
+  constructor(private readonly repository: Pick<ColdStartsRepository, 'record' | 'read' | 'readMany'>) {}
+
+  /** Reads the rows of the workers not read yet in one query (a pass's workers, before it notes them one by one). */
+  async preload(workerIds: readonly string[]): Promise<void> {
+    const missing = workerIds.filter((id) => !this.workers.has(id));
+    if (missing.length === 0) return;
+    const rows = await this.repository.readMany(missing);
+    for (const id of missing) if (!this.workers.has(id)) this.track(id, this.fromRow(id, rows.get(id) ?? null));
+  }
 
   /** Observes each phase's seconds in `histogram` from now on (`runplane_worker_cold_start_seconds`). */
   observeIn(histogram: PhaseSeconds): void {
@@ -81,8 +89,7 @@ export class ColdStarts {
   }
 
   /** What the worker's row holds; its placement (the row's creation) first, so every later phase has one before it. */
-  private async load(workerId: string): Promise<Reached> {
-    const row = await this.repository.read(workerId);
+  private async fromRow(workerId: string, row: ColdStartRow | null): Promise<Reached> {
     const reached: Reached = new Map();
     for (const phase of COLD_START_PHASES) {
       const at = row?.phases[phase];
@@ -99,12 +106,16 @@ export class ColdStarts {
   private reached(workerId: string): Promise<Reached> {
     let loading = this.workers.get(workerId);
     if (!loading) {
-      loading = this.load(workerId);
-      // A failed read is tried again on the next note.
-      loading.catch(() => this.workers.delete(workerId));
-      this.workers.set(workerId, loading);
+      loading = this.repository.read(workerId).then((row) => this.fromRow(workerId, row));
+      this.track(workerId, loading);
     }
     return loading;
+  }
+
+  private track(workerId: string, loading: Promise<Reached>): void {
+    // A failed read is tried again on the next note.
+    loading.catch(() => this.workers.delete(workerId));
+    this.workers.set(workerId, loading);
   }
 }
 
@@ -115,6 +126,7 @@ export async function noteFromPass(
   seen: readonly { initializing: boolean; busy: boolean }[],
   now: Date,
 ): Promise<void> {
+  await coldStarts.preload(rows.map((row) => row.id));
   for (const [index, row] of rows.entries()) {
     const worker = seen[index];
     await coldStarts.note(row.id, {

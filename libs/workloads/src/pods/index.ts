@@ -21,7 +21,7 @@ export {
   type PodCpuFlavor,
   type PodGpuType,
 } from './pod-pricing';
-export { ColdStartsRepository } from './cold-starts.repository';
+export { ColdStartsRepository, type ColdStartRow } from './cold-starts.repository';
 export { PodsStateRepository, type ObservedFields, type PodRecord, type PodState } from './pods-state.repository';
 export { WorkloadExtrasRepository, type WorkloadExtrasRow } from './workload-extras.repository';
 export { createWorkloadExtrasReader, WorkloadExtrasReader, type WorkloadExtras } from './workload-extras';
