@@ -96,6 +96,7 @@ export class AutoscalerService {
   /** One pass over every endpoint. */
   async scaleAll(): Promise<void> {
     const { endpoints, workers, prices } = await this.fleet.snapshot();
+    this.coldStarts.retain(workers.map((worker) => worker.id));
     for (const endpoint of endpoints) {
       await this.scale(
         endpoint,

@@ -97,6 +97,10 @@ describe('ColdStarts', () => {
     await noteFromPass(coldStarts, [row('a', null), row('b', t(2))], seen, t(5));
     await noteFromPass(coldStarts, [row('a', t(6)), row('b', t(2))], seen, t(7));
     expect(rows.queries).toEqual([['a', 'b']]);
+    // A worker gone from the pass's rows is forgotten: seen again, its row is read again.
+    coldStarts.retain(['b']);
+    await coldStarts.preload(['a', 'b']);
+    expect(rows.queries).toEqual([['a', 'b'], ['a']]);
     expect(rows.rows.get('a')).toEqual({ placed: t(0).toISOString(), containerStarted: t(6).toISOString() });
     expect(Object.keys(rows.rows.get('b') ?? {}).sort()).toEqual([
       'containerStarted',

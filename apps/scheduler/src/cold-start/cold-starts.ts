@@ -82,6 +82,12 @@ export class ColdStarts {
     return COLD_START_PHASES[furthest] ?? null;
   }
 
+  /** Forgets the workers not in `workerIds` (every worker row a pass read): removed by other paths, e.g. with their endpoint. */
+  retain(workerIds: readonly string[]): void {
+    const kept = new Set(workerIds);
+    for (const id of this.workers.keys()) if (!kept.has(id)) this.forget(id);
+  }
+
   /** The worker is gone: its phases stay on its row only. */
   forget(workerId: string): void {
     this.workers.delete(workerId);
