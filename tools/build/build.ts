@@ -62,7 +62,12 @@ const SWC_OPTIONS: Options = {
     target: 'es2023',
     // Nest and error names are read from class names at run time.
     keepClassNames: true,
+    // Comments and whitespace go and non-ASCII characters are escaped (a one-byte string): V8 keeps the source of
+    // every module it loads, ~0.4 MB less per service. Names and statements stay; a stack trace gives line 1 and a
+    // column, which the source map beside each file turns into the TypeScript position (node --enable-source-maps).
+    minify: { compress: false, mangle: false, format: { comments: false, asciiOnly: true } },
   },
+  minify: true,
   module: { type: 'commonjs', strict: true },
   sourceMaps: true,
   swcrc: false,
