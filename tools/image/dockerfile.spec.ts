@@ -72,4 +72,16 @@ describe("the repository's Dockerfile", () => {
     const runs = parseDockerfile(text).flatMap((stage) => stage.runs);
     expect(runs).toContain('npm ci --omit=dev --ignore-scripts --workspaces=false --no-audit --no-fund');
   });
+
+  it('ships those dependencies minified, without the minifier', () => {
+    const stages = parseDockerfile(text);
+    const modules = stages.find((stage) => stage.name === 'modules');
+    expect(modules?.copies[0]).toEqual({ from: 'deps', sources: ['/app/node_modules'], destination: './node_modules' });
+    expect(modules?.runs).toEqual(['node minify/minify-modules.mjs node_modules && rm -rf minify']);
+    expect(stages.at(-1)?.copies).toContainEqual({
+      from: 'modules',
+      sources: ['/app/node_modules'],
+      destination: './node_modules',
+    });
+  });
 });

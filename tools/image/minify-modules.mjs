@@ -19,6 +19,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { minifySync, parseSync } = require('@swc/core');
@@ -152,7 +153,7 @@ export function minifyTree(dir) {
   return totals;
 }
 
-if (process.argv[1] !== undefined && import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const dir = process.argv[2];
   if (dir === undefined) {
     process.stderr.write('usage: node minify-modules.mjs <node_modules directory>\n');
