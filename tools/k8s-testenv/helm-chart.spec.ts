@@ -157,6 +157,13 @@ describe('helm/runplane', () => {
           resourceNames: ['runplane-scheduler'],
           verbs: ['get', 'update'],
         },
+        // The S3 endpoints' claim, Deployment and Service are server-side applied (volumeS3.enabled only).
+        ...(objects === production
+          ? [
+              { apiGroups: [''], resources: ['services', 'persistentvolumeclaims'], verbs: ['patch'] },
+              { apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'patch'] },
+            ]
+          : []),
       ]);
     }
     expect(named(production, 'Role', `${PREFIX}-scheduler`).metadata.namespace).toBe('runplane-workloads');

@@ -44,6 +44,11 @@ app.kubernetes.io/component: {{ .service }}
 {{ include "runplane.fullname" . }}-config
 {{- end -}}
 
+{{/* The Secret (in the workload namespace) the volume-s3 pods read DATABASE_URL and RUNPLANE_ENCRYPTION_KEY from. */}}
+{{- define "runplane.volumeS3Secret" -}}
+{{ .Values.volumeS3.existingSecret | default (printf "%s-volume-s3" (include "runplane.fullname" .)) }}
+{{- end -}}
+
 {{/* The job-router URL workers use: the value, else the job-router's in-cluster Service. */}}
 {{- define "runplane.jobApiUrl" -}}
 {{- if .Values.workloads.jobApiUrl -}}
@@ -195,6 +200,22 @@ seccompProfile:
   value: {{ $s.stopGraceMs | quote }}
 - name: SCHEDULER_WORKER_PING_MS
   value: {{ $s.workerPingMs | quote }}
+{{- with .Values.volumeS3 }}
+{{- if .enabled }}
+- name: KUBE_VOLUME_S3_IMAGE
+  value: {{ .image | default (include "runplane.image" $) | quote }}
+{{- with .storageClass }}
+- name: KUBE_VOLUME_S3_STORAGE_CLASS
+  value: {{ . | quote }}
+{{- end }}
+- name: KUBE_VOLUME_S3_STORAGE_GB
+  value: {{ .storageGb | quote }}
+- name: KUBE_VOLUME_S3_DATABASE_SECRET
+  value: {{ include "runplane.volumeS3Secret" $ | quote }}
+- name: KUBE_VOLUME_S3_ENCRYPTION_SECRET
+  value: {{ include "runplane.volumeS3Secret" $ | quote }}
+{{- end }}
+{{- end }}
 {{- end -}}
 
 {{/* A label map as KUBE_NODE_SELECTOR's `key=value,…`, keys sorted. */}}
