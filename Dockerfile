@@ -30,6 +30,16 @@ COPY --from=build /src/node_modules/@swc ./minify/node_modules/@swc
 COPY --from=build /src/tools/image/minify-modules.mjs ./minify/minify-modules.mjs
 RUN node minify/minify-modules.mjs node_modules && rm -rf minify
 
+# The S3 engine of network volumes (README "S3 access to network volumes"): versitygw built from the Go module that
+# pins it (tools/volume-s3-engine/go), exactly as `npm run s3:build` builds it (tools/image/assemble.ts takes that
+# build for this stage). A static binary: nothing of Go reaches the image.
+FROM golang:1.26-bookworm AS s3-engine
+WORKDIR /engine
+COPY tools/volume-s3-engine/go ./
+RUN CGO_ENABLED=0 GOTOOLCHAIN=local GOWORK=off GOFLAGS=-mod=readonly go build -trimpath \
+    -ldflags "-s -w -X main.Version=v1.8.0 -X main.Build=module -X main.BuildTime=none" \
+    -o bin/versitygw github.com/versity/versitygw/cmd/versitygw
+
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \
@@ -49,7 +59,8 @@ ENV NODE_ENV=production \
     TMPDIR=/tmp \
     HOST=0.0.0.0 \
     PRISMA_HIDE_UPDATE_MESSAGE=1 \
-    CHECKPOINT_DISABLE=1
+    CHECKPOINT_DISABLE=1 \
+    VOLUME_S3_ENGINE_BIN=bin/versitygw
 WORKDIR /app
 COPY --from=modules /app/node_modules ./node_modules
 COPY --from=build /src/package.json ./package.json
@@ -60,6 +71,7 @@ COPY --from=build /src/prisma.config.ts ./prisma.config.ts
 COPY --from=build /src/tools/prisma-schema-engine/schema-engine.mjs ./tools/prisma-schema-engine/schema-engine.mjs
 COPY --from=build /src/tools/prisma-schema-engine/lib ./tools/prisma-schema-engine/lib
 COPY --from=build /src/config/catalog.example.json ./config/catalog.example.json
+COPY --from=s3-engine /engine/bin/versitygw ./bin/versitygw
 USER 10001:10001
 EXPOSE 8080 8081 8082 8083 8084
 # tini forwards SIGTERM to Node and reaps children; each service shuts down gracefully on SIGTERM.

@@ -3,7 +3,8 @@
  * the Dockerfile's stages and mirrors each COPY of the final stage. The stage that copies the whole context
  * (`COPY . .`, the build stage) is this checkout after its RUN lines (`npm run build` must have run); any other
  * stage (the production dependencies) is rebuilt in a scratch directory by copying its files from the context and
- * running its RUN lines, and cached outside the repository keyed by what it copies and runs (the lockfile).
+ * running its RUN lines, and cached outside the repository keyed by what it copies and runs (the lockfile); the S3
+ * engine stage is the binary `npm run s3:build` built from the same Go module.
  *
  * `node -r @swc-node/register tools/image/assemble.ts [dir]` prints the assembled directory.
  */
@@ -13,6 +14,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, posix, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { engineBinaryPath } from '@runplane/volume-buckets';
 import { type CopyInstruction, type DockerStage, nodeFlagsOf, parseDockerfile } from './dockerfile';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -144,7 +146,21 @@ async function buildStage(build: StageBuild, stage: DockerStage): Promise<string
   return dir;
 }
 
+/**
+ * Stages whose output this machine builds another way, by the directory that stands for the stage's WORKDIR: the S3
+ * engine stage's `bin/versitygw` is the binary `npm run s3:build` cached, built from the same pinned Go module.
+ */
+const PREBUILT_STAGES: Record<string, { root: () => string; hint: string }> = {
+  's3-engine': { root: () => dirname(dirname(engineBinaryPath())), hint: 'npm run s3:build' },
+};
+
 async function stageRoot(build: StageBuild, stage: DockerStage): Promise<string> {
+  const prebuilt = PREBUILT_STAGES[stage.name];
+  if (prebuilt !== undefined) {
+    const root = prebuilt.root();
+    if (!existsSync(root)) throw new Error(`stage ${stage.name}: ${root} does not exist (run ${prebuilt.hint})`);
+    return root;
+  }
   return copiesWholeContext(stage) ? build.root : buildStage(build, stage);
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ENGINE_VERSION } from '@runplane/volume-buckets';
 import { logicalLines, nodeFlagsOf, parseDockerfile } from './dockerfile';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -71,6 +72,22 @@ describe("the repository's Dockerfile", () => {
   it('installs production dependencies only, without install scripts, from the lockfile', () => {
     const runs = parseDockerfile(text).flatMap((stage) => stage.runs);
     expect(runs).toContain('npm ci --omit=dev --ignore-scripts --workspaces=false --no-audit --no-fund');
+  });
+
+  it('builds the S3 engine from its pinned Go module into bin/versitygw, where volume-s3 looks for it', () => {
+    const stages = parseDockerfile(text);
+    const engine = stages.find((stage) => stage.name === 's3-engine');
+    expect(engine?.copies).toEqual([{ from: undefined, sources: ['tools/volume-s3-engine/go'], destination: './' }]);
+    expect(engine?.runs).toHaveLength(1);
+    expect(engine?.runs[0]).toContain(`-X main.Version=${ENGINE_VERSION} `);
+    expect(engine?.runs[0]).toContain('-o bin/versitygw github.com/versity/versitygw/cmd/versitygw');
+    const image = stages.at(-1);
+    expect(image?.copies).toContainEqual({
+      from: 's3-engine',
+      sources: ['/engine/bin/versitygw'],
+      destination: './bin/versitygw',
+    });
+    expect(image?.env['VOLUME_S3_ENGINE_BIN']).toBe('bin/versitygw');
   });
 
   it('ships those dependencies minified, without the minifier', () => {

@@ -1,5 +1,6 @@
 import { createPrismaClient, type DatabaseClient, withDatabaseAdmin } from '@runplane/db';
 import { createRedis } from '@runplane/queue';
+import { ENGINE_VERSION } from '@runplane/volume-buckets';
 import {
   cleanupRedisPrefix,
   createTestDatabase,
@@ -8,11 +9,11 @@ import {
   type TestDatabase,
   testRedisPrefix,
 } from '@runplane/testing';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import runpodSdk from 'runpod-sdk';
 import { createEchoEndpoint } from '../platform/test/runner-harness';
 import { type AssembledImage, assembleImage } from './assemble';
@@ -217,6 +218,54 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
       { timeoutMs: 60_000, intervalMs: 500, description: 'the idle worker to be scaled down' },
     );
   }, 600_000);
+
+  it("runs volume-s3 from the tree with the image's S3 engine (bin/versitygw, the pinned version)", async () => {
+    const engine = await new Promise<string>((resolve, reject) =>
+      execFile(join(image.appDir, 'bin', 'versitygw'), ['--version'], (err, stdout) =>
+        err === null ? resolve(stdout) : reject(err),
+      ),
+    );
+    expect(engine).toContain(`Version  : ${ENGINE_VERSION}`);
+    const dir = mkdtempSync(join(tmpdir(), 'runplane-image-s3-'));
+    if (IMAGE_USER !== undefined) chownSync(dir, IMAGE_USER.uid, IMAGE_USER.gid);
+    const [port = 0] = await getFreePorts(1);
+    const env = {
+      PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+      ...image.env,
+      DATABASE_URL: database.url,
+      RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      VOLUME_S3_VOLUMES_DIR: join(dir, 'volumes'),
+      VOLUME_S3_METADATA_DIR: join(dir, 'metadata'),
+      VOLUME_S3_HOST: '127.0.0.1',
+      VOLUME_S3_PORT: String(port),
+    };
+    // Without VOLUME_S3_ENGINE_OPTIONAL a missing engine stops it at start: ready means it found and started one.
+    const child = spawn(process.execPath, [...image.nodeFlags, 'dist/apps/volume-s3/main.js'], {
+      cwd: image.appDir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(IMAGE_USER ?? {}),
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')));
+    try {
+      await pollUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`volume-s3 exited ${child.exitCode}: ${output}`);
+          const ready = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
+          return ready?.status === 200 || undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 250, description: 'volume-s3 from the image to be ready' },
+      );
+      const unsigned = await fetch(`http://127.0.0.1:${port}/`);
+      expect([unsigned.status, await unsigned.text()]).toEqual([403, expect.stringContaining('AccessDenied')]);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('every service runs as the image user and stops on SIGTERM, and nothing was written into the tree', async () => {
     expect(services).toHaveLength(SERVICES.length);

@@ -12,8 +12,15 @@ export const volumeS3EnvSchema = z.object({
   VOLUME_S3_VOLUMES_DIR: z.string().min(1).default(resolve('.runplane', 'volumes')),
   /** The engine's object metadata (ETags, content types), kept outside the volumes. */
   VOLUME_S3_METADATA_DIR: z.string().min(1).default(resolve('.runplane', 'volume-s3')),
-  /** The versitygw binary; default: where `npm run s3:build` caches it. */
-  VOLUME_S3_ENGINE_BIN: z.string().min(1).default(engineBinaryPath()),
+  /**
+   * The versitygw binary, relative to the working directory or absolute; default: where `npm run s3:build` caches it.
+   * The image sets `bin/versitygw` (/app/bin/versitygw, built by its s3-engine stage).
+   */
+  VOLUME_S3_ENGINE_BIN: z
+    .string()
+    .min(1)
+    .default(engineBinaryPath())
+    .transform((binary) => resolve(binary)),
   /** Start without a built engine (S3 requests then answer 503), as `npm start` does; otherwise a missing one stops. */
   VOLUME_S3_ENGINE_OPTIONAL: envBoolean(false),
   VOLUME_S3_HOST: z.string().min(1).default('127.0.0.1'),
