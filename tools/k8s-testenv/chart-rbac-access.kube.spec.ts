@@ -134,6 +134,8 @@ describe("the chart's ServiceAccounts, as the apiserver's authorizer sees them",
     { verb: 'create', resource: 'priorityclasses', group: 'scheduling.k8s.io' },
     { verb: 'update', resource: 'priorityclasses', group: 'scheduling.k8s.io', name: 'runplane-on-demand' },
     { verb: 'create', resource: 'namespaces' },
+    // Deployments only with volumeS3.enabled (the S3 endpoints), which this release does not set.
+    ...['create', 'patch'].map((verb) => ({ verb, resource: 'deployments', group: 'apps', namespace: work.name })),
     { verb: '*', resource: '*', group: '*', namespace: work.name },
   ];
 
