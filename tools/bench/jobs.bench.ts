@@ -6,6 +6,7 @@ import { cleanupRedisPrefix } from '@runplane/testing';
 import { benchAccept } from './jobs/accept';
 import { benchEndToEnd } from './jobs/end-to-end';
 import { benchDispatch, benchRunsync } from './jobs/latency';
+import { startMinimalServer } from './jobs/minimal';
 import { type JobsBenchOptions, startRouter } from './jobs/router';
 import { printTable, type Row, writeResults } from './results';
 
@@ -13,7 +14,7 @@ export type { JobsBenchOptions } from './jobs/router';
 
 function printRows(rows: Row[]): void {
   printTable(
-    'Job API (baseline: raw BullMQ via @runplane/queue, for dispatch add → idle worker called; for /runsync: GET /healthz round trip)',
+    'Job API (baseline: minimal pipeline = bare Fastify + raw BullMQ add, or raw BullMQ via @runplane/queue as the floor; for dispatch add → idle worker called; for /runsync: GET /healthz round trip)',
     rows,
     44,
   );
@@ -34,11 +35,13 @@ export async function benchJobs(options: JobsBenchOptions): Promise<Row[]> {
   const router = await startRouter(options);
   const redis = createRedis(router.config.REDIS_URL);
   const rawPrefix = `runplane-bench-raw-${process.pid}:`;
+  const minimal = await startMinimalServer(router.config.REDIS_URL, `${rawPrefix}minimal:`);
+  const baselines = { rawPrefix, minimal };
   try {
     const wanted = (suite: string) => !options.only || options.only.includes(suite);
     const rows = [
-      ...(wanted('accept') ? await benchAccept(router, redis, rawPrefix, options) : []),
-      ...(wanted('e2e') ? await benchEndToEnd(router, redis, rawPrefix, options.e2eJobs ?? 5000) : []),
+      ...(wanted('accept') ? await benchAccept(router, redis, options, baselines) : []),
+      ...(wanted('e2e') ? await benchEndToEnd(router, redis, options.e2eJobs ?? 5000, baselines) : []),
       ...(wanted('dispatch') ? await benchDispatch(router, redis, rawPrefix, 300) : []),
       ...(wanted('runsync') ? await benchRunsync(router, 300) : []),
     ];
@@ -46,6 +49,7 @@ export async function benchJobs(options: JobsBenchOptions): Promise<Row[]> {
     writeResults('jobs', { options, rows });
     return rows;
   } finally {
+    await minimal.close();
     await router.close();
     await cleanupRedisPrefix(redis, rawPrefix);
     await cleanupRedisPrefix(redis, normalizePrefix(router.config.REDIS_PREFIX));

@@ -3,6 +3,7 @@ import autocannon from 'autocannon';
 import { createQueue, type Redis } from '@runplane/queue';
 import { cpuCeiling, measureCpu, perOperation } from '../cpu-meter';
 import { ms, percentile, percentileRows, type Row } from '../results';
+import { type MinimalServer, minimalAccept } from './minimal';
 import { catalog, INPUT, type JobsBenchOptions, type Router } from './router';
 
 /** Runs `count` concurrent loops of `op` for `durationMs`; throughput and latency percentiles. */
@@ -50,14 +51,59 @@ async function runplaneAccept(router: Router, redis: Redis, options: JobsBenchOp
   );
 }
 
-/** /run accept throughput and latency against raw BullMQ, and GET /healthz on the same router as the HTTP floor. */
+/** The baselines a suite compares with: raw BullMQ on `rawPrefix` (the physical floor) and the minimal pipeline. */
+export interface Baselines {
+  rawPrefix: string;
+  minimal: MinimalServer;
+}
+
+/** µs of one party's CPU per operation. */
+const usPerOp = (cpuMs: number, operations: number): number => (cpuMs * 1000) / Math.max(1, operations);
+
+type Accepted = Awaited<ReturnType<typeof runplaneAccept>>;
+
+/** Runplane's /run against the minimal pipeline: throughput (≥ 0.6×) and the server's CPU per /run (≤ 2×). */
+function minimalRows(runplane: Accepted, minimal: Accepted): Row[] {
+  const { result } = runplane;
+  const routerUs = usPerOp(runplane.cpu.router, result.requests.total);
+  const minimalUs = usPerOp(minimal.cpu.router, minimal.result.requests.total);
+  return [
+    {
+      metric: '/run accept vs minimal pipeline',
+      runplane: result.requests.average,
+      baseline: minimal.result.requests.average,
+      unit: 'req/s',
+      target: 'ratio>=0.6',
+      pass: result.requests.average / minimal.result.requests.average >= 0.6,
+      cpu: {
+        baseline: perOperation(minimal.cpu, minimal.result.requests.total),
+        runplane: perOperation(runplane.cpu, result.requests.total),
+        ceiling: cpuCeiling(runplane.cpu, result.requests.total),
+      },
+    },
+    {
+      metric: 'server CPU per /run vs minimal server',
+      runplane: routerUs,
+      baseline: minimalUs,
+      unit: 'µs/op',
+      target: 'ratio<=2',
+      pass: routerUs <= 2 * minimalUs,
+    },
+  ];
+}
+
+/**
+ * /run accept throughput and latency against the minimal pipeline (target ≥ 0.6×, and the job-router's CPU per /run
+ * ≤ 2× the minimal server's), raw BullMQ as the physical floor, and GET /healthz on the same router as the HTTP floor.
+ */
 export async function benchAccept(
   router: Router,
   redis: Redis,
-  rawPrefix: string,
   options: JobsBenchOptions,
+  baselines: Baselines,
 ): Promise<Row[]> {
-  const raw = await rawAccept(redis, rawPrefix, options);
+  const raw = await rawAccept(redis, baselines.rawPrefix, options);
+  const minimal = await minimalAccept(baselines.minimal, redis, options);
   const runplane = await runplaneAccept(router, redis, options);
   // The floor of any HTTP answer on this machine: the same router and load generator, a route that does nothing.
   const floor = await measureCpu(redis, router.pid, () =>
@@ -65,7 +111,7 @@ export async function benchAccept(
   );
   const result = runplane.result;
   if (result.non2xx > 0) console.warn(`/run answered ${result.non2xx} non-2xx responses`);
-  const ratio = result.requests.average / raw.result.perSecond;
+  if (minimal.result.non2xx > 0) console.warn(`minimal /run answered ${minimal.result.non2xx} non-2xx responses`);
   const cpu = {
     baseline: perOperation(raw.cpu, raw.result.count),
     runplane: perOperation(runplane.cpu, result.requests.total),
@@ -73,7 +119,8 @@ export async function benchAccept(
   };
   const throughput = { runplane: result.requests.average, baseline: raw.result.perSecond, unit: 'req/s' };
   return [
-    { metric: '/run accept throughput', ...throughput, target: 'ratio>=0.5', pass: ratio >= 0.5, cpu },
+    ...minimalRows(runplane, minimal),
+    { metric: '/run accept vs raw queue.add (floor)', ...throughput, target: '-', pass: true, cpu },
     ...percentileRows('/run accept', result.latency, raw.result),
     {
       metric: 'HTTP floor: GET /healthz, same router',

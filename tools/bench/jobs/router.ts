@@ -1,11 +1,10 @@
 // The job-router under benchmark, its clients and its workers: one process on its own database and Redis prefix,
 // with one account, API key and template, and the helpers each suite drives it with.
 import { request } from 'undici';
-import { z } from 'zod';
 import { createAccountsServices } from '@runplane/accounts';
 import { createPrismaClient, type DbClient, newId } from '@runplane/db';
 import type { JobEngine } from '@runplane/jobs';
-import { createRedis, defineJobCatalog } from '@runplane/queue';
+import { createRedis } from '@runplane/queue';
 import { runWorker } from '@runplane/worker-sdk';
 import { jobRouterEnvSchema, type JobRouterConfig } from '../../../apps/job-router/src/config';
 import { createJobRouterEngine } from '../../../apps/job-router/src/engine';
@@ -26,10 +25,7 @@ export interface JobsBenchOptions {
   only?: string[];
 }
 
-/** The raw BullMQ baseline's job catalog. */
-export const catalog = defineJobCatalog({
-  'bench.job': { queue: 'bench-jobs', schema: z.object({ input: z.record(z.string(), z.unknown()) }), attempts: 1 },
-});
+export { catalog } from './catalog';
 /** Every benchmark job's input. */
 export const INPUT = { prompt: 'benchmark', n: 1 };
 const LOOSE_LIMITS = 'run=100000000/1000000,runsync=100000000/1000000,status=100000000/1000000';

@@ -1,0 +1,96 @@
+// The "minimal pipeline" baseline: a bare Fastify + raw BullMQ server process (minimal-server.ts) on the same Redis,
+// driven like the job-router, for /run accept and end to end with 50 raw BullMQ workers completing the jobs.
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { createWorker, type Redis } from '@runplane/queue';
+import { getFreePort, pollUntil, spawnProcessGroup, stopProcessGroup } from '@runplane/testing';
+import { measureCpu } from '../cpu-meter';
+import { ms } from '../results';
+import { catalog } from './catalog';
+import { call, INPUT, type JobsBenchOptions } from './router';
+
+const REPO_ROOT = join(__dirname, '..', '..', '..');
+const ENDPOINT = 'minimal';
+
+/** A running minimal-pipeline server. */
+export interface MinimalServer {
+  base: string;
+  pid: number;
+  prefix: string;
+  close(): Promise<void>;
+}
+
+/** Starts minimal-server.ts as its own process on `prefix` and resolves once it answers. */
+export async function startMinimalServer(redisUrl: string, prefix: string): Promise<MinimalServer> {
+  const port = await getFreePort();
+  const child = spawnProcessGroup(
+    process.execPath,
+    ['-r', '@swc-node/register', 'tools/bench/jobs/minimal-server.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, REDIS_URL: redisUrl, MINIMAL_PREFIX: prefix, PORT: String(port) },
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await pollUntil(async () => (await fetch(`${base}/healthz`)).ok, {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      ignoreErrors: true,
+      description: 'minimal server ready',
+    });
+  } catch (error) {
+    await stopProcessGroup(child, 1000);
+    throw new Error(`the minimal server did not start:\n${child.output()}`, { cause: error });
+  }
+  return { base, pid: child.pid, prefix, close: () => stopProcessGroup(child, 10_000) };
+}
+
+const runBody = JSON.stringify({ input: INPUT });
+
+/** POST /run accept load on the minimal server, with the CPU each party spent (its process as the "router"). */
+export function minimalAccept(server: MinimalServer, redis: Redis, options: JobsBenchOptions) {
+  return measureCpu(redis, server.pid, () =>
+    autocannon({
+      url: `${server.base}/v2/${ENDPOINT}/run`,
+      method: 'POST',
+      duration: options.durationSeconds,
+      connections: options.connections,
+      headers: { 'content-type': 'application/json' },
+      body: runBody,
+    }),
+  );
+}
+
+/** Submits `total` jobs over HTTP to the minimal server from `concurrency` loops while 50 raw workers complete them. */
+export async function minimalEndToEnd(server: MinimalServer, total: number, concurrency: number, redis: Redis) {
+  let completed = 0;
+  let allDone!: () => void;
+  const finished = new Promise<void>((resolve) => (allDone = resolve));
+  const worker = createWorker(
+    catalog,
+    'bench-jobs',
+    { 'bench.job': async () => INPUT },
+    { redis, prefix: server.prefix, concurrency },
+  );
+  worker.worker.on('completed', () => (completed += 1) === total && allDone());
+  const start = process.hrtime.bigint();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next += 1;
+        const response = await call(`${server.base}/v2/${ENDPOINT}/run`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: runBody,
+        });
+        if (response.status !== 200) throw new Error(`minimal /run answered ${response.status}: ${response.text}`);
+      }
+    }),
+  );
+  await finished;
+  const perSecond = (total * 1000) / ms(start);
+  await worker.close();
+  return perSecond;
+}
