@@ -1,5 +1,6 @@
 // Runplane benchmarks: each suite measures its own baseline in the same run and prints ratios against it.
 import { benchApiKeys, printRatios } from './api-keys.bench';
+import { benchGateway } from './gateway.bench';
 import { benchJobs } from './jobs.bench';
 import { benchScheduler } from './scheduler.bench';
 
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   if (!only || only.includes('apikeys')) {
     printRatios('v1 API authentication (ratio = req/s against /healthz)', await benchApiKeys(options));
   }
+  if (!only || only.includes('gateway')) await benchGateway({ ...options, cpuProfileDir: env.BENCH_CPU_PROFILE_DIR });
   const jobSuites = ['accept', 'e2e', 'dispatch', 'runsync'];
   if (!only || only.some((suite) => jobSuites.includes(suite))) {
     await benchJobs({
