@@ -49,14 +49,35 @@ describe('ApiKeysService authentication cache', () => {
     expect(await router.authenticate(secret)).toBeNull();
   });
 
-  it('never caches an unknown key, so a key created later works at once', async () => {
-    const { admin, router, accountId } = await setup();
+  it('refuses an unknown key from the cache for the ttl; a key created through the service works at once', async () => {
+    const { clock, admin, router, accountId } = await setup();
     const { secret } = await admin.create(accountId, { name: 'second', scope: 'ALL' });
     const row = await db.apiKey.findFirstOrThrow({ where: { accountId, name: 'second' } });
     await db.apiKey.delete({ where: { id: row.id } });
     expect(await router.authenticate(secret)).toBeNull();
+    // Restored behind the service's back: still refused from the cache until the ttl ends, then found in Postgres.
     await db.apiKey.create({ data: row });
+    clock.advance(AUTH_CACHE_TTL_MS - 1);
+    expect(await router.authenticate(secret)).toBeNull();
+    clock.advance(1);
     expect(await router.authenticate(secret)).toMatchObject({ apiKeyId: row.id });
+  });
+
+  it('forgets a refused hash when a key is created with it, even if the refusal raced the creation', async () => {
+    const { admin, accountId } = await setup();
+    const cache = new AuthCache();
+    const generation = cache.refusedGeneration();
+    cache.forgetRefused('hash');
+    cache.refuse('hash', generation);
+    expect(cache.isRefused('hash')).toBe(false);
+    cache.refuse('hash', cache.refusedGeneration());
+    expect(cache.isRefused('hash')).toBe(true);
+    cache.forgetRefused('hash');
+    expect(cache.isRefused('hash')).toBe(false);
+    const services = createAccountsServices(db, cache).apiKeys;
+    const { apiKey, secret } = await services.create(accountId, { name: 'third', scope: 'ALL' });
+    expect(await services.authenticate(secret)).toMatchObject({ apiKeyId: apiKey.id });
+    expect(await admin.authenticate(`rpl_${'x'.repeat(43)}`)).toBeNull();
   });
 
   it('does not cache a read that raced a change made in this process', async () => {

@@ -60,6 +60,7 @@ export class ApiKeysService {
       scope: input.scope,
       allowedEndpointIds: endpointsFor(input.scope, input.allowedEndpointIds),
     });
+    this.cache.forgetRefused(hash);
     return { apiKey: toDto(row), secret };
   }
 
@@ -99,8 +100,11 @@ export class ApiKeysService {
     const hash = hashSecret(secret);
     const cached = this.cache.get(hash);
     if (cached) return cached;
+    if (this.cache.isRefused(hash)) return null;
     const generation = this.cache.generation();
+    const refusedGeneration = this.cache.refusedGeneration();
     const row = await this.keys.findByHash(hash);
+    if (!row) this.cache.refuse(hash, refusedGeneration);
     if (!row || row.disabled) return null;
     // Refreshed on cache misses only, so lastUsedAt is accurate to LAST_USED_RESOLUTION_MS + the cache ttl.
     const now = new Date();

@@ -14,7 +14,7 @@ interface Entry<V> {
 
 /**
  * What a credential (API key, worker token) resolved to, by secret hash, so the hot path of every request is not
- * a Postgres query. Only found, live credentials are cached: an unknown secret always reaches the database.
+ * a Postgres query. Only found, live credentials are cached here (AuthCache also remembers unknown API key hashes).
  */
 export class CredentialCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
@@ -54,10 +54,48 @@ export class CredentialCache<V> {
   }
 }
 
-/** Principals of recently authenticated API keys. */
+/**
+ * Principals of recently authenticated API keys, and hashes no key has (refused within the same ttl without asking
+ * Postgres, so a flood of wrong keys costs no query each). Secrets are 32 random bytes, so a hash unknown now only
+ * becomes known through `create` here (which forgets it at once) or a row restored behind the service's back
+ * (which works within the ttl). Refused hashes live in their own bounded map: wrong keys cannot evict good ones.
+ */
 export class AuthCache extends CredentialCache<Principal> {
-  constructor(now: () => number = Date.now, ttlMs: number = AUTH_CACHE_TTL_MS) {
-    super(now, ttlMs);
+  private readonly refused = new Map<string, number>();
+  private hashChanges = 0;
+
+  constructor(
+    private readonly clock: () => number = Date.now,
+    private readonly refusedTtlMs: number = AUTH_CACHE_TTL_MS,
+  ) {
+    super(clock, refusedTtlMs);
+  }
+
+  /** True while `hash` is remembered as belonging to no key. */
+  isRefused(hash: string): boolean {
+    const expiresAt = this.refused.get(hash);
+    if (expiresAt === undefined) return false;
+    if (expiresAt > this.clock()) return true;
+    this.refused.delete(hash);
+    return false;
+  }
+
+  /** The generation of refused hashes, read before the lookup that may refuse one. */
+  refusedGeneration(): number {
+    return this.hashChanges;
+  }
+
+  /** Remembers that no key has `hash`, unless a key was created since `generation` (the read may predate it). */
+  refuse(hash: string, generation: number): void {
+    if (generation !== this.hashChanges) return;
+    if (this.refused.size >= MAX_ENTRIES) this.refused.clear();
+    this.refused.set(hash, this.clock() + this.refusedTtlMs);
+  }
+
+  /** Forgets a refused hash once a key has it. */
+  forgetRefused(hash: string): void {
+    this.hashChanges += 1;
+    this.refused.delete(hash);
   }
 
   /** Forgets a key (by id) after it was changed or deleted. */
