@@ -1,6 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { JobEngine } from '@runplane/jobs';
 import { type Redis, shutdownWithRedis } from '@runplane/queue';
+import { SerialInterval } from './serial-interval';
 import { JOB_ENGINE, QUEUE_ORDERED_REDIS } from './tokens';
 
 /** Injection token for the sweep interval (ms; 0 = never). */
@@ -15,44 +16,30 @@ export const SWEEP_ERROR_SINK = Symbol('SWEEP_ERROR_SINK');
  */
 @Injectable()
 export class EngineSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly passes: SerialInterval;
 
   constructor(
     @Inject(JOB_ENGINE) private readonly engine: JobEngine,
     @Inject(QUEUE_ORDERED_REDIS) private readonly redis: Redis,
     @Inject(SWEEP_INTERVAL_MS) private readonly intervalMs: number,
-    @Inject(SWEEP_ERROR_SINK) private readonly onError: (error: unknown) => void,
-  ) {}
+    @Inject(SWEEP_ERROR_SINK) onError: (error: unknown) => void,
+  ) {
+    this.passes = new SerialInterval(() => engine.sweep(), onError);
+  }
 
   onApplicationBootstrap(): void {
-    if (this.intervalMs <= 0) return;
-    this.timer = setInterval(() => this.tick(), this.intervalMs);
-    this.timer.unref();
+    this.passes.start(this.intervalMs);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    const timer = this.timer;
-    this.timer = undefined;
     // A sweep or a wake-up in flight ends (fails at once when Redis is gone) before the engine closes.
     await shutdownWithRedis({
       redis: this.redis,
-      timer,
+      timer: this.passes.stop(),
       drain: async () => {
-        await this.running;
+        await this.passes.settled();
         await this.engine.close();
       },
     });
-  }
-
-  private tick(): void {
-    // A sweep slower than the interval is not stacked: the next tick finds it still running and skips.
-    if (this.running) return;
-    this.running = this.engine
-      .sweep()
-      .catch((error: unknown) => this.onError(error))
-      .finally(() => {
-        this.running = undefined;
-      });
   }
 }

@@ -14,6 +14,7 @@ import {
   usageCatalog,
   usageJobId,
 } from '@runplane/queue';
+import { SerialInterval } from '../serial-interval';
 import type { PublicJobMeter, PublicUsagePublisher } from './public-job-meter';
 
 /** Injection token for the PublicJobMeter. */
@@ -46,44 +47,33 @@ export function createUsageSink(redisUrl: string, prefix: string): UsageSink {
 /** Runs the public-job meter on an interval, one pass at a time; closes the usage queue when the app stops. */
 @Injectable()
 export class PublicJobMetering implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('PublicJobMeter');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly passes: SerialInterval;
 
   constructor(
     @Inject(PUBLIC_JOB_METER) private readonly meter: PublicJobMeter,
     @Inject(PUBLIC_USAGE_SINK) private readonly sink: UsageSink,
     @Inject(PUBLIC_METER_INTERVAL_MS) private readonly intervalMs: number,
-  ) {}
+  ) {
+    const logger = new Logger('PublicJobMeter');
+    // A failed pass is retried by the next (nothing is settled).
+    this.passes = new SerialInterval(
+      () => meter.meter(),
+      (error) => logger.error(error instanceof Error ? (error.stack ?? error.message) : error),
+    );
+  }
 
   onApplicationBootstrap(): void {
-    if (this.intervalMs <= 0) return;
-    this.timer = setInterval(() => this.tick(), this.intervalMs);
-    this.timer.unref();
+    this.passes.start(this.intervalMs);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    const timer = this.timer;
-    this.timer = undefined;
     await shutdownWithRedis({
       redis: this.sink.redis,
-      timer,
+      timer: this.passes.stop(),
       drain: async () => {
-        await this.running;
+        await this.passes.settled();
         await this.sink.close();
       },
     });
-  }
-
-  private tick(): void {
-    // A pass slower than the interval is not stacked; a failed one is retried by the next (nothing is settled).
-    if (this.running) return;
-    this.running = this.meter
-      .meter()
-      .then(() => undefined)
-      .catch((error: unknown) => this.logger.error(error instanceof Error ? (error.stack ?? error.message) : error))
-      .finally(() => {
-        this.running = undefined;
-      });
   }
 }
