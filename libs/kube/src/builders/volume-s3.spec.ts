@@ -23,9 +23,13 @@ describe('buildVolumeS3Objects', () => {
     const pod = deployment.spec?.template.spec;
     expect(pod?.volumes).toEqual([
       { name: 'volumes', persistentVolumeClaim: { claimName: 'runplane-volumes-eu-ro-1' } },
+      { name: 'tmp', emptyDir: {} },
     ]);
     const container = pod?.containers[0];
-    expect(container?.volumeMounts).toEqual([{ name: 'volumes', mountPath: '/volumes' }]);
+    expect(container?.volumeMounts).toEqual([
+      { name: 'volumes', mountPath: '/volumes' },
+      { name: 'tmp', mountPath: '/tmp' },
+    ]);
     expect(container?.args).toEqual(['node', 'dist/apps/volume-s3/main.js']);
     expect(container?.env).toEqual(
       expect.arrayContaining([
@@ -43,6 +47,34 @@ describe('buildVolumeS3Objects', () => {
     expect(service.metadata?.name).toBe('runplane-volume-s3-eu-ro-1');
     expect(service.spec?.selector).toEqual(deployment.spec?.selector.matchLabels);
     expect(service.spec?.ports).toEqual([{ name: 's3', port: VOLUME_S3_PORT, targetPort: VOLUME_S3_PORT }]);
+  });
+
+  it("runs as the image's non-root user, owning the claim through fsGroup, with nothing writable but the claim and /tmp", () => {
+    const pod = buildVolumeS3Objects(input).deployment.spec?.template.spec;
+    expect(pod?.securityContext).toEqual({
+      runAsNonRoot: true,
+      runAsUser: 10001,
+      runAsGroup: 10001,
+      fsGroup: 10001,
+      fsGroupChangePolicy: 'OnRootMismatch',
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(pod?.containers[0]?.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    expect(pod?.imagePullSecrets).toBeUndefined();
+  });
+
+  it('takes the user, group and fsGroup an operator gives, and pulls the image with the given Secrets', () => {
+    const pod = buildVolumeS3Objects({
+      ...input,
+      runAs: { user: 2000, group: 3000, fsGroup: 4000 },
+      imagePullSecrets: ['regcred', 'mirror'],
+    }).deployment.spec?.template.spec;
+    expect(pod?.securityContext).toMatchObject({ runAsUser: 2000, runAsGroup: 3000, fsGroup: 4000 });
+    expect(pod?.imagePullSecrets).toEqual([{ name: 'regcred' }, { name: 'mirror' }]);
   });
 
   it('lets a workload pod mount one volume directory of that filesystem with subPath', () => {

@@ -1,4 +1,11 @@
-import type { V1Deployment, V1PersistentVolumeClaim, V1Service } from '@kubernetes/client-node';
+import type {
+  V1Container,
+  V1Deployment,
+  V1PersistentVolumeClaim,
+  V1PodSecurityContext,
+  V1SecurityContext,
+  V1Service,
+} from '@kubernetes/client-node';
 import { LABELS, MANAGED_BY } from '../labels';
 
 /** The port the S3 endpoint listens on, in its container and on its Service. */
@@ -20,7 +27,21 @@ export interface VolumeS3Input {
   /** Secrets holding DATABASE_URL and RUNPLANE_ENCRYPTION_KEY (the chart's). */
   databaseSecret: string;
   encryptionKeySecret: string;
+  /** Who the container runs as; omitted: the image's user, 10001, for each id. */
+  runAs?: VolumeS3RunAs;
+  /** Secrets in the namespace to pull the image with (a private registry). */
+  imagePullSecrets?: readonly string[];
 }
+
+/** The uid and gid the S3 endpoint runs as, and the group that owns (and may write) the volumes claim. */
+export interface VolumeS3RunAs {
+  user: number;
+  group: number;
+  fsGroup: number;
+}
+
+/** The user of Runplane's image. */
+const IMAGE_USER = 10001;
 
 /** The objects of one data center's S3 endpoint. */
 export interface VolumeS3Objects {
@@ -61,9 +82,28 @@ const secretEnv = (name: string, secret: string) => ({
   valueFrom: { secretKeyRef: { name: secret, key: name } },
 });
 
-function deploymentOf(input: VolumeS3Input): V1Deployment {
-  const name = volumeS3Names.endpoint(input.dataCenterId);
-  const labels = labelsOf(input.dataCenterId);
+/**
+ * Non-root with the claim's files owned by fsGroup (re-owned only when its root differs, so a large filesystem is not
+ * walked at each start); nothing else writable but /tmp.
+ */
+function securityOf(runAs: VolumeS3RunAs = { user: IMAGE_USER, group: IMAGE_USER, fsGroup: IMAGE_USER }) {
+  const pod: V1PodSecurityContext = {
+    runAsNonRoot: true,
+    runAsUser: runAs.user,
+    runAsGroup: runAs.group,
+    fsGroup: runAs.fsGroup,
+    fsGroupChangePolicy: 'OnRootMismatch',
+    seccompProfile: { type: 'RuntimeDefault' },
+  };
+  const container: V1SecurityContext = {
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+  };
+  return { pod, container };
+}
+
+function containerOf(input: VolumeS3Input, securityContext: V1SecurityContext): V1Container {
   const env = [
     secretEnv('DATABASE_URL', input.databaseSecret),
     secretEnv('RUNPLANE_ENCRYPTION_KEY', input.encryptionKeySecret),
@@ -74,14 +114,26 @@ function deploymentOf(input: VolumeS3Input): V1Deployment {
     { name: 'VOLUME_S3_HOST', value: '0.0.0.0' },
     { name: 'VOLUME_S3_PORT', value: String(VOLUME_S3_PORT) },
   ];
-  const container = {
+  return {
     name: 'volume-s3',
     image: input.image,
     args: ['node', 'dist/apps/volume-s3/main.js'],
     env,
     ports: [{ name: 's3', containerPort: VOLUME_S3_PORT }],
-    volumeMounts: [{ name: 'volumes', mountPath: VOLUMES_MOUNT }],
+    volumeMounts: [
+      { name: 'volumes', mountPath: VOLUMES_MOUNT },
+      { name: 'tmp', mountPath: '/tmp' },
+    ],
+    securityContext,
   };
+}
+
+function deploymentOf(input: VolumeS3Input): V1Deployment {
+  const name = volumeS3Names.endpoint(input.dataCenterId);
+  const labels = labelsOf(input.dataCenterId);
+  const security = securityOf(input.runAs);
+  const container = containerOf(input, security.container);
+  const pullSecrets = (input.imagePullSecrets ?? []).map((secret) => ({ name: secret }));
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -94,8 +146,13 @@ function deploymentOf(input: VolumeS3Input): V1Deployment {
       template: {
         metadata: { labels },
         spec: {
+          securityContext: security.pod,
+          ...(pullSecrets.length > 0 ? { imagePullSecrets: pullSecrets } : {}),
           containers: [container],
-          volumes: [{ name: 'volumes', persistentVolumeClaim: { claimName: volumeS3Names.claim(input.dataCenterId) } }],
+          volumes: [
+            { name: 'volumes', persistentVolumeClaim: { claimName: volumeS3Names.claim(input.dataCenterId) } },
+            { name: 'tmp', emptyDir: {} },
+          ],
         },
       },
     },
