@@ -7,18 +7,13 @@ import { pollUntil, TEST_REDIS_URL } from '@runplane/testing';
 import { request as httpRequest } from 'node:http';
 import { bearer } from './harness';
 import { type LbHarness, lbHost, startLbHarness } from './load-balancer-setup';
-import { lbCall, type LbWorker, startLbWorker } from './load-balancer-worker';
+import { lbCall, LbWorkerPool } from './load-balancer-worker';
 
 const BODY_MAX = 64 * 1024;
 let lb: LbHarness;
 let owner: { accountId: string; secret: string };
-const workers: LbWorker[] = [];
-
-async function worker(name: string, ping: LbWorker['ping'] = 'ready'): Promise<LbWorker> {
-  const started = await startLbWorker(name, ping);
-  workers.push(started);
-  return started;
-}
+const workers = new LbWorkerPool();
+const worker = workers.start;
 
 beforeAll(async () => {
   lb = await startLbHarness('lb-failures', {
@@ -30,7 +25,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(workers.map((started) => started.kill()));
+  await workers.killAll();
   await lb.h.close();
 });
 

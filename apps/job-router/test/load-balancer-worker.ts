@@ -60,6 +60,22 @@ function json(response: ServerResponse, status: number, body: unknown): void {
   response.end(JSON.stringify(body));
 }
 
+/** The workers one spec starts, all killed at its end. */
+export class LbWorkerPool {
+  private readonly started: LbWorker[] = [];
+
+  /** Starts a worker named `name` whose health answers `ping`, to be killed by {@link killAll}. */
+  readonly start = async (name: string, ping: PingState = 'ready'): Promise<LbWorker> => {
+    const worker = await startLbWorker(name, ping);
+    this.started.push(worker);
+    return worker;
+  };
+
+  async killAll(): Promise<void> {
+    await Promise.all(this.started.map((worker) => worker.kill()));
+  }
+}
+
 /** Starts a worker named `name` whose health answers `ping`. */
 export async function startLbWorker(name: string, ping: PingState = 'ready'): Promise<LbWorker> {
   const streams = new Set<() => void>();
