@@ -70,6 +70,12 @@ function volumeS3Endpoints(config: KubeDriverConfig, clients: KubeClients): Volu
       storageGb: config.KUBE_VOLUME_S3_STORAGE_GB,
       databaseSecret: config.KUBE_VOLUME_S3_DATABASE_SECRET,
       encryptionKeySecret: config.KUBE_VOLUME_S3_ENCRYPTION_SECRET,
+      runAs: {
+        user: config.KUBE_VOLUME_S3_RUN_AS_USER,
+        group: config.KUBE_VOLUME_S3_RUN_AS_GROUP,
+        fsGroup: config.KUBE_VOLUME_S3_FS_GROUP,
+      },
+      imagePullSecrets: config.KUBE_VOLUME_S3_IMAGE_PULL_SECRETS,
       ...(config.KUBE_VOLUME_S3_STORAGE_CLASS ? { storageClassName: config.KUBE_VOLUME_S3_STORAGE_CLASS } : {}),
     },
     log,

@@ -60,6 +60,21 @@ export const kubeDriverEnv = {
   /** Secrets the S3 endpoints read DATABASE_URL and RUNPLANE_ENCRYPTION_KEY from (the chart's). */
   KUBE_VOLUME_S3_DATABASE_SECRET: z.string().min(1).default('runplane-database'),
   KUBE_VOLUME_S3_ENCRYPTION_SECRET: z.string().min(1).default('runplane-encryption-key'),
+  /** uid and gid the S3 endpoints run as, and the group that owns (and may write) the volumes claims. */
+  KUBE_VOLUME_S3_RUN_AS_USER: envInt({ min: 1, max: 2_147_483_647, default: 10001 }),
+  KUBE_VOLUME_S3_RUN_AS_GROUP: envInt({ min: 1, max: 2_147_483_647, default: 10001 }),
+  KUBE_VOLUME_S3_FS_GROUP: envInt({ min: 1, max: 2_147_483_647, default: 10001 }),
+  /** Secrets in KUBE_NAMESPACE the S3 endpoints pull their image with, comma-separated; unset: none. */
+  KUBE_VOLUME_S3_IMAGE_PULL_SECRETS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    )
+    .pipe(z.array(z.string().regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, { error: 'expected Secret names' }))),
   /** Key that decrypts container registry passwords for pull secrets (the gateway's key). */
   RUNPLANE_ENCRYPTION_KEY: encryptionEnv.RUNPLANE_ENCRYPTION_KEY.optional(),
 };
