@@ -1,10 +1,36 @@
-import { type KubeClients, LABELS, type V1Pod } from '@runplane/kube';
+import { type KubeClients, LABELS, strategicMergePatchOptions, type V1Pod } from '@runplane/kube';
 import { runWorker } from '@runplane/worker-sdk';
 
 /** Where worker pods run: the clients to read them (and their token Secrets) and their namespace. */
 export interface WorkerPodSite {
   kube: KubeClients;
   namespace: string;
+}
+
+/** Reports a worker pod's container as kubelet does for one that keeps exiting: 3 restarts, last exit code 1. */
+export async function crashLoopPod(k: WorkerPodSite, pod: V1Pod): Promise<void> {
+  await k.kube.core.patchNamespacedPodStatus(
+    {
+      name: pod.metadata?.name ?? '',
+      namespace: k.namespace,
+      body: {
+        status: {
+          containerStatuses: [
+            {
+              name: 'workload',
+              image: 'runplane/echo-worker:dev',
+              imageID: '',
+              ready: false,
+              restartCount: 3,
+              state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container' } },
+              lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+            },
+          ],
+        },
+      },
+    },
+    strategicMergePatchOptions(),
+  );
 }
 
 /** Speaks the worker protocol for each running worker pod of an endpoint, until the pod is deleted. */

@@ -3,10 +3,10 @@
 // start by phase, from its pod's conditions and container status to its first job, in order on its row and in the
 // scheduler's histogram.
 import { COLD_START_PHASES, type WaitingReasonDto } from '@runplane/contracts';
-import { LABELS, strategicMergePatchOptions } from '@runplane/kube';
+import { LABELS } from '@runplane/kube';
 import { pollUntil } from '@runplane/testing';
 import { H100, type KubePlatform, RTX, rtxPool, startKubePlatform } from './kube-platform';
-import { KwokWorkers } from './kwok-workers';
+import { crashLoopPod, KwokWorkers } from './kwok-workers';
 
 const POOL = 'sched-kube-waiting';
 
@@ -148,29 +148,7 @@ describe('waiting reasons and cold starts on Kubernetes', () => {
       },
       { timeoutMs: 30_000, description: 'a running worker pod' },
     );
-    // What kubelet reports for a container that keeps exiting.
-    await k.kube.core.patchNamespacedPodStatus(
-      {
-        name: pod.metadata?.name ?? '',
-        namespace: k.namespace,
-        body: {
-          status: {
-            containerStatuses: [
-              {
-                name: 'workload',
-                image: 'runplane/echo-worker:dev',
-                imageID: '',
-                ready: false,
-                restartCount: 3,
-                state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container' } },
-                lastState: { terminated: { exitCode: 1, reason: 'Error' } },
-              },
-            ],
-          },
-        },
-      },
-      strategicMergePatchOptions(),
-    );
+    await crashLoopPod(k, pod);
     const reason = await waitsFor(endpointId, jobId, 'CRASH_LOOP');
     expect(reason.exitReason).toBe('CrashLoopBackOff after 3 restarts (exit code 1)');
     expect(reason.message).toBe(

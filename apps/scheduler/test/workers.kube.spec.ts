@@ -1,10 +1,11 @@
 // Worker states from Kubernetes pod status: a worker pod kube-scheduler cannot place (its machine filled up meanwhile)
 // is throttled with the cluster's reason; a crash-looping worker pod (CrashLoopBackOff) is unhealthy and replaced.
 import { WorkerStateStore } from '@runplane/endpoints';
-import { GPU_RESOURCE, LABELS, PRIORITY_CLASS_NAMES, strategicMergePatchOptions } from '@runplane/kube';
+import { GPU_RESOURCE, LABELS, PRIORITY_CLASS_NAMES } from '@runplane/kube';
 import { createRedis, type Redis } from '@runplane/queue';
 import { createTestNamespace, pollUntil, type TestNamespace } from '@runplane/testing';
 import { type KubePlatform, RTX, startKubePlatform } from './kube-platform';
+import { crashLoopPod } from './kwok-workers';
 
 const POOL = 'sched-kube-workers';
 
@@ -115,29 +116,7 @@ describe('worker states from pod status on Kubernetes', () => {
       'the worker to be initializing again',
       async () => (await states.read(endpointId)).counts.throttled === 0,
     );
-    // What kubelet reports for a container that keeps exiting.
-    await k.kube.core.patchNamespacedPodStatus(
-      {
-        name: pod.metadata?.name ?? '',
-        namespace: k.namespace,
-        body: {
-          status: {
-            containerStatuses: [
-              {
-                name: 'workload',
-                image: 'runplane/echo-worker:dev',
-                imageID: '',
-                ready: false,
-                restartCount: 3,
-                state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container' } },
-                lastState: { terminated: { exitCode: 1, reason: 'Error' } },
-              },
-            ],
-          },
-        },
-      },
-      strategicMergePatchOptions(),
-    );
+    await crashLoopPod(k, pod);
     const unhealthy = await until('the worker to be unhealthy', async () =>
       (await states.read(endpointId)).workers.find((entry) => entry.state === 'unhealthy'),
     );
