@@ -38,6 +38,37 @@ describe('helm/runplane S3 endpoints of network volumes', () => {
     expect(ofKind(production, 'Secret')).toEqual([]);
   });
 
+  it("runs the volume-s3 pods as the image's user with fsGroup 10001 and pulls with the chart's imagePullSecrets", () => {
+    expect(serviceEnv(production, 'scheduler')).toMatchObject({
+      KUBE_VOLUME_S3_RUN_AS_USER: '10001',
+      KUBE_VOLUME_S3_RUN_AS_GROUP: '10001',
+      KUBE_VOLUME_S3_FS_GROUP: '10001',
+      KUBE_VOLUME_S3_IMAGE_PULL_SECRETS: 'registry-example-com',
+    });
+  });
+
+  it("takes the volume-s3 pods' own user, groups and pull Secrets over the chart's", async () => {
+    const env = serviceEnv(
+      await render({
+        files: [PRODUCTION_VALUES],
+        set: [
+          'volumeS3.runAsUser=2000',
+          'volumeS3.runAsGroup=3000',
+          'volumeS3.fsGroup=4000',
+          'volumeS3.imagePullSecrets[0].name=gpu-regcred',
+          'volumeS3.imagePullSecrets[1].name=mirror',
+        ],
+      }),
+      'scheduler',
+    );
+    expect(env).toMatchObject({
+      KUBE_VOLUME_S3_RUN_AS_USER: '2000',
+      KUBE_VOLUME_S3_RUN_AS_GROUP: '3000',
+      KUBE_VOLUME_S3_FS_GROUP: '4000',
+      KUBE_VOLUME_S3_IMAGE_PULL_SECRETS: 'gpu-regcred,mirror',
+    });
+  });
+
   it('makes the Secret in the workload namespace from database.url and encryptionKey.value, and takes a given image', async () => {
     const objects = await render({
       set: [...FROM_VALUES, 'volumeS3.image=registry.example/s3:1', 'redis.url=redis://r'],
@@ -56,6 +87,7 @@ describe('helm/runplane S3 endpoints of network volumes', () => {
       KUBE_VOLUME_S3_ENCRYPTION_SECRET: `${PREFIX}-volume-s3`,
     });
     expect(env['KUBE_VOLUME_S3_STORAGE_CLASS']).toBeUndefined();
+    expect(env['KUBE_VOLUME_S3_IMAGE_PULL_SECRETS']).toBeUndefined();
   });
 
   it("routes each data center's host whole to its S3 endpoint's Service, from the workload namespace", () => {
@@ -85,6 +117,8 @@ describe('helm/runplane S3 endpoints of network volumes', () => {
     [[...FROM_VALUES, 'volumeS3.ingress.enabled=true'], 'volumeS3.ingress.hosts is required'],
     [['volumeS3.ingress.hosts.eu-ro-1=s3.example.com'], "invalid propertyName 'eu-ro-1'"],
     [['volumeS3.storageGb=0'], "at '/volumeS3/storageGb'"],
+    [['volumeS3.fsGroup=0'], "at '/volumeS3/fsGroup'"],
+    [['volumeS3.imagePullSecrets[0].secret=regcred'], "at '/volumeS3/imagePullSecrets/0'"],
   ])('refuses %j at install with a message naming the value', async (set, message) => {
     const result = await template({ set: [...set, 'redis.url=redis://r'] });
     expect(result.output).toContain(message);

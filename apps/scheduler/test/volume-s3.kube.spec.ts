@@ -14,7 +14,9 @@ interface Deployment {
     selector: { matchLabels?: Record<string, string> };
     template: {
       spec?: {
-        containers: { image?: string; args?: string[]; volumeMounts?: unknown[] }[];
+        securityContext?: unknown;
+        imagePullSecrets?: unknown[];
+        containers: { image?: string; args?: string[]; volumeMounts?: unknown[]; securityContext?: unknown }[];
         volumes?: unknown[];
       };
     };
@@ -27,7 +29,12 @@ describe('S3 endpoints of network volumes on Kubernetes', () => {
 
   beforeAll(async () => {
     k = await startKubePlatform(POOL, [rtxPool(1)], {
-      scheduler: { KUBE_VOLUME_S3_IMAGE: IMAGE, KUBE_VOLUME_S3_STORAGE_GB: '200' },
+      scheduler: {
+        KUBE_VOLUME_S3_IMAGE: IMAGE,
+        KUBE_VOLUME_S3_STORAGE_GB: '200',
+        KUBE_VOLUME_S3_FS_GROUP: '20002',
+        KUBE_VOLUME_S3_IMAGE_PULL_SECRETS: 'regcred, mirror-cred',
+      },
     });
   }, 240_000);
 
@@ -50,10 +57,28 @@ describe('S3 endpoints of network volumes on Kubernetes', () => {
     );
     const pod = deployment.spec?.template.spec;
     expect(pod?.containers.map((c) => [c.image, c.args])).toEqual([[IMAGE, ['node', 'dist/apps/volume-s3/main.js']]]);
-    expect(pod?.containers[0]?.volumeMounts).toEqual([{ name: 'volumes', mountPath: '/volumes' }]);
+    expect(pod?.containers[0]?.volumeMounts).toEqual([
+      { name: 'volumes', mountPath: '/volumes' },
+      { name: 'tmp', mountPath: '/tmp' },
+    ]);
     expect(pod?.volumes).toEqual([
       { name: 'volumes', persistentVolumeClaim: { claimName: 'runplane-volumes-eu-ro-1' } },
+      { name: 'tmp', emptyDir: {} },
     ]);
+    expect(pod?.securityContext).toEqual({
+      runAsNonRoot: true,
+      runAsUser: 10001,
+      runAsGroup: 10001,
+      fsGroup: 20002,
+      fsGroupChangePolicy: 'OnRootMismatch',
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(pod?.containers[0]?.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    expect(pod?.imagePullSecrets).toEqual([{ name: 'regcred' }, { name: 'mirror-cred' }]);
     const claim = await k.kube.core.readNamespacedPersistentVolumeClaim({
       name: 'runplane-volumes-eu-ro-1',
       namespace: k.namespace,

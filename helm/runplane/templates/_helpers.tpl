@@ -214,8 +214,27 @@ seccompProfile:
   value: {{ include "runplane.volumeS3Secret" $ | quote }}
 - name: KUBE_VOLUME_S3_ENCRYPTION_SECRET
   value: {{ include "runplane.volumeS3Secret" $ | quote }}
+- name: KUBE_VOLUME_S3_RUN_AS_USER
+  value: {{ .runAsUser | quote }}
+- name: KUBE_VOLUME_S3_RUN_AS_GROUP
+  value: {{ .runAsGroup | quote }}
+- name: KUBE_VOLUME_S3_FS_GROUP
+  value: {{ .fsGroup | quote }}
+{{- with .imagePullSecrets | default $.Values.imagePullSecrets }}
+- name: KUBE_VOLUME_S3_IMAGE_PULL_SECRETS
+  value: {{ include "runplane.secretNames" . | quote }}
 {{- end }}
 {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* A list of [{name: …}] as `name,name2`. */}}
+{{- define "runplane.secretNames" -}}
+{{- $names := list -}}
+{{- range . -}}
+{{- $names = append $names .name -}}
+{{- end -}}
+{{- join "," $names -}}
 {{- end -}}
 
 {{/* A label map as KUBE_NODE_SELECTOR's `key=value,…`, keys sorted. */}}
