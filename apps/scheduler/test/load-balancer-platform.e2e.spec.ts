@@ -5,6 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { pollUntil } from '@runplane/testing';
 import { type PlatformHarness, startPlatform } from './harness';
+import { createLbEndpoint } from './workloads';
 
 const LB_DOMAIN = 'lb.test';
 
@@ -56,27 +57,7 @@ describe('a load-balancing endpoint scaled from zero by its first request', () =
       jobRouter: true,
       jobRouterEnv: { RUNPLANE_LB_DOMAIN: LB_DOMAIN, LB_WAIT_MS: '60000', LB_REFRESH_INTERVAL_MS: '100' },
     });
-    const template = await p.v1('POST', '/templates', {
-      name: 'lb-worker',
-      imageName: 'runplane/lb-worker:dev',
-      isServerless: true,
-      dockerEntrypoint: ['node'],
-      dockerStartCmd: ['-e', SERVER],
-    });
-    expect(template.status).toBe(200);
-    const endpoint = await p.v1('POST', '/endpoints', {
-      name: 'lb',
-      type: 'LOAD_BALANCER',
-      templateId: (template.body as { id: string }).id,
-      gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
-      workersMin: 0,
-      workersMax: 2,
-      idleTimeout: 3,
-      scalerType: 'REQUEST_COUNT',
-      scalerValue: 4,
-    });
-    expect(endpoint.status).toBe(200);
-    endpointId = (endpoint.body as { id: string }).id;
+    endpointId = await createLbEndpoint(p, SERVER, { workersMax: 2, idleTimeout: 3, scalerValue: 4 });
   }, 180_000);
 
   afterAll(async () => {

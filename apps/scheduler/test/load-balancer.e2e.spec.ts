@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { LoadBalancerTraffic } from '@runplane/jobs';
 import { isProcessAlive, pollUntil } from '@runplane/testing';
 import { type PlatformHarness, startPlatform } from './harness';
-import { processRecord } from './workloads';
+import { createLbEndpoint, processRecord } from './workloads';
 
 /** RunPod's load-balancing worker shape: an HTTP server on PORT, a health server answering /ping on PORT_HEALTH. */
 const SERVER = `
@@ -33,28 +33,12 @@ describe('load-balancing endpoints on the local driver', () => {
   beforeAll(async () => {
     p = await startPlatform('sched-lb');
     traffic = new LoadBalancerTraffic(p.redis, p.prefix);
-    const template = await p.v1('POST', '/templates', {
-      name: 'lb-worker',
-      imageName: 'runplane/lb-worker:dev',
-      isServerless: true,
-      dockerEntrypoint: ['node'],
-      dockerStartCmd: ['-e', SERVER],
-      env: { PORT: '8000', PORT_HEALTH: '8001' },
-    });
-    expect(template.status).toBe(200);
-    const endpoint = await p.v1('POST', '/endpoints', {
-      name: 'lb',
-      type: 'LOAD_BALANCER',
-      templateId: (template.body as { id: string }).id,
-      gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
-      workersMin: 0,
+    endpointId = await createLbEndpoint(p, SERVER, {
       workersMax: 3,
       idleTimeout: 1,
-      scalerType: 'REQUEST_COUNT',
       scalerValue: 2,
+      env: { PORT: '8000', PORT_HEALTH: '8001' },
     });
-    expect(endpoint.status).toBe(200);
-    endpointId = (endpoint.body as { id: string }).id;
   }, 180_000);
 
   afterAll(async () => {

@@ -58,3 +58,37 @@ export async function runningPod(p: PlatformHarness, name: string): Promise<{ id
   });
   return { id, pid };
 }
+
+/** How a test's load-balancing endpoint scales; it runs no worker at rest. */
+export interface LbEndpointShape {
+  workersMax: number;
+  idleTimeout: number;
+  scalerValue: number;
+  /** The template's env (the worker's ports). */
+  env?: Record<string, string>;
+}
+
+/** Creates a REQUEST_COUNT load-balancing endpoint whose workers run `server` with `node -e`; returns its id. */
+export async function createLbEndpoint(p: PlatformHarness, server: string, shape: LbEndpointShape): Promise<string> {
+  const { env, ...scaling } = shape;
+  const template = await p.v1('POST', '/templates', {
+    name: 'lb-worker',
+    imageName: 'runplane/lb-worker:dev',
+    isServerless: true,
+    dockerEntrypoint: ['node'],
+    dockerStartCmd: ['-e', server],
+    ...(env ? { env } : {}),
+  });
+  expect(template.status).toBe(200);
+  const endpoint = await p.v1('POST', '/endpoints', {
+    name: 'lb',
+    type: 'LOAD_BALANCER',
+    templateId: (template.body as { id: string }).id,
+    gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
+    workersMin: 0,
+    scalerType: 'REQUEST_COUNT',
+    ...scaling,
+  });
+  expect(endpoint.status).toBe(200);
+  return (endpoint.body as { id: string }).id;
+}
