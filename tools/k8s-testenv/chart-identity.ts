@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { KubeApiError, type KubeTestClient, type KubeTestEnv, NODE_POOL_LABEL } from '@runplane/testing';
 import { stringify } from 'yaml';
 import { type KubeObject, ofKind, RELEASE, render, serviceEnv, SERVICES } from './helm-chart';
+import { type PlatformHarness, startPlatform } from '../../apps/scheduler/test/harness';
 
 /**
  * The Helm chart's identities on the test cluster: its ServiceAccounts and RBAC applied to a release namespace (the
@@ -107,4 +109,26 @@ export function writeTokenKubeconfig(env: KubeTestEnv, file: string, user: strin
     'current-context': user,
   };
   writeFileSync(file, stringify(kubeconfig), { mode: 0o600 });
+}
+
+/** The scheduler's settings that stay fixed in a spec acting as the chart's scheduler. */
+const SCHEDULER_TEST_ENV = { SCHEDULER_STOP_GRACE_MS: '1000' };
+
+/**
+ * Starts the platform with its scheduler configured as the chart configures it (`chartEnv`, the chart's scheduler
+ * env picked by the spec) and authenticated only by the kubeconfig at `kubeconfigPath`.
+ */
+export function startAsChartScheduler(
+  pool: string,
+  chartEnv: Record<string, string>,
+  kubeconfigPath: string,
+): Promise<PlatformHarness> {
+  return startPlatform(pool, {
+    scheduler: {
+      ...chartEnv,
+      KUBECONFIG: kubeconfigPath,
+      RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      ...SCHEDULER_TEST_ENV,
+    },
+  });
 }

@@ -2,7 +2,6 @@
 // kubeconfig holds only a TokenRequest token of the chart's scheduler ServiceAccount, run with the chart's scheduler
 // env (KUBE_VOLUME_S3_* included), applies its data center's volumes claim, volume-s3 Deployment and Service in the
 // workload namespace, and that token may neither read nor delete them, nor write Deployments elsewhere.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,10 +22,11 @@ import {
   createIgnoringConflict,
   requestToken,
   serviceAccountName,
+  startAsChartScheduler,
   writeTokenKubeconfig,
 } from './chart-identity';
 import { type KubeObject, ofKind, render, serviceEnv } from './helm-chart';
-import { type PlatformHarness, startPlatform } from '../../apps/scheduler/test/harness';
+import type { PlatformHarness } from '../../apps/scheduler/test/harness';
 import { rtxPool } from '../../apps/scheduler/test/kube-platform';
 
 const POOL = 'chart-rbac-volume-s3';
@@ -94,14 +94,7 @@ describe("the chart's scheduler RBAC with S3 endpoints of network volumes, on a 
           ['KUBE_LEADER_LEASE', 'KUBE_REQUEST_CONTAINER_DISK'].includes(key),
       ),
     );
-    p = await startPlatform(POOL, {
-      scheduler: {
-        ...scheduler,
-        KUBECONFIG: kubeconfigPath,
-        RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-        SCHEDULER_STOP_GRACE_MS: '1000',
-      },
-    });
+    p = await startAsChartScheduler(POOL, scheduler, kubeconfigPath);
     admin = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 100, burst: 200 });
   }, 240_000);
 

@@ -3,7 +3,7 @@
 // the chart's scheduler env) mirrors nodes, wins the Lease, creates and deletes a Pod's objects, and is refused
 // anything cluster-wide beyond reading nodes and pods.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LogLine } from '@runplane/contracts';
@@ -20,10 +20,15 @@ import {
   removeNodePool,
   type TestNamespace,
 } from '@runplane/testing';
-import { parse, stringify } from 'yaml';
-import { collection, createIgnoringConflict } from './chart-identity';
+import {
+  collection,
+  createIgnoringConflict,
+  requestToken,
+  startAsChartScheduler,
+  writeTokenKubeconfig,
+} from './chart-identity';
 import { type KubeObject, ofKind, RELEASE, render, serviceEnv } from './helm-chart';
-import { type PlatformHarness, startPlatform } from '../../apps/scheduler/test/harness';
+import type { PlatformHarness } from '../../apps/scheduler/test/harness';
 import { H100, H100_PAIR_POOL } from '../../apps/scheduler/test/kube-platform';
 
 const POOL = 'sched-chart-rbac';
@@ -64,16 +69,10 @@ describe("the Helm chart's scheduler RBAC on a real apiserver", () => {
       ),
     ];
     for (const object of rbac) await createIgnoringConflict(env.client, object);
-    const request = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } };
-    const { status } = await env.client.create<{ status: { token: string } }>(
-      `/api/v1/namespaces/${ns.name}/serviceaccounts/${SCHEDULER_SA}/token`,
-      request,
-    );
-    const kubeconfig = parse(env.kubeconfig) as { users: { user: { token: string } }[] };
-    for (const user of kubeconfig.users) user.user.token = status.token;
+    const token = await requestToken(env, ns.name, SCHEDULER_SA);
     const kubeconfigPath = path.join(dir, 'scheduler.kubeconfig');
-    writeFileSync(kubeconfigPath, stringify(kubeconfig), { mode: 0o600 });
-    asScheduler = new KubeTestClient({ ...env.connection, token: status.token });
+    writeTokenKubeconfig(env, kubeconfigPath, 'scheduler', token);
+    asScheduler = new KubeTestClient({ ...env.connection, token });
     const chartEnv = serviceEnv(objects, 'scheduler');
     const keys = [
       'SCHEDULER_DRIVER',
@@ -84,14 +83,7 @@ describe("the Helm chart's scheduler RBAC on a real apiserver", () => {
       'KUBE_REQUEST_CONTAINER_DISK',
     ];
     const scheduler = Object.fromEntries(keys.map((key) => [key, chartEnv[key]!]));
-    p = await startPlatform(POOL, {
-      scheduler: {
-        ...scheduler,
-        KUBECONFIG: kubeconfigPath,
-        RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-        SCHEDULER_STOP_GRACE_MS: '1000',
-      },
-    });
+    p = await startAsChartScheduler(POOL, scheduler, kubeconfigPath);
     admin = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 100, burst: 200 });
   }, 240_000);
 
