@@ -3,7 +3,7 @@ import type { PodUsageEvent } from '@runplane/contracts';
 import { newId } from '@runplane/db';
 import type { NestFastifyApplication } from '@runplane/http';
 import { createQueue, createRedis, type Redis, USAGE_QUEUE, usageCatalog } from '@runplane/queue';
-import { createTestStores, pollUntil, type TestStores } from '@runplane/testing';
+import { createTestStores, podUsageEvent, pollUntil, type TestStores } from '@runplane/testing';
 import { WebhookReceiver } from '../../apps/webhook-dispatcher/test/receiver';
 import {
   alertRules,
@@ -146,24 +146,14 @@ describe('Runplane metrics after a scripted workload', () => {
   it('counts usage events applied and refused', async () => {
     const queue = createQueue(usageCatalog, USAGE_QUEUE, { redis: queueRedis, prefix: stores.prefix });
     try {
-      const event = (id: string, account: string): PodUsageEvent => ({
-        eventId: id,
-        accountId: account,
-        occurredAt: new Date().toISOString(),
-        type: 'pod.started',
-        podId: `pod-${id}`,
-        gpuTypeId: 'NVIDIA L4',
-        gpuCount: 1,
-        cpuFlavorId: null,
-        cloudType: 'SECURE',
-        interruptible: false,
-        dataCenterId: 'EU-RO-1',
-        costPerHr: '0.60',
-        containerDiskInGb: 0,
-        volumeInGb: 0,
-        templateId: null,
-        imageName: 'img:pod',
-      });
+      const event = (id: string, account: string): PodUsageEvent =>
+        podUsageEvent({
+          eventId: id,
+          accountId: account,
+          occurredAt: new Date().toISOString(),
+          type: 'pod.started',
+          podId: `pod-${id}`,
+        });
       await queue.add('usage.record', event('ev-ok', accountId), { jobId: 'ev-ok' });
       await queue.add('usage.record', event('ev-nobody', 'no-such-account'), { jobId: 'ev-nobody' });
       const text = await pollUntil(

@@ -3,7 +3,7 @@ import type { PodUsageEvent, UsageEvent, WorkerUsageEvent } from '@runplane/cont
 import { type DatabaseClient, newId } from '@runplane/db';
 import { buildService, type NestFastifyApplication } from '@runplane/http';
 import { createQueue, defineJobCatalog, type Redis, USAGE_QUEUE, usageCatalog } from '@runplane/queue';
-import { createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
+import { createTestStores, FakeClock, podUsageEvent, pollUntil, type TestStores } from '@runplane/testing';
 import { z } from 'zod';
 import { BillingAggregatorModule } from '../src/billing-aggregator.module';
 import { billingAggregatorEnvSchema } from '../src/config';
@@ -32,25 +32,11 @@ describe('billing-aggregator usage intake', () => {
     type: PodUsageEvent['type'],
     offsetMs: number,
     extra: Partial<PodUsageEvent> = {},
-  ): PodUsageEvent => ({
-    eventId: `${podId}-${type}-${offsetMs}`,
-    accountId,
-    occurredAt: iso(offsetMs),
-    type,
-    podId,
-    gpuTypeId: 'NVIDIA L4',
-    gpuCount: 1,
-    cpuFlavorId: null,
-    cloudType: 'SECURE',
-    interruptible: false,
-    dataCenterId: 'EU-RO-1',
-    costPerHr: '0.60',
-    containerDiskInGb: 0,
-    volumeInGb: 0,
-    templateId: null,
-    imageName: 'img:pod',
-    ...extra,
-  });
+  ): PodUsageEvent =>
+    podUsageEvent(
+      { eventId: `${podId}-${type}-${offsetMs}`, accountId, occurredAt: iso(offsetMs), type, podId },
+      extra,
+    );
 
   async function deliver(events: UsageEvent[], jobSuffix = ''): Promise<void> {
     for (const event of events) await queue.add('usage.record', event, { jobId: `${event.eventId}${jobSuffix}` });

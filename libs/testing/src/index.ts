@@ -68,3 +68,4 @@ export {
 } from './kube-env-versions';
 export * from './fuzz';
 export { kwokContainerLogFile } from './kube-env-args';
+export { podUsageEvent, type PodUsageEventKey } from './usage-events';
