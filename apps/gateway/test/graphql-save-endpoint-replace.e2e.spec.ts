@@ -2,7 +2,7 @@ import { seedCatalog } from '@runplane/catalog';
 import type { EndpointDto } from '@runplane/contracts';
 import { postGraphql } from './fixtures/graphql/client';
 import { CTL_SAVE_ENDPOINT, ctlReplaceEndpointVariables, pyCreateEndpointFull } from './fixtures/graphql/runpod-texts';
-import { bearer, type GatewayHarness, startGateway } from './harness';
+import { type GatewayHarness, newServerlessTemplate, restAs, startGateway } from './harness';
 
 describe('GraphQL saveEndpoint with an id (full replace)', () => {
   let gw: GatewayHarness;
@@ -12,18 +12,8 @@ describe('GraphQL saveEndpoint with an id (full replace)', () => {
   let template2: { id: string };
   let volume: { id: string };
 
-  const rest = async <T>(secret: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => {
-    const res = await gw.inject({ method, url, headers: bearer(secret), ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: res.json<T>() };
-  };
-  const newTemplate = async (name: string) =>
-    (
-      await rest<{ id: string }>(owner.secret, 'POST', '/v1/templates', {
-        name,
-        imageName: 'runplane/accept:1',
-        isServerless: true,
-      })
-    ).body;
+  const rest = restAs(() => gw);
+  const newTemplate = (name: string) => newServerlessTemplate(rest, owner.secret, name);
   /** An endpoint made by runpod-python's create_endpoint with every option (volume, location, CUDA, FlashBoot). */
   const fullEndpoint = async (name: string) => {
     const res = await postGraphql(gw, { key: owner.secret, query: pyCreateEndpointFull(name, template.id, volume.id) });
@@ -141,13 +131,7 @@ describe('GraphQL saveEndpoint with an id (full replace)', () => {
 
   it("answers an unknown or another account's id with HTTP 200 and 'Endpoint not found', changing nothing", async () => {
     const id = await fullEndpoint('not-theirs');
-    const theirTemplate = (
-      await rest<{ id: string }>(other.secret, 'POST', '/v1/templates', {
-        name: 'theirs',
-        imageName: 'runplane/accept:1',
-        isServerless: true,
-      })
-    ).body;
+    const theirTemplate = await newServerlessTemplate(rest, other.secret, 'theirs');
     for (const [secret, variables] of [
       [other.secret, ctlReplaceEndpointVariables(id, 'taken', theirTemplate.id)],
       [owner.secret, ctlReplaceEndpointVariables('nosuchendpoint', 'x', template.id)],

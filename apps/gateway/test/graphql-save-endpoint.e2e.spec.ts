@@ -8,7 +8,7 @@ import {
   pyCreateEndpointFull,
   pyUpdateEndpointTemplate,
 } from './fixtures/graphql/runpod-texts';
-import { bearer, type GatewayHarness, startGateway } from './harness';
+import { type GatewayHarness, newServerlessTemplate, restAs, startGateway } from './harness';
 
 describe('GraphQL saveEndpoint (create) and updateEndpointTemplate', () => {
   let gw: GatewayHarness;
@@ -18,18 +18,8 @@ describe('GraphQL saveEndpoint (create) and updateEndpointTemplate', () => {
   let template2: { id: string };
   let otherTemplate: { id: string };
 
-  const rest = async <T>(secret: string, method: 'GET' | 'POST', url: string, payload?: object) => {
-    const res = await gw.inject({ method, url, headers: bearer(secret), ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: res.json<T>() };
-  };
-  const newTemplate = async (secret: string, name: string) =>
-    (
-      await rest<{ id: string }>(secret, 'POST', '/v1/templates', {
-        name,
-        imageName: 'runplane/accept:1',
-        isServerless: true,
-      })
-    ).body;
+  const rest = restAs(() => gw);
+  const newTemplate = (secret: string, name: string) => newServerlessTemplate(rest, secret, name);
 
   beforeAll(async () => {
     gw = await startGateway('graphql-save-endpoint');

@@ -87,3 +87,29 @@ export function requestsAs(
   return (caller, method, url, payload) =>
     gw().inject({ method, url, headers: bearer(caller.secret), ...(payload ? { payload } : {}) });
 }
+
+/** A REST call answering its status and JSON body. */
+export type RestCall = <T>(
+  secret: string,
+  method: Method,
+  url: string,
+  payload?: object,
+) => Promise<{ status: number; body: T }>;
+
+/** REST calls with a key on the gateway that `gw` returns when the call is made (specs start it in beforeAll). */
+export function restAs(gw: () => GatewayHarness): RestCall {
+  return async <T>(secret: string, method: Method, url: string, payload?: object) => {
+    const res = await gw().inject({ method, url, headers: bearer(secret), ...(payload ? { payload } : {}) });
+    return { status: res.statusCode, body: res.json<T>() };
+  };
+}
+
+/** Creates a serverless template named `name` with `secret`'s key; answers its id. */
+export async function newServerlessTemplate(rest: RestCall, secret: string, name: string): Promise<{ id: string }> {
+  const { body } = await rest<{ id: string }>(secret, 'POST', '/v1/templates', {
+    name,
+    imageName: 'runplane/accept:1',
+    isServerless: true,
+  });
+  return body;
+}
