@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { encryptionEnv, envInt, loadConfigOrExit } from '@runplane/config';
+import { encryptionEnv, envInt, loadBalancerDomainEnv, loadConfigOrExit } from '@runplane/config';
 import { serviceEnvSchema } from '@runplane/http';
 
 /** Per-account quotas of the management API v2 (requests per window; 0 = no limit in that window). */
@@ -19,14 +19,7 @@ const jobApiEnv = {
  * RUNPLANE_LB_DOMAIN as the job-router's, which serves those hosts.
  */
 const loadBalancerEnv = {
-  RUNPLANE_LB_DOMAIN: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, {
-      error: 'expected a DNS domain, e.g. lb.example.com',
-    })
-    .optional(),
+  ...loadBalancerDomainEnv,
   RUNPLANE_LB_SCHEME: z.enum(['https', 'http']).default('https'),
 };
 

@@ -110,3 +110,18 @@ export const encryptionEnv = {
       return z.NEVER;
     }),
 };
+
+/**
+ * The domain under which each load-balancing endpoint is a host (`<endpointId>.<domain>`), e.g. `lb.example.com`:
+ * lower-cased DNS name, optional (unset = no load-balancing hosts).
+ */
+export const loadBalancerDomainEnv = {
+  RUNPLANE_LB_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, {
+      error: 'expected a DNS domain, e.g. lb.example.com',
+    })
+    .optional(),
+};

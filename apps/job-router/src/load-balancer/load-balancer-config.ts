@@ -1,4 +1,4 @@
-import { envInt, z } from '@runplane/config';
+import { envInt, loadBalancerDomainEnv } from '@runplane/config';
 
 const MiB = 1024 * 1024;
 
@@ -7,15 +7,7 @@ const MiB = 1024 * 1024;
  * Without RUNPLANE_LB_DOMAIN no request is proxied.
  */
 export const loadBalancerEnv = {
-  /** The domain under which each load-balancing endpoint is a host (`<endpointId>.<domain>`), e.g. `lb.example.com`. */
-  RUNPLANE_LB_DOMAIN: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, {
-      error: 'expected a DNS domain, e.g. lb.example.com',
-    })
-    .optional(),
+  ...loadBalancerDomainEnv,
   /** How long a request waits for a ready worker (scale from zero) before it is answered 503. */
   LB_WAIT_MS: envInt({ min: 0, max: 600_000, default: 60_000 }),
   /** Largest request body proxied to a worker (bytes); a larger one is answered 413. */
