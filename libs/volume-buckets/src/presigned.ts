@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { parseAmzDate, type SignableRequest, type SigningKey, signer } from './sigv4';
+import { parseAmzDate, signableHttpRequest, type SignableRequest, type SigningKey, signer } from './sigv4';
 
 /** The SigV4 fields of a presigned URL's query (`X-Amz-Credential`, `X-Amz-Signature` ...). */
 export interface PresignedAuth {
@@ -67,23 +67,13 @@ export async function isPresignedValid(
     if (value !== undefined) headers[name] = value;
   }
   const unsigned = new Set(['x-amz-content-sha256']);
-  const presigned = await signer(key).presign(
-    {
-      method: request.method,
-      protocol: 'http:',
-      hostname: headers['host'] ?? '',
-      path: request.path,
-      query: request.query,
-      headers,
-    },
-    {
-      signingDate: auth.date,
-      expiresIn: auth.expiresSeconds,
-      signableHeaders: new Set(auth.signedHeaders),
-      unsignableHeaders: unsigned,
-      unhoistableHeaders: unsigned,
-    },
-  );
+  const presigned = await signer(key).presign(signableHttpRequest(request, headers), {
+    signingDate: auth.date,
+    expiresIn: auth.expiresSeconds,
+    signableHeaders: new Set(auth.signedHeaders),
+    unsignableHeaders: unsigned,
+    unhoistableHeaders: unsigned,
+  });
   const expected = String(presigned.query?.['X-Amz-Signature'] ?? '');
   return (
     expected.length === auth.signature.length && timingSafeEqual(Buffer.from(expected), Buffer.from(auth.signature))

@@ -61,6 +61,21 @@ export function signer(key: SigningKey): SignatureV4 {
   });
 }
 
+/** A request as the S3 signer reads it. */
+export type SignerRequest = Parameters<SignatureV4['presign']>[0];
+
+/** The request as the signer reads it, with only `headers` (the host among them). */
+export function signableHttpRequest(request: SignableRequest, headers: Record<string, string>): SignerRequest {
+  return {
+    method: request.method,
+    protocol: 'http:',
+    hostname: headers['host'] ?? '',
+    path: request.path,
+    query: request.query,
+    headers,
+  };
+}
+
 /**
  * Signs the request's `signedHeaders` (and nothing else) with `key` at `date`; the payload hash is the request's own
  * `x-amz-content-sha256`, so the body is never read here. Answers the whole Authorization header.
@@ -74,17 +89,10 @@ export async function authorizationFor(
   const headers = Object.fromEntries(
     signedHeaders.filter((name) => request.headers[name] !== undefined).map((name) => [name, request.headers[name]]),
   ) as Record<string, string>;
-  const signed = await signer(key).sign(
-    {
-      method: request.method,
-      protocol: 'http:',
-      hostname: headers['host'] ?? '',
-      path: request.path,
-      query: request.query,
-      headers,
-    },
-    { signingDate: date, signableHeaders: new Set(signedHeaders) },
-  );
+  const signed = await signer(key).sign(signableHttpRequest(request, headers), {
+    signingDate: date,
+    signableHeaders: new Set(signedHeaders),
+  });
   return String(signed.headers['authorization']);
 }
 
