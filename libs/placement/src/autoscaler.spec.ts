@@ -1,20 +1,14 @@
+import { scalingSettings, scalingWorker } from './__fixtures__/scaling';
 import {
   desiredWorkerCount,
   replacementBackoffMs,
   scalingPlan,
   type ScalingSettings,
-  type ScalingWorker,
   workersToRemove,
 } from './autoscaler';
 
-const settings = (extra: Partial<ScalingSettings> = {}): ScalingSettings => ({
-  scalerType: 'QUEUE_DELAY',
-  scalerValue: 4,
-  workersMin: 0,
-  workersMax: 5,
-  idleTimeout: 5,
-  ...extra,
-});
+const settings = (extra: Partial<ScalingSettings> = {}) =>
+  scalingSettings({ scalerType: 'QUEUE_DELAY', scalerValue: 4 }, extra);
 const signals = (
   scalingQueued: number,
   oldestScalingWaitMs: number | null = 0,
@@ -26,13 +20,7 @@ const signals = (
   inProgress,
   oldestScalingWaitMs,
 });
-const worker = (id: string, extra: Partial<ScalingWorker> = {}): ScalingWorker => ({
-  id,
-  initializing: false,
-  busy: false,
-  idleForMs: 0,
-  ...extra,
-});
+const worker = scalingWorker;
 
 describe('desiredWorkerCount: QUEUE_DELAY', () => {
   it('starts the first worker at once when jobs wait and none is up', () => {

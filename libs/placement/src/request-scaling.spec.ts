@@ -1,21 +1,10 @@
-import { requestScalingPlan, type ScalingSettings, type ScalingWorker } from './autoscaler';
+import { scalingSettings, scalingWorker } from './__fixtures__/scaling';
+import { requestScalingPlan, type ScalingSettings } from './autoscaler';
 
-const settings = (extra: Partial<ScalingSettings> = {}): ScalingSettings => ({
-  scalerType: 'REQUEST_COUNT',
-  scalerValue: 2,
-  workersMin: 0,
-  workersMax: 5,
-  idleTimeout: 5,
-  ...extra,
-});
+const settings = (extra: Partial<ScalingSettings> = {}) =>
+  scalingSettings({ scalerType: 'REQUEST_COUNT', scalerValue: 2 }, extra);
 const traffic = (waiting: number, inFlight = 0, requestsPerSecond = 0) => ({ waiting, inFlight, requestsPerSecond });
-const worker = (id: string, extra: Partial<ScalingWorker> = {}): ScalingWorker => ({
-  id,
-  initializing: false,
-  busy: false,
-  idleForMs: 0,
-  ...extra,
-});
+const worker = scalingWorker;
 
 describe('requestScalingPlan (load-balancing endpoints)', () => {
   it('scales from zero for one waiting request', () => {
