@@ -1,6 +1,6 @@
 // Why a queued job waits, on Kubernetes (kwok): no capacity for the endpoint's GPU type, no worker allowed, worker pods
 // crash-looping (with kubelet's reason), each given alike by /status, /health and v2 /workers; and a worker pod's cold
-// start by phase, from its pod's conditions and container status to its first job, in order on its row and in the
+// start by phase, from its pod's conditions, its `Pulled` Event and container status to its first job, in order on its row and in the
 // scheduler's histogram.
 import { COLD_START_PHASES, type WaitingReasonDto } from '@runplane/contracts';
 import { LABELS } from '@runplane/kube';
@@ -99,8 +99,47 @@ describe('waiting reasons and cold starts on Kubernetes', () => {
     const endpointId = await endpoint('cold', {});
     const workers = new KwokWorkers(k, endpointId);
     served.push(workers);
-    workers.start();
     const jobId = await submit(endpointId);
+    // kwok runs no kubelet: the test posts the `Pulled` Event a kubelet would, once the worker pod runs, and starts
+    // the worker only after the scheduler recorded the pull (a worker's first ping dates a pull never reported).
+    const running = await pollUntil(
+      async () => {
+        const [worker] = await k.p.db.pod.findMany({ where: { endpointId } });
+        const pod = worker && (await k.pod(worker.id));
+        return worker && pod?.status?.containerStatuses?.[0]?.state?.running?.startedAt ? { worker, pod } : undefined;
+      },
+      { timeoutMs: 30_000, description: 'the worker pod to run' },
+    );
+    const started = new Date(running.pod.status?.containerStatuses?.[0]?.state?.running?.startedAt ?? 0);
+    await k.kube.core.createNamespacedEvent({
+      namespace: k.namespace,
+      body: {
+        metadata: { name: `${running.pod.metadata?.name}.pulled`, namespace: k.namespace },
+        involvedObject: {
+          kind: 'Pod',
+          apiVersion: 'v1',
+          namespace: k.namespace,
+          name: running.pod.metadata?.name ?? '',
+          uid: running.pod.metadata?.uid ?? '',
+          fieldPath: 'spec.containers{workload}',
+        },
+        reason: 'Pulled',
+        message: 'Container image "runplane/echo-worker:dev" already present on machine',
+        type: 'Normal',
+        source: { component: 'kubelet', host: running.pod.spec?.nodeName ?? '' },
+        firstTimestamp: started,
+        lastTimestamp: started,
+        count: 1,
+      },
+    });
+    await pollUntil(
+      async () => {
+        const worker = await k.p.db.pod.findUnique({ where: { id: running.worker.id } });
+        return (worker?.coldStart as Record<string, string> | null)?.['imagePulled'] ?? undefined;
+      },
+      { timeoutMs: 20_000, description: 'the pull to be recorded from the Pulled Event' },
+    );
+    workers.start();
     await pollUntil(async () => (await jobApi(`${endpointId}/status/${jobId}`)).status === 'COMPLETED' || undefined, {
       timeoutMs: 60_000,
       description: 'the job to complete',
@@ -122,6 +161,13 @@ describe('waiting reasons and cold starts on Kubernetes', () => {
     const scheduled = pod?.status?.conditions?.find((condition) => condition.type === 'PodScheduled');
     const podTime = new Date(scheduled?.lastTransitionTime ?? 0).getTime();
     expect(Date.parse(coldStart['scheduled'] ?? '')).toBe(Math.max(podTime, Date.parse(coldStart['placed'] ?? '')));
+    // The pull is the Pulled Event's time, kept between the pod's scheduling and its container's start.
+    const [scheduledAt, pulledAt, startedAt] = ['scheduled', 'imagePulled', 'containerStarted'].map((phase) =>
+      Date.parse(coldStart[phase] ?? ''),
+    );
+    expect(pulledAt).toBe(Math.min(Math.max(started.getTime(), scheduledAt ?? 0), startedAt ?? 0));
+    expect(scheduledAt).toBeLessThanOrEqual(pulledAt ?? 0);
+    expect(pulledAt).toBeLessThanOrEqual(startedAt ?? 0);
 
     const metrics = await k.p.schedulerMetrics();
     const count = (phase: string) =>

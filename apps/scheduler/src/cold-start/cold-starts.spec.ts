@@ -1,4 +1,4 @@
-import { ColdStarts, noteFromPass } from './cold-starts';
+import { ColdStarts, driverPhases, noteFromPass } from './cold-starts';
 
 const t = (seconds: number): Date => new Date(Date.UTC(2026, 10, 24, 12, 0, seconds));
 
@@ -108,5 +108,29 @@ describe('ColdStarts', () => {
       'firstPing',
       'placed',
     ]);
+  });
+
+  it('keeps a driver’s pull reported after the container started, and dates a pull never reported at the start', async () => {
+    const rows = new Rows();
+    const coldStarts = new ColdStarts(rows);
+    const status = (imagePulledAt: Date | null) => ({
+      phase: 'RUNNING' as const,
+      startedAt: t(4),
+      coldStart: { scheduledAt: t(1), imagePulledAt },
+    });
+    // The Pulled Event is seen after the running pod: the pull is its time, between scheduling and the start.
+    await coldStarts.note('late', driverPhases(status(null)));
+    await coldStarts.note('late', driverPhases(status(t(3))));
+    await coldStarts.note('late', { firstPing: t(6) });
+    expect(rows.rows.get('late')?.['imagePulled']).toBe(t(3).toISOString());
+    // No Pulled Event by the first ping: the pull is dated at the container's start.
+    await coldStarts.note('none', driverPhases(status(null)));
+    await coldStarts.note('none', { firstPing: t(6) });
+    await coldStarts.note('none', driverPhases(status(t(2))));
+    expect(rows.rows.get('none')?.['imagePulled']).toBe(t(4).toISOString());
+    // A driver that reports no pulls (local) records none.
+    await coldStarts.note('local', driverPhases({ phase: 'RUNNING', startedAt: t(4) }));
+    await coldStarts.note('local', { firstPing: t(6) });
+    expect(rows.rows.get('local')).not.toHaveProperty('imagePulled');
   });
 });

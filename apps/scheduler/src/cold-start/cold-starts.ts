@@ -37,6 +37,9 @@ export class ColdStarts {
   /** Phases read so far, for {@link furthest} (synchronous). */
   private readonly known = new Map<string, Reached>();
 
+  /** Workers whose driver reports the image pull (Kubernetes: the pod's `Pulled` Event). */
+  private readonly pullsReported = new Set<string>();
+
   private histogram: PhaseSeconds | null = null;
 
   constructor(private readonly repository: Pick<ColdStartsRepository, 'record' | 'read' | 'readMany'>) {}
@@ -57,8 +60,13 @@ export class ColdStarts {
   /** Notes the phases a worker reached at the given times (each only the first time). */
   async note(workerId: string, seen: PhaseTimes): Promise<void> {
     const reached = await this.reached(workerId);
+    if ('imagePulled' in seen) this.pullsReported.add(workerId);
     // A worker that took a job was heard from: its take is its first ping if none came before.
-    const phases = seen.firstJob ? { firstPing: seen.firstJob, ...seen } : seen;
+    const phases = this.withPullFallback(
+      workerId,
+      reached,
+      seen.firstJob ? { firstPing: seen.firstJob, ...seen } : seen,
+    );
     const added: Record<string, Date> = {};
     for (const phase of COLD_START_PHASES) {
       const seen = phases[phase];
@@ -92,6 +100,7 @@ export class ColdStarts {
   forget(workerId: string): void {
     this.workers.delete(workerId);
     this.known.delete(workerId);
+    this.pullsReported.delete(workerId);
   }
 
   /** What the worker's row holds; its placement (the row's creation) first, so every later phase has one before it. */
@@ -107,6 +116,17 @@ export class ColdStarts {
     }
     this.known.set(workerId, reached);
     return reached;
+  }
+
+  /**
+   * A worker heard from (first ping) whose driver reports pulls but never reported its own (the `Pulled` Event expired
+   * or was never written) has its image pulled at its container's start: the latest the pull can have ended.
+   */
+  private withPullFallback(workerId: string, reached: Reached, phases: PhaseTimes): PhaseTimes {
+    if (!phases.firstPing || phases.imagePulled || reached.has('imagePulled') || !this.pullsReported.has(workerId))
+      return phases;
+    const started = reached.get('containerStarted') ?? phases.containerStarted?.getTime();
+    return started === undefined ? phases : { ...phases, imagePulled: new Date(started) };
   }
 
   private reached(workerId: string): Promise<Reached> {
@@ -144,11 +164,12 @@ export async function noteFromPass(
   }
 }
 
-/** The phases a driver reports of a workload: Kubernetes' pod scheduled and image pulled, and its container's start. */
-export function driverPhases(status: WorkloadStatus): PhaseTimes {
-  return {
-    scheduled: status.coldStart?.scheduledAt ?? null,
-    imagePulled: status.coldStart?.imagePulledAt ?? null,
-    containerStarted: status.phase === 'RUNNING' ? status.startedAt : null,
-  };
+/**
+ * The phases a driver reports of a workload: Kubernetes' pod scheduled and image pulled (present, if null, for a driver
+ * that reports pulls), and its container's start.
+ */
+export function driverPhases(status: Pick<WorkloadStatus, 'phase' | 'startedAt' | 'coldStart'>): PhaseTimes {
+  const containerStarted = status.phase === 'RUNNING' ? status.startedAt : null;
+  if (!status.coldStart) return { scheduled: null, containerStarted };
+  return { scheduled: status.coldStart.scheduledAt, imagePulled: status.coldStart.imagePulledAt, containerStarted };
 }

@@ -1,4 +1,5 @@
 import {
+  type CoreV1Event,
   type KubeClients,
   type KubernetesListObject,
   type KubernetesObject,
@@ -35,6 +36,8 @@ interface WatchSpec<T extends KubernetesObject> {
   path: string;
   list: (query: ListQuery) => Promise<KubernetesListObject<T>>;
   changed: (object: T) => void;
+  /** What to do when an object goes; `changed` when omitted. */
+  deleted?: (object: T) => void;
   labelSelector?: string | undefined;
   fieldSelector?: string;
 }
@@ -54,6 +57,10 @@ export class ClusterCache {
   readonly boundPods: ResourceWatch<V1Pod>;
   /** Pods bound to a node in this namespace that Runplane does not manage. */
   readonly boundStrangers: ResourceWatch<V1Pod>;
+  /** kubelet's `Pulled` Events of this namespace's pods (an image pulled, or already present on the machine). */
+  readonly pulls: ResourceWatch<CoreV1Event>;
+  /** When each pod (by uid) first had its image: the earliest `Pulled` Event seen of it. */
+  private readonly pulledAtByUid = new Map<string, Date>();
 
   constructor(private readonly options: ClusterCacheOptions) {
     const { clients, namespace } = options;
@@ -84,6 +91,12 @@ export class ClusterCache {
       labelSelector: MANAGED_SELECTOR,
     });
     [this.boundPods, this.boundStrangers] = this.watchBoundPods();
+    this.pulls = this.watchPulls();
+  }
+
+  /** The time of a pod's first `Pulled` Event, or null when none was seen (yet, or it expired before the driver ran). */
+  pulledAt(pod: V1Pod): Date | null {
+    return this.pulledAtByUid.get(pod.metadata?.uid ?? '') ?? null;
   }
 
   /** Every pod bound to a node that is not one of this namespace's Runplane workloads (for foreign GPU use). */
@@ -93,19 +106,24 @@ export class ClusterCache {
 
   /** Resolves once every informer has delivered its first list. */
   async synced(): Promise<void> {
-    await Promise.all(
-      [this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods, this.boundStrangers].map(
-        (watch) => watch.synced,
-      ),
-    );
+    await Promise.all(this.all().map((watch) => watch.synced));
   }
 
   async stop(): Promise<void> {
-    await Promise.all(
-      [this.nodes, this.pods, this.services, this.claims, this.secrets, this.boundPods, this.boundStrangers].map(
-        (watch) => watch.stop(),
-      ),
-    );
+    await Promise.all(this.all().map((watch) => watch.stop()));
+  }
+
+  private all(): ResourceWatch<KubernetesObject>[] {
+    return [
+      this.nodes,
+      this.pods,
+      this.services,
+      this.claims,
+      this.secrets,
+      this.boundPods,
+      this.boundStrangers,
+      this.pulls,
+    ];
   }
 
   private readonly workloadChanged = (object: KubernetesObject): void => {
@@ -166,6 +184,34 @@ export class ClusterCache {
     return [elsewhere, strangers];
   }
 
+  /**
+   * kubelet's `Pulled` Events of this namespace's pods, selected by the apiserver (`reason=Pulled`): each keeps its pod's
+   * earliest one (a restart's "already present" Event comes later) and tells the loop the workload changed; the map
+   * holds one entry per live Event's pod.
+   */
+  private watchPulls(): ResourceWatch<CoreV1Event> {
+    const { clients, namespace } = this.options;
+    const pulled = (event: CoreV1Event): void => {
+      const { uid, name } = event.involvedObject;
+      const stamp = event.eventTime ?? event.firstTimestamp ?? event.metadata.creationTimestamp;
+      if (!uid || !stamp) return;
+      const at = new Date(stamp);
+      const known = this.pulledAtByUid.get(uid);
+      if (known && known.getTime() <= at.getTime()) return;
+      this.pulledAtByUid.set(uid, at);
+      const pod = name ? this.pods.get(name, namespace) : undefined;
+      if (pod?.metadata?.uid === uid) this.workloadChanged(pod);
+    };
+    return this.watch<CoreV1Event>({
+      path: this.inNamespace('events'),
+      list: (query) => clients.core.listNamespacedEvent({ namespace, ...query }),
+      changed: pulled,
+      // An Event expires (an hour by default), long after the cold start was recorded: its pod's entry goes with it.
+      deleted: (event) => this.pulledAtByUid.delete(event.involvedObject.uid ?? ''),
+      fieldSelector: 'involvedObject.kind=Pod,reason=Pulled',
+    });
+  }
+
   private watch<T extends KubernetesObject>(spec: WatchSpec<T>): ResourceWatch<T> {
     const { path, labelSelector, fieldSelector } = spec;
     return watchResource<T>({
@@ -176,7 +222,7 @@ export class ClusterCache {
       ...(fieldSelector ? { fieldSelector } : {}),
       onAdd: spec.changed,
       onUpdate: spec.changed,
-      onDelete: spec.changed,
+      onDelete: spec.deleted ?? spec.changed,
       onError: (error, retryInMs) => this.options.log(`watch of ${path} failed; restarting in ${retryInMs} ms`, error),
       onHandlerError: (error) => this.options.log(`handling a change of ${path} failed`, error),
       ...(this.options.resyncMs ? { resyncMs: this.options.resyncMs } : {}),

@@ -96,7 +96,7 @@ describe('foreignGpuUse', () => {
 });
 
 describe('workloadStatusOf', () => {
-  const context = { node: node(), portService: { spec: { ports: [{ port: 22, nodePort: 31022 }] } } };
+  const context = { node: node(), portService: { spec: { ports: [{ port: 22, nodePort: 31022 }] } }, pulledAt: null };
 
   it('reads a running workload with its generation, ports and the node address', () => {
     expect(workloadStatusOf(workload(running), context)).toEqual({
@@ -141,7 +141,9 @@ describe('workloadStatusOf', () => {
   });
 
   it('fails a workload whose node is gone or not ready', () => {
-    expect(workloadStatusOf(workload(running), { node: undefined, portService: undefined })).toMatchObject({
+    expect(
+      workloadStatusOf(workload(running), { node: undefined, portService: undefined, pulledAt: null }),
+    ).toMatchObject({
       phase: 'FAILED',
       reason: 'Machine gpu-0 is gone',
       preempted: false,
@@ -152,7 +154,7 @@ describe('workloadStatusOf', () => {
         conditions: [{ type: 'Ready', status: 'Unknown', message: 'Kubelet stopped posting node status.' }],
       },
     });
-    expect(workloadStatusOf(workload(running), { node: notReady, portService: undefined }).reason).toBe(
+    expect(workloadStatusOf(workload(running), { node: notReady, portService: undefined, pulledAt: null }).reason).toBe(
       'Machine gpu-0 is not ready: Kubelet stopped posting node status.',
     );
   });
@@ -215,7 +217,7 @@ describe('workloadStatusOf', () => {
     };
     const pod = workload(pending);
     pod.spec = { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: undefined };
-    expect(workloadStatusOf(pod, { node: undefined, portService: undefined })).toMatchObject({
+    expect(workloadStatusOf(pod, { node: undefined, portService: undefined, pulledAt: null })).toMatchObject({
       phase: 'CREATING',
       machineName: 'gpu-0',
       reason: 'Unschedulable: 0/3 nodes are available: 3 Insufficient nvidia.com/gpu.',

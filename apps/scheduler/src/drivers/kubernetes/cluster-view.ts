@@ -109,6 +109,8 @@ export interface PodContext {
   node: V1Node | undefined;
   /** The pod's NodePort Service, if any. */
   portService: V1Service | undefined;
+  /** The time of the pod's first `Pulled` Event, null when none was seen. */
+  pulledAt: Date | null;
 }
 
 type ObservedPod = ReturnType<typeof readPodStatus>;
@@ -160,7 +162,7 @@ export function workloadStatusOf(pod: V1Pod, context: PodContext): WorkloadStatu
     preempted: lost === null && observed.preempted,
     reason: running ? null : reason,
     ...(running || phase === 'CREATING' ? lbAddresses(pod) : { serviceAddress: null, healthAddress: null }),
-    coldStart: podColdStart(pod),
+    coldStart: podColdStart(pod, context.pulledAt),
   };
 }
 

@@ -279,6 +279,7 @@ export class KubernetesDriver implements ComputeDriver {
     return workloadStatusOf(pod, {
       node: nodeName ? cache?.nodes.get(nodeName) : undefined,
       portService: cache?.services.get(ownNames.portService(podId), this.namespace),
+      pulledAt: cache?.pulledAt(pod) ?? null,
     });
   }
 
