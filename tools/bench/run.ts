@@ -1,5 +1,6 @@
 // Runplane benchmarks: each suite measures its own baseline in the same run and prints ratios against it.
 import { benchApiKeys, printRatios } from './api-keys.bench';
+import { benchCurves } from './curves';
 import { benchGateway } from './gateway.bench';
 import { benchJobs } from './jobs.bench';
 import { benchScheduler } from './scheduler.bench';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       reactions: Number(env.BENCH_SCHEDULER_REACTIONS ?? 10),
     });
   }
+  if (!only || only.includes('curves')) await benchCurves(options, env.BENCH_SCALE);
 }
 
 main().then(
