@@ -1,12 +1,10 @@
 // Public endpoints end to end on the local driver: an owner publishes an echo endpoint under a model name, two other
 // accounts call it on the job API with their own keys (jobs run on a real examples/echo-worker process), see only
 // their own jobs, and are billed for them through the usage queue and the billing aggregator; the owner is not.
-import { DEFAULT_STORAGE_PRICES } from '@runplane/catalog';
 import type { BillingRecordDto } from '@runplane/contracts';
-import { buildService, type NestFastifyApplication } from '@runplane/http';
+import type { NestFastifyApplication } from '@runplane/http';
 import { type ApiAnswer, callWithKey, ECHO_WORKER_TEMPLATE, pollUntil, TEST_REDIS_URL } from '@runplane/testing';
-import { BillingAggregatorModule } from '../../apps/billing-aggregator/src/billing-aggregator.module';
-import { billingAggregatorEnvSchema } from '../../apps/billing-aggregator/src/config';
+import { startAggregatorInProcess } from '../../apps/billing-aggregator/test/in-process';
 import { type PlatformHarness, startPlatform } from '../../apps/scheduler/test/harness';
 import { accountWithKey } from '../../apps/scheduler/test/test-account';
 
@@ -27,24 +25,15 @@ describe('public endpoints on the local driver', () => {
       jobRouter: true,
       jobRouterEnv: { JOB_TAKE_WAIT_MS: '1000', JOB_HEARTBEAT_INTERVAL_MS: '2000', JOB_SWEEP_INTERVAL_MS: '300' },
     });
-    const config = billingAggregatorEnvSchema.parse({
-      DATABASE_URL: p.config.DATABASE_URL,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: p.prefix,
-      LOG_LEVEL: 'warn',
+    aggregator = await startAggregatorInProcess({
+      env: {
+        DATABASE_URL: p.config.DATABASE_URL,
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_PREFIX: p.prefix,
+        LOG_LEVEL: 'warn',
+      },
+      concurrency: 2,
     });
-    aggregator = await buildService({
-      serviceName: 'billing-aggregator',
-      errorStyle: 'v1',
-      config,
-      module: (infrastructure) =>
-        BillingAggregatorModule.forRoot(infrastructure, {
-          redisUrl: config.REDIS_URL,
-          prices: DEFAULT_STORAGE_PRICES,
-          settings: { redisPrefix: p.prefix, concurrency: 2, rollUpIntervalMs: 0 },
-        }),
-    });
-    await aggregator.init();
     alice = await accountWithKey(p.db, 'public-alice');
     bob = await accountWithKey(p.db, 'public-bob');
     const template = await p.v1('POST', '/templates', ECHO_WORKER_TEMPLATE);

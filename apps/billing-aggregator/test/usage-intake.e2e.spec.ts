@@ -1,12 +1,10 @@
-import { DEFAULT_STORAGE_PRICES } from '@runplane/catalog';
 import type { PodUsageEvent, UsageEvent, WorkerUsageEvent } from '@runplane/contracts';
 import { type DatabaseClient, newId } from '@runplane/db';
-import { buildService, type NestFastifyApplication } from '@runplane/http';
+import type { NestFastifyApplication } from '@runplane/http';
 import { createQueue, defineJobCatalog, type Redis, USAGE_QUEUE, usageCatalog } from '@runplane/queue';
 import { createTestStores, FakeClock, podUsageEvent, pollUntil, type TestStores } from '@runplane/testing';
 import { z } from 'zod';
-import { BillingAggregatorModule } from '../src/billing-aggregator.module';
-import { billingAggregatorEnvSchema } from '../src/config';
+import { startAggregatorInProcess } from './in-process';
 
 /*
  * The billing-aggregator app as it runs: its usage consumer on a real BullMQ queue, Postgres, a fake clock.
@@ -69,24 +67,11 @@ describe('billing-aggregator usage intake', () => {
     ({ db, redis, prefix } = stores);
     accountId = newId();
     await db.account.create({ data: { id: accountId, name: 'usage' } });
-    const config = billingAggregatorEnvSchema.parse({
-      DATABASE_URL: stores.database.url,
-      REDIS_PREFIX: prefix,
-      LOG_LEVEL: 'silent',
+    app = await startAggregatorInProcess({
+      env: { DATABASE_URL: stores.database.url, REDIS_PREFIX: prefix, LOG_LEVEL: 'silent' },
+      concurrency: 3,
+      clock,
     });
-    app = await buildService({
-      serviceName: 'billing-aggregator',
-      errorStyle: 'v1',
-      config,
-      module: (infrastructure) =>
-        BillingAggregatorModule.forRoot(infrastructure, {
-          redisUrl: config.REDIS_URL,
-          prices: DEFAULT_STORAGE_PRICES,
-          clock,
-          settings: { redisPrefix: prefix, concurrency: 3, rollUpIntervalMs: 0 },
-        }),
-    });
-    await app.init();
     queue = createQueue(usageCatalog, USAGE_QUEUE, { redis, prefix });
   });
 
