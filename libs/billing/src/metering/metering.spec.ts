@@ -1,4 +1,5 @@
 import type { PodUsageEvent, StoragePrices, UsageEvent, VolumeUsageEvent } from '@runplane/contracts';
+import { podUsageEvent } from '@runplane/testing';
 import { computeCharges } from './charges';
 import { deriveIntervals, diffIntervals, volumeCostPerMonth } from './intervals';
 
@@ -10,22 +11,8 @@ const prices: StoragePrices = {
   networkVolumeTierGb: 1000,
 };
 const at = (time: string) => `2024-01-01T${time}Z`;
-const pod = (type: PodUsageEvent['type'], time: string, eventId = `${type}-${time}`): PodUsageEvent => ({
-  eventId,
-  accountId: 'a',
-  occurredAt: at(time),
-  type,
-  podId: 'p',
-  gpuTypeId: 'NVIDIA L4',
-  gpuCount: 1,
-  cpuFlavorId: null,
-  cloudType: 'SECURE',
-  interruptible: false,
-  dataCenterId: 'EU-RO-1',
-  costPerHr: '0.60',
-  containerDiskInGb: 0,
-  volumeInGb: 0,
-});
+const pod = (type: PodUsageEvent['type'], time: string, eventId = `${type}-${time}`): PodUsageEvent =>
+  podUsageEvent({ eventId, accountId: 'a', occurredAt: at(time), type, podId: 'p' });
 const volume = (type: VolumeUsageEvent['type'], time: string, sizeGb: number): VolumeUsageEvent => ({
   eventId: `${type}-${time}`,
   accountId: 'a',
