@@ -82,7 +82,7 @@ describe("the chart's ServiceAccounts, as the apiserver's authorizer sees them",
       ['list', 'watch', 'create', 'delete'].map((verb) => ({ verb, resource, namespace: work.name })),
     ),
     { verb: 'patch', resource: 'secrets', namespace: work.name },
-    // Log streams: container output and the pods' Events.
+    // Log streams: container output and the pods' Events (the driver also watches their `Pulled` Events).
     { verb: 'get', resource: 'pods', subresource: 'log', namespace: work.name },
     ...['list', 'watch'].map((verb) => ({ verb, resource: 'events', namespace: work.name })),
     { verb: 'create', resource: 'leases', group: 'coordination.k8s.io', namespace: work.name },
