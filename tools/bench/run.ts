@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       reactions: Number(env.BENCH_SCHEDULER_REACTIONS ?? 10),
     });
   }
-  if (!only || only.includes('curves')) await benchCurves(options, env.BENCH_SCALE);
+  if (!only || only.includes('curves')) await benchCurves(options, env.BENCH_SCALE, env.BENCH_CURVES);
 }
 
 main().then(

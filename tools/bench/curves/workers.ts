@@ -1,0 +1,130 @@
+// Workers curve: 100 to 5,000 parked long-poll job-takes against one job-router: the router's memory per parked
+// take (resident set growth over the parked takes) and the dispatch p50 (engine submit -> a parked take answers).
+import { readFileSync } from 'node:fs';
+import { request } from 'undici';
+import { ms, percentilesOf } from '../results';
+import { call, INPUT, type JobsBenchOptions, type Router, startRouter } from '../jobs/router';
+import type { Curve, Point } from './curve';
+
+const SAMPLES = 50;
+const SETTLE_MS = 2000;
+const POLICY = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false };
+const pause = (millis: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, millis));
+
+/** Resident set of process `pid` in bytes. */
+function rss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+interface Takers {
+  /** Resolves with the next job id any taker receives. */
+  next(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `count` workers, each looping a job-take with no job in progress and reporting each job done at once. */
+async function parkTakers(router: Router, endpointId: string, count: number): Promise<Takers> {
+  const controller = new AbortController();
+  let arrived: () => void = () => undefined;
+  const loop = async (workerId: string, token: string): Promise<void> => {
+    const headers = { authorization: token };
+    const worker = `${router.base}/v2/${endpointId}`;
+    while (!controller.signal.aborted) {
+      const response = await request(`${worker}/job-take/${workerId}?job_in_progress=0`, {
+        headers,
+        signal: controller.signal,
+      }).catch(() => undefined);
+      const text = (await response?.body.text().catch(() => '')) ?? '';
+      if (response?.statusCode !== 200 || text.length === 0) continue;
+      arrived();
+      const job = JSON.parse(text) as { id: string };
+      const body = JSON.stringify({ output: 1 });
+      await call(`${worker}/job-done/${workerId}/${job.id}`, { method: 'POST', headers, body });
+    }
+  };
+  const loops: Promise<void>[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const workerId = `curve-${endpointId}-${i}`;
+    loops.push(loop(workerId, await router.workerToken(endpointId, workerId)));
+  }
+  return {
+    next: () => new Promise<void>((resolve) => (arrived = resolve)),
+    stop: async () => {
+      controller.abort();
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Dispatch latencies (submit -> a parked take answers), `SAMPLES` jobs one at a time. */
+async function dispatchP50(router: Router, endpointId: string, takers: Takers): Promise<number> {
+  const latencies: number[] = [];
+  for (let i = 0; i < SAMPLES; i += 1) {
+    await pause(10);
+    const arrived = takers.next();
+    const start = process.hrtime.bigint();
+    await router.engine.submit({
+      endpointId,
+      accountId: router.accountId,
+      input: INPUT,
+      extra: {},
+      policy: POLICY,
+      sync: false,
+    });
+    await arrived;
+    latencies.push(ms(start));
+  }
+  return percentilesOf(latencies.sort((a, b) => a - b)).p50;
+}
+
+async function measureSize(router: Router, size: number): Promise<{ memory: Point; dispatch: Point }> {
+  const endpointId = await router.endpoint();
+  await pause(SETTLE_MS);
+  const before = rss(router.pid);
+  const takers = await parkTakers(router, endpointId, size);
+  try {
+    // Parking is asynchronous (each take opens a connection and registers in the engine): let the takes settle.
+    await pause(SETTLE_MS);
+    const memory = { n: size, cost: (rss(router.pid) - before) / size / 1024 };
+    return { memory, dispatch: { n: size, cost: await dispatchP50(router, endpointId, takers) } };
+  } finally {
+    await takers.stop();
+  }
+}
+
+/** The workers curves at sizes scaled by `factor` (1 = 100, 1,000 and 5,000 parked takes). */
+export async function workersCurves(options: JobsBenchOptions, factor: number): Promise<Curve[]> {
+  const sizes = [100, 1000, 5000].map((size) => Math.max(1, Math.round(size * factor)));
+  const router = await startRouter(options);
+  const memory: Point[] = [];
+  const dispatch: Point[] = [];
+  try {
+    for (const size of sizes) {
+      const measured = await measureSize(router, size);
+      memory.push(measured.memory);
+      dispatch.push(measured.dispatch);
+    }
+  } finally {
+    await router.close();
+  }
+  const last = dispatch.at(-1)?.cost ?? Infinity;
+  return [
+    {
+      name: 'router memory per parked job-take',
+      nLabel: 'parked takes',
+      unit: 'KB',
+      points: memory,
+      target: '<= 10 KB',
+      pass: memory.every((point) => point.cost <= 10),
+    },
+    {
+      name: 'dispatch p50 by parked takes',
+      nLabel: 'parked takes',
+      unit: 'ms',
+      points: dispatch,
+      target: '<= 2 ms at the largest size',
+      pass: last <= 2,
+    },
+  ];
+}
