@@ -4,9 +4,8 @@ import { LoadBalancerRequestCounts } from '@runplane/jobs';
 import { WorkerStateStore } from '@runplane/endpoints';
 import { closeRedis, createRedis } from '@runplane/queue';
 import { pollUntil, TEST_REDIS_URL } from '@runplane/testing';
-import { request as httpRequest } from 'node:http';
 import { bearer } from './harness';
-import { type LbHarness, lbHost, startLbHarness } from './load-balancer-setup';
+import { chunkedUpload, type LbHarness, lbHost, startLbHarness } from './load-balancer-setup';
 import { lbCall, LbWorkerPool } from './load-balancer-worker';
 
 const BODY_MAX = 64 * 1024;
@@ -147,13 +146,7 @@ describe('load-balancing failures', () => {
     expect(sink.served).toEqual([]);
 
     const streamed = await new Promise<number>((resolve, reject) => {
-      const call = httpRequest({
-        host: '127.0.0.1',
-        port: lb.port,
-        method: 'POST',
-        path: '/upload',
-        headers: { ...bearer(owner.secret), host: lbHost(endpointId), 'transfer-encoding': 'chunked' },
-      });
+      const call = chunkedUpload(lb, owner.secret, endpointId);
       call.on('response', (response) => resolve(response.statusCode ?? 0));
       call.on('error', reject);
       call.write(Buffer.alloc(BODY_MAX, 'x'));

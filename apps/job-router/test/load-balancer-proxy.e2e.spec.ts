@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { pollUntil } from '@runplane/testing';
 import WebSocket from 'ws';
 import { bearer } from './harness';
-import { type LbHarness, lbHost, startLbHarness } from './load-balancer-setup';
+import { chunkedUpload, type LbHarness, lbHost, startLbHarness } from './load-balancer-setup';
 import { lbCall, LbWorkerPool } from './load-balancer-worker';
 
 let lb: LbHarness;
@@ -208,13 +208,7 @@ describe('load-balancing proxy', () => {
     await lb.addWorker(endpointId, g);
     const chunk = Buffer.alloc(64 * 1024, 'x');
     const answer = new Promise<string>((resolve, reject) => {
-      const call = httpRequest({
-        host: '127.0.0.1',
-        port: lb.port,
-        method: 'POST',
-        path: '/upload',
-        headers: { ...bearer(owner.secret), host: lbHost(endpointId), 'transfer-encoding': 'chunked' },
-      });
+      const call = chunkedUpload(lb, owner.secret, endpointId);
       call.on('response', (response) => {
         let text = '';
         response.on('data', (part: Buffer) => (text += String(part)));

@@ -1,8 +1,9 @@
 // Shared setup of the load-balancing specs: a job-router listening on a real port with RUNPLANE_LB_DOMAIN, endpoints
 // of type LOAD_BALANCER and worker Pod rows written as the scheduler writes them once a worker's workload runs.
+import { type ClientRequest, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newId } from '@runplane/db';
-import { type JobRouterHarness, startJobRouter } from './harness';
+import { bearer, type JobRouterHarness, startJobRouter } from './harness';
 import type { LbWorker } from './load-balancer-worker';
 
 /** The load-balancing domain of the specs: endpoint `x` is the host `x.lb.test`. */
@@ -53,3 +54,14 @@ export async function startLbHarness(label: string, env: Record<string, string> 
 
 /** The Host of an endpoint's load-balancing URL. */
 export const lbHost = (endpointId: string): string => `${endpointId}.${LB_DOMAIN}`;
+
+/** Opens a chunked `POST /upload` to the endpoint through the job-router with `secret`'s key, for the spec to write. */
+export function chunkedUpload(lb: LbHarness, secret: string, endpointId: string): ClientRequest {
+  return httpRequest({
+    host: '127.0.0.1',
+    port: lb.port,
+    method: 'POST',
+    path: '/upload',
+    headers: { ...bearer(secret), host: lbHost(endpointId), 'transfer-encoding': 'chunked' },
+  });
+}
