@@ -85,6 +85,14 @@ export async function removeChartIdentity(env: KubeTestEnv, identity: ChartIdent
   }
 }
 
+/** The HTTP status a request with a chart identity's token gets (200 when it succeeds). */
+export async function statusOf(request: Promise<unknown>): Promise<number> {
+  return request.then(
+    () => 200,
+    (error: unknown) => (error instanceof KubeApiError ? error.status : Promise.reject(error)),
+  );
+}
+
 /** A token of a ServiceAccount from the TokenRequest API, as kubelet would project it into the pod. */
 export async function requestToken(env: KubeTestEnv, namespace: string, serviceAccount: string): Promise<string> {
   const request = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } };

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { createKubeClients, type KubeClients } from '@runplane/kube';
 import {
   createTestNamespace,
-  KubeApiError,
   KubeTestClient,
   kubeTestEnv,
   NODE_POOL_LABEL,
@@ -23,6 +22,7 @@ import {
   requestToken,
   serviceAccountName,
   startAsChartScheduler,
+  statusOf,
   writeTokenKubeconfig,
 } from './chart-identity';
 import { type KubeObject, ofKind, render, serviceEnv } from './helm-chart';
@@ -41,14 +41,6 @@ interface Deployment {
       };
     };
   };
-}
-
-/** The HTTP status a request with the scheduler's token gets. */
-async function statusOf(request: Promise<unknown>): Promise<number> {
-  return request.then(
-    () => 200,
-    (error: unknown) => (error instanceof KubeApiError ? error.status : Promise.reject(error)),
-  );
 }
 
 describe("the chart's scheduler RBAC with S3 endpoints of network volumes, on a real apiserver", () => {

@@ -10,7 +10,6 @@ import type { LogLine } from '@runplane/contracts';
 import { createKubeClients, type KubeClients, MANAGED_SELECTOR } from '@runplane/kube';
 import {
   createTestNamespace,
-  KubeApiError,
   KubeTestClient,
   kubeTestEnv,
   kwokContainerLogFile,
@@ -24,6 +23,7 @@ import {
   collection,
   createIgnoringConflict,
   requestToken,
+  statusOf,
   startAsChartScheduler,
   writeTokenKubeconfig,
 } from './chart-identity';
@@ -33,14 +33,6 @@ import { H100, H100_PAIR_POOL } from '../../apps/scheduler/test/kube-platform';
 
 const POOL = 'sched-chart-rbac';
 const SCHEDULER_SA = `${RELEASE}-runplane-scheduler`;
-
-/** The HTTP status a request with the scheduler's token gets. */
-async function statusOf(request: Promise<unknown>): Promise<number> {
-  return request.then(
-    () => 200,
-    (error: unknown) => (error instanceof KubeApiError ? error.status : Promise.reject(error)),
-  );
-}
 
 describe("the Helm chart's scheduler RBAC on a real apiserver", () => {
   const env = kubeTestEnv();
