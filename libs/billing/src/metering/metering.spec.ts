@@ -1,15 +1,10 @@
-import type { PodUsageEvent, StoragePrices, UsageEvent, VolumeUsageEvent } from '@runplane/contracts';
+import type { PodUsageEvent, UsageEvent, VolumeUsageEvent } from '@runplane/contracts';
 import { podUsageEvent } from '@runplane/testing';
+import { SPEC_STORAGE_PRICES } from './__fixtures__/prices';
 import { computeCharges } from './charges';
 import { deriveIntervals, diffIntervals, volumeCostPerMonth } from './intervals';
 
-const prices: StoragePrices = {
-  podDiskRunningPerGbMonth: 0.1,
-  podDiskStoppedPerGbMonth: 0.2,
-  networkVolumePerGbMonth: 0.07,
-  networkVolumeOverTierPerGbMonth: 0.05,
-  networkVolumeTierGb: 1000,
-};
+const prices = SPEC_STORAGE_PRICES;
 const at = (time: string) => `2024-01-01T${time}Z`;
 const pod = (type: PodUsageEvent['type'], time: string, eventId = `${type}-${time}`): PodUsageEvent =>
   podUsageEvent({ eventId, accountId: 'a', occurredAt: at(time), type, podId: 'p' });

@@ -1,14 +1,9 @@
-import type { PublicJobUsageEvent, StoragePrices } from '@runplane/contracts';
+import type { PublicJobUsageEvent } from '@runplane/contracts';
+import { SPEC_STORAGE_PRICES } from './__fixtures__/prices';
 import { computeCharges } from './charges';
 import { deriveIntervals } from './intervals';
 
-const prices: StoragePrices = {
-  podDiskRunningPerGbMonth: 0.1,
-  podDiskStoppedPerGbMonth: 0.2,
-  networkVolumePerGbMonth: 0.07,
-  networkVolumeOverTierPerGbMonth: 0.05,
-  networkVolumeTierGb: 1000,
-};
+const prices = SPEC_STORAGE_PRICES;
 
 const job = (fields: Partial<PublicJobUsageEvent>): PublicJobUsageEvent => ({
   eventId: 'job.j1',
