@@ -62,21 +62,14 @@ function keyOf(interval: DerivedInterval, hour: number): ChargeKey {
   switch (interval.resourceKind) {
     case 'POD':
       return { ...dims, kind: 'POD', podId: interval.resourceId, endpointId: '', networkVolumeId: '' };
-    case 'WORKER':
-      return {
-        ...dims,
-        kind: 'ENDPOINT',
-        podId: interval.resourceId,
-        endpointId: interval.endpointId ?? '',
-        networkVolumeId: '',
-      };
     case 'NETWORK_VOLUME':
       return { ...dims, kind: 'NETWORK_VOLUME', podId: '', endpointId: '', networkVolumeId: interval.resourceId };
+    case 'WORKER':
     case 'PUBLIC_JOB':
-      // The caller's record names its job and the model, never the worker or the endpoint behind the model.
+      // A public job's record (the caller's) names its job and the model, never the worker or the endpoint behind it.
       return {
         ...dims,
-        kind: 'PUBLIC_ENDPOINT',
+        kind: interval.resourceKind === 'WORKER' ? 'ENDPOINT' : 'PUBLIC_ENDPOINT',
         podId: interval.resourceId,
         endpointId: interval.endpointId ?? '',
         networkVolumeId: '',
