@@ -124,10 +124,11 @@ export const SCRIPTS = {
   heartbeat: defineLuaScript<WorkerRef & { now: number }, number>(lua.HEARTBEAT, (a) => ({
     argv: [...worker(a), a.now],
   })),
-  /** The ids of the cancelled jobs. */
-  purge: defineLuaScript<Based & { endpointId: string; now: number }, string[]>(lua.PURGE, (a) => ({
-    argv: [a.base, a.endpointId, a.now],
-  })),
+  /** `[cancelled ids, ids of those with a webhook]`. */
+  purge: defineLuaScript<Based & { endpointId: string; now: number; ids: string[] }, [string[], string[]]>(
+    lua.PURGE,
+    (a) => ({ argv: [a.base, a.endpointId, a.now, ...a.ids] }),
+  ),
   /** 1 when the entry was removed, 0 when it changed since it was read. */
   outboxAck: defineLuaScript<Based & { member: string; score: string }, number>(lua.OUTBOX_ACK, (a) => ({
     argv: [a.base, a.member, a.score],

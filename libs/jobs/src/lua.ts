@@ -256,12 +256,22 @@ redis.call('ZADD', ekey(ep, 'workers'), now, wid)
 return 1
 `;
 
-/** ARGV ep, now. Cancels every queued job (running ones go on); returns their ids. */
+/**
+ * ARGV ep, now, id... Cancels those of the given jobs still queued (running ones go on), in the order given; returns
+ * {cancelled ids, ids of those that entered the webhook outbox}.
+ */
 export const PURGE = `${PRELUDE}
 local ep, now = ARGV[2], tonumber(ARGV[3])
-local ids = redis.call('ZRANGE', ekey(ep, 'queued'), 0, -1)
-for _, id in ipairs(ids) do finish(ep, id, 'CANCELLED', now, nil) end
-return ids
+local queued = ekey(ep, 'queued')
+local done, hooked = {}, {}
+for i = 4, #ARGV do
+  local id = ARGV[i]
+  if redis.call('ZSCORE', queued, id) then
+    done[#done + 1] = id
+    if finish(ep, id, 'CANCELLED', now, nil) then hooked[#hooked + 1] = id end
+  end
+end
+return { done, hooked }
 `;
 
 /** ARGV member ("<ep>/<id>"), score. Removes an outbox entry only if it is still the one relayed (same finish time). */

@@ -26,6 +26,7 @@ import { engineConnections, jobDone, isFinishedRecord, isTerminal, type RedisJob
 import { JobKeys, PARKING } from './protocol';
 import { checkPolicy, checkTtl, IDEMPOTENCY_WINDOW_MS, newJobId } from './policy';
 import { JobDispatcher } from './dispatch';
+import { purgeQueued } from './purge-queue';
 import { recordAndDispatch } from './submission';
 import { SCRIPTS } from './engine-scripts';
 import { splitStreamOutput } from './stream-chunks';
@@ -147,11 +148,11 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async purgeQueue(endpointId: string): Promise<number> {
-    const now = this.clock.now();
-    const ids = await SCRIPTS.purge.run(this.queueFree, { base: this.keys.base, endpointId, now });
-    await Promise.all(ids.map((id) => this.dispatcher.dropEntry(endpointId, id)));
-    await Promise.all(ids.map((id) => this.afterFinish(endpointId, id)));
-    return ids.length;
+    const { queueFree, keys, dispatcher, options } = this;
+    const dropEntry = (ep: string, id: string) => dispatcher.dropEntry(ep, id);
+    const afterFinish = (ep: string, id: string) => this.afterFinish(ep, id);
+    const parts = { queueFree, keys, prefix: options.prefix, dropEntry, afterFinish };
+    return purgeQueued(parts, endpointId, this.clock.now());
   }
 
   counts(endpointId: string): Promise<JobCounts> {
