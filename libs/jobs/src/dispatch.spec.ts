@@ -1,7 +1,7 @@
 import { EndpointQueues, type Redis } from '@runplane/queue';
 import { pollUntil } from '@runplane/testing';
 import { HAND_OFF_MAX_CHARS } from './dispatch';
-import type { RedisJobEngine } from './redis-job-engine';
+import { RedisJobEngine } from './redis-job-engine';
 import { parkedOn, startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 
 /**
@@ -244,5 +244,25 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
       run.id,
     ]);
     expect(await hasEntry(ep, run.id)).toBe(false);
+  });
+
+  it('closing a replica ends its parked take and removes its registration before the connections go', async () => {
+    const ep = endpoint();
+    const errors: Error[] = [];
+    const onError = (error: Error) => errors.push(error);
+    const closing = new RedisJobEngine({
+      queueOrdered: f.redis,
+      prefix: f.prefix,
+      region: 'u1',
+      clock: f.clock,
+      onError,
+    });
+    const take = closing.take({ endpointId: ep, workerId: 'w-closing', count: 1, waitMs: 60_000 });
+    await parkedOn(closing, 1);
+    expect(await takers(ep)).toHaveLength(1);
+    await closing.close();
+    expect(await take).toEqual([]);
+    expect(await takers(ep)).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });

@@ -50,6 +50,8 @@ function takenJob(id: string, [input, extra, traceparent]: ClaimedJob): TakenJob
 export class JobDispatcher {
   /** Side effects under way that callers did not wait for (wakes, entry removals); see {@link settled}. */
   private readonly background = new Set<Promise<void>>();
+  /** Takes under way on this replica; see {@link close}. */
+  private readonly takes = new Set<Promise<TakenJob[]>>();
 
   constructor(private readonly parts: JobDispatcherParts) {
     parts.wakeups.onHandOff((handOff) => this.handedOff(handOff));
@@ -92,7 +94,17 @@ export class JobDispatcher {
   }
 
   /** Up to `count` jobs for a worker, parked up to `waitMs` until one arrives (empty when none did, or on abort). */
-  async take({ endpointId, workerId, count, waitMs, signal }: TakeRequest): Promise<TakenJob[]> {
+  async take(request: TakeRequest): Promise<TakenJob[]> {
+    const taking = this.parkedTake(request);
+    this.takes.add(taking);
+    try {
+      return await taking;
+    } finally {
+      this.takes.delete(taking);
+    }
+  }
+
+  private async parkedTake({ endpointId, workerId, count, waitMs, signal }: TakeRequest): Promise<TakenJob[]> {
     const takeId = randomUUID();
     let registration: string | undefined;
     const jobs = await this.parts.wakeups.park({
@@ -180,7 +192,18 @@ export class JobDispatcher {
     await this.parts.queues.remove(endpointId, jobId).catch(this.parts.onError);
   }
 
-  /** Resolves once the side effects started so far have ended (before the engine closes its connections). */
+  /**
+   * Ends the takes under way (a parked one returns as if its wait elapsed), then waits for them and for every side
+   * effect they and earlier calls started (a take's registration removal among them): the engine closes its
+   * connections only after this.
+   */
+  async close(): Promise<void> {
+    await this.parts.wakeups.close();
+    await Promise.allSettled([...this.takes]);
+    await this.settled();
+  }
+
+  /** Resolves once the side effects started so far have ended. */
   async settled(): Promise<void> {
     await Promise.all(this.background);
   }

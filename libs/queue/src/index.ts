@@ -16,5 +16,6 @@ export type { AddJobOptions, JobEnvelope, QueueConnection, TypedQueue } from './
 export { createWorker, UnrecoverableError } from './workers';
 export type { JobContext, JobHandlers, TypedWorker, WorkerOptions } from './workers';
 export { EndpointQueues } from './endpoint-queues';
+export { warnOfError } from './warnings';
 export type { EndpointQueuesOptions, FetchedEntry } from './endpoint-queues';
 export * from './catalogs';

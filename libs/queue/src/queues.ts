@@ -1,4 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
+import { warnOfError } from './warnings';
 import { injectTraceContext } from '@runplane/observability';
 import {
   JobCatalogError,
@@ -84,7 +85,7 @@ export function createQueue<C extends JobCatalog, Q extends QueueNameOf<C>>(
   }
   const queue = new Queue(queueName, { connection: connection.redis, prefix: bullPrefix(connection.prefix) });
   // Without a listener BullMQ prints every connection error it re-emits on the queue.
-  queue.on('error', options.onError ?? ((error: Error) => process.emitWarning(error)));
+  queue.on('error', options.onError ?? warnOfError);
   return {
     name: queueName,
     async add(name, payload, opts = {}) {

@@ -1,4 +1,5 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { warnOfError } from './warnings';
 import { withSpan, withTraceContext } from '@runplane/observability';
 import {
   JobCatalogError,
@@ -121,6 +122,6 @@ export function createWorker<C extends JobCatalog, Q extends QueueNameOf<C>>(
     concurrency: options.concurrency ?? 1,
   });
   // BullMQ emits 'error' for connection trouble; without a listener Node would crash the process.
-  worker.on('error', options.onError ?? ((error: Error) => process.emitWarning(error)));
+  worker.on('error', options.onError ?? warnOfError);
   return { worker, close: () => worker.close() };
 }
