@@ -11,13 +11,13 @@ function num(value: string | undefined): number | undefined {
   return value === undefined || value === '' ? undefined : Number(value);
 }
 
-/** Maps a job hash to the /status record, keys in RunPod's order; running jobs report execution time so far. */
-export function toJobRecord(hash: JobHash, now: number): JobRecord {
+/** Maps job `id`'s hash to the /status record, keys in RunPod's order; running jobs report execution time so far. */
+export function toJobRecord(id: string, hash: JobHash, now: number): JobRecord {
   const takenAt = num(hash['takenAt']);
   const queuedAt = num(hash['queuedAt']);
   const timed = takenAt !== undefined && queuedAt !== undefined;
   return {
-    id: hash['id'] ?? '',
+    id,
     status: hash['status'] as JobStatus,
     ...(timed
       ? {
@@ -32,22 +32,26 @@ export function toJobRecord(hash: JobHash, now: number): JobRecord {
   };
 }
 
+/** A job's `extra` when it has none (JSON); its record leaves the field out. */
+export const NO_EXTRA = '{}';
+
 /**
  * The hash fields of a job just submitted (field/value pairs for the SUBMIT script), and the size of what a hand-off
- * message would carry (its input and extra, JSON).
+ * message would carry (its input and extra, JSON). Fields at their default are left out, and readers take the default
+ * when a field is absent: `retries` (0), `lowPriority` and `sync` ('1' only when set), `extra` ('{}'). The id is the
+ * key's own. Jobs recorded with these fields written out (and an `id` field) read the same.
  */
 export function newRecordFields(
   job: JobSubmission,
-  id: string,
   now: number,
 ): { fields: (string | number)[]; handOffChars: number } {
   const retentionMs = job.retentionMs ?? (job.sync ? RESULT_RETENTION.syncMs : RESULT_RETENTION.runMs);
   const input = JSON.stringify(job.input);
   const extra = JSON.stringify(job.extra);
   const fields: (string | number)[] = [
-    'id', id, 'status', 'IN_QUEUE', 'accountId', job.accountId, 'retries', 0, 'input', input, 'extra', extra,
-    'executionTimeoutMs', job.policy.executionTimeoutMs, 'lowPriority', job.policy.lowPriority ? '1' : '0',
-    'sync', job.sync ? '1' : '0', 'retentionMs', retentionMs, 'submittedAt', now, 'queuedAt', now,
+    'status', 'IN_QUEUE', 'accountId', job.accountId, 'input', input, ...(extra !== NO_EXTRA ? ['extra', extra] : []),
+    'executionTimeoutMs', job.policy.executionTimeoutMs, ...(job.policy.lowPriority ? ['lowPriority', '1'] : []),
+    ...(job.sync ? ['sync', '1'] : []), 'retentionMs', retentionMs, 'submittedAt', now, 'queuedAt', now,
     'ttlAt', now + job.policy.ttlMs, ...(job.webhook !== undefined ? ['webhook', job.webhook] : []),
     ...(job.traceparent ? ['traceparent', job.traceparent] : []),
   ]; // prettier-ignore
@@ -76,9 +80,9 @@ export class JobReader {
     for (const id of ids) pipeline.hgetall(this.keys.job(endpointId, id));
     const replies = (await pipeline.exec()) ?? [];
     return replies
-      .map(([, hash]) => hash as JobHash)
-      .filter((hash) => hash && hash['status'])
-      .map((hash) => toJobRecord(hash, now));
+      .map(([, hash], index) => ({ id: ids[index] ?? '', hash: hash as JobHash }))
+      .filter(({ hash }) => hash && hash['status'])
+      .map(({ id, hash }) => toJobRecord(id, hash, now));
   }
 
   /** /health job counts: queued and running now, finished and retried since the endpoint's first job. */

@@ -6,6 +6,7 @@
  */
 
 import { JOB_EVENTS_MAX_LEN } from './events';
+import { NO_EXTRA } from './job-store';
 import { LUA_KEYS, LUA_TAKERS, LUA_WAKES } from './protocol';
 
 /** What every script starts with: the key base, key and message builders, events, wakes and terminal steps. */
@@ -66,7 +67,7 @@ local function claim(ep, id, wid, now)
   redis.call('ZADD', gkey('workers'), now, member(ep, wid))
   redis.call('ZADD', ekey(ep, 'workers'), now, wid)
   emit('job.started', ep, 'jobId', id, 'workerId', wid)
-  return { f[3], f[4], f[5] or '' }
+  return { f[3], f[4] or '${NO_EXTRA}', f[5] or '' }
 end
 `;
 
@@ -131,7 +132,7 @@ if f[4] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 redis.call('SREM', ekey(ep, 'running'), id)
 redis.call('SREM', wkey(ep, wid), id)
 redis.call('ZREM', gkey('deadlines'), member(ep, id))
-emit('job.requeued', ep, 'jobId', id, 'workerId', wid, 'retries', f[5])
+emit('job.requeued', ep, 'jobId', id, 'workerId', wid, 'retries', f[5] or '0')
 return 1
 `;
 
@@ -199,7 +200,7 @@ redis.call('ZADD', ekey(ep, 'queued'), now, id)
 if f[3] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 redis.call('ZADD', gkey('expiry'), f[2], member(ep, id))
 redis.call('HINCRBY', ekey(ep, 'stats'), 'retried', 1)
-emit('job.queued', ep, 'jobId', id, 'lowPriority', f[3], 'retry', '1')
+emit('job.queued', ep, 'jobId', id, 'lowPriority', f[3] or '0', 'retry', '1')
 return 'queued'
 `;
 

@@ -1,5 +1,6 @@
 import { NotFoundError } from '@runplane/contracts';
 import { createRedis, type Redis } from '@runplane/queue';
+import { pollUntil } from '@runplane/testing';
 import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 import { purgeEndpointJobs } from './purge-endpoint';
 
@@ -9,7 +10,8 @@ describe('purgeEndpointJobs', () => {
   let prefixed: Redis;
 
   beforeAll(() => {
-    f = startEngine('jobs-purge');
+    // One stalled check per queue, when it opens: a later one would re-create its marker key mid-test.
+    f = startEngine('jobs-purge', { queues: { stalledCheckMs: 3_600_000 } });
     prefixed = createRedis('redis://127.0.0.1:6379', { keyPrefix: f.prefix });
   });
   afterAll(async () => {
@@ -59,6 +61,15 @@ describe('purgeEndpointJobs', () => {
     await f.engine.heartbeat(endpointId, 'w1', [running.id]);
     // A finished job's webhook not relayed yet (its process died first): what the next sweep would pick up.
     await f.redis.zadd(`${f.prefix}jobs:outbox`, 0, `${endpointId}/${done.id}`);
+    // The queue writes its meta hash and runs its first stalled check in the background once it opens: let both land,
+    // so what the purge leaves is what it missed, not what a still-opening queue wrote after it.
+    await pollUntil(
+      async () => {
+        const keys = await keysOf(endpointId);
+        return keys.some((key) => key.endsWith(':meta')) && keys.some((key) => key.endsWith(':stalled-check'));
+      },
+      { description: `queue of ${endpointId} opened` },
+    );
     return { queued: queued.id, running: running.id, done: done.id };
   }
 

@@ -6,6 +6,7 @@ import {
   type Redis,
   type TypedQueue,
   WEBHOOKS_QUEUE,
+  warnOfError,
 } from '@runplane/queue';
 import type {
   Clock,
@@ -56,7 +57,7 @@ export class RedisJobEngine implements JobEngine {
   constructor(private readonly options: RedisJobEngineOptions) {
     ({ queueOrdered: this.queueOrdered, queueFree: this.queueFree } = engineConnections(options));
     this.clock = options.clock ?? { now: () => Date.now() };
-    this.onError = options.onError ?? ((error) => process.emitWarning(error));
+    this.onError = options.onError ?? warnOfError;
     this.keys = JobKeys.ofPrefix(options.prefix);
     this.reader = new JobReader(this.queueFree, this.keys);
     const connection = { redis: this.queueOrdered, prefix: options.prefix };
@@ -102,7 +103,7 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async get(endpointId: string, jobId: string): Promise<JobRecord> {
-    return toJobRecord(await this.reader.hash(endpointId, jobId), this.clock.now());
+    return toJobRecord(jobId, await this.reader.hash(endpointId, jobId), this.clock.now());
   }
 
   async waitFor(endpointId: string, jobId: string, waitMs: number, signal?: AbortSignal): Promise<JobRecord> {
@@ -220,7 +221,7 @@ export class RedisJobEngine implements JobEngine {
     if (outcome === 'done' || outcome === 'webhook') {
       // The script published the change for the other replicas; callers parked here need not wait for it.
       const hash = reading ? await reading : undefined;
-      this.wakeups.notify(channel, hash ? toJobRecord(hash, this.clock.now()) : undefined);
+      this.wakeups.notify(channel, hash ? toJobRecord(jobId, hash, this.clock.now()) : undefined);
     }
     if (outcome === 'webhook') await this.afterFinish(endpointId, jobId);
   }
@@ -276,8 +277,8 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.settled();
-    await Promise.all([this.wakeups.close(), this.queues.close(), this.webhooks.close()]);
+    await this.dispatcher.close();
+    await Promise.all([this.queues.close(), this.webhooks.close()]);
   }
 
   private async create(job: JobSubmission, id: string, now: number): Promise<JobRecord> {

@@ -38,7 +38,7 @@ async function recordInSpan(parts: SubmissionParts, { job, id, now }: NewJob): P
   const { endpointId } = job;
   const { keys, dispatcher } = parts;
   const traceparent = activeTraceparent();
-  const record = newRecordFields(traceparent ? { ...job, traceparent } : job, id, now);
+  const record = newRecordFields(traceparent ? { ...job, traceparent } : job, now);
   const taker = dispatcher.reserve(endpointId);
   const submitted = {
     base: keys.base,

@@ -41,7 +41,7 @@ export class WebhookOutbox {
     const url = hash['webhook'];
     // A job retried since (not terminal now) enters the outbox again when it ends; a deleted one has nothing to send.
     if (url && (TERMINAL_STATUSES as readonly string[]).includes(hash['status'] ?? '')) {
-      const record = toJobRecord(hash, Number(hash['doneAt']));
+      const record = toJobRecord(jobId, hash, Number(hash['doneAt']));
       const payload = {
         endpointId,
         jobId,

@@ -65,4 +65,16 @@ describe('EndpointQueues', () => {
     expect(returned).toContain('ep5');
     await again.release();
   });
+
+  it('keeps a waiting entry in one compact hash, and leaves nothing of a released one', async () => {
+    const jobId = '0b9e5d0c-3d51-4c5e-9f0e-1f2a3b4c5d6e-u1';
+    await queues.add('ep6', jobId);
+    const entryKey = `${bullPrefix(prefix)}:${EndpointQueues.queueName('ep6')}:${jobId}`;
+    expect(JSON.parse((await redis.hget(entryKey, 'opts')) ?? '')).toEqual({ jobId });
+    expect(await redis.object('ENCODING', entryKey)).toBe('listpack');
+    await (await queues.fetch('ep6', 'tok'))?.release();
+    expect(await redis.exists(entryKey)).toBe(0);
+    const completed = `${bullPrefix(prefix)}:${EndpointQueues.queueName('ep6')}:completed`;
+    expect(await redis.zcard(completed)).toBe(0);
+  });
 });

@@ -1,4 +1,5 @@
 import { Queue, Worker, type Job } from 'bullmq';
+import { warnOfError } from './warnings';
 import { assertQueueConnection, bullPrefix, type QueueConnection } from './queues';
 
 /** Tuning for {@link EndpointQueues}. */
@@ -29,8 +30,13 @@ interface EndpointQueue {
 }
 
 // Entries carry no payload: the job record lives in the job engine's own keys, so BullMQ only orders and hands out ids.
+// An entry's options hold only its id (`attempts` left out: entries never fail), so its hash stays small enough for
+// Redis's compact encoding (values up to hash-max-listpack-value, 64 bytes); the manual worker removes released entries.
 const ENTRY_NAME = 'job.dispatch';
-const ENTRY_OPTIONS = { removeOnComplete: true, removeOnFail: true } as const;
+const ENTRY_OPTIONS = { attempts: undefined } as const;
+const REMOVE_RELEASED = { removeOnComplete: { count: 0 }, removeOnFail: { count: 0 } };
+// Nothing reads a queue's BullMQ event stream: it is kept near this length instead of BullMQ's 10,000 per queue.
+const EVENTS_MAX_LEN = 100;
 const DEFAULT_LOCK_MS = 5_000;
 const DEFAULT_STALLED_CHECK_MS = 5_000;
 // Stalled entries always go back to the queue: the job engine, not BullMQ, decides when a job has failed.
@@ -104,14 +110,15 @@ export class EndpointQueues {
     if (this.closed) throw new Error('EndpointQueues is closed');
     const name = EndpointQueues.queueName(endpointId);
     const common = { connection: this.connection.redis, prefix: bullPrefix(this.connection.prefix) };
-    const queue = new Queue(name, common);
+    const queue = new Queue(name, { ...common, streams: { events: { maxLen: EVENTS_MAX_LEN } } });
     const worker = new Worker(name, null, {
       ...common,
+      ...REMOVE_RELEASED,
       lockDuration: this.options.lockMs ?? DEFAULT_LOCK_MS,
       stalledInterval: this.options.stalledCheckMs ?? DEFAULT_STALLED_CHECK_MS,
       maxStalledCount: NEVER_FAIL_STALLED,
     });
-    const onError = this.options.onError ?? ((error: Error) => process.emitWarning(error));
+    const onError = this.options.onError ?? warnOfError;
     worker.on('error', onError);
     queue.on('error', onError);
     worker.on('stalled', () => this.options.onReturned?.(endpointId));

@@ -1,0 +1,61 @@
+import { bullPrefix, EndpointQueues } from '@runplane/queue';
+import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+import { indexMember } from './protocol';
+
+describe('RedisJobEngine: the stored layout of a queued job', () => {
+  let f: EngineFixture;
+
+  beforeAll(() => {
+    f = startEngine('jobs-stored-layout');
+  });
+  afterAll(async () => {
+    await f.close();
+  });
+
+  it('records a queued job without the fields that hold their defaults', async () => {
+    const { id } = await f.engine.submit(submission('lay1'));
+    const hash = await f.redis.hgetall(f.keys.job('lay1', id));
+    expect(Object.keys(hash).sort()).toEqual(
+      ['accountId', 'executionTimeoutMs', 'input', 'queuedAt', 'retentionMs', 'status', 'submittedAt', 'ttlAt'].sort(),
+    );
+    expect(await f.engine.get('lay1', id)).toEqual({ id, status: 'IN_QUEUE', retries: 0 });
+  });
+
+  it('keeps the fields that differ from their defaults, and gives a taker its extra keys', async () => {
+    const job = submission('lay2', { extra: { webhookSecret: 's' }, sync: true });
+    const { id } = await f.engine.submit({ ...job, policy: { ...job.policy, lowPriority: true } });
+    expect(await f.redis.hmget(f.keys.job('lay2', id), 'lowPriority', 'sync')).toEqual(['1', '1']);
+    const taken = await f.engine.take({ endpointId: 'lay2', workerId: 'w1', count: 1, waitMs: 0 });
+    expect(taken).toEqual([{ id, input: { prompt: 'hello' }, webhookSecret: 's' }]);
+  });
+
+  it('takes, completes and retries a job queued by the previous layout (every field written, entry options)', async () => {
+    const [ep, id, now] = ['lay3', '6f1c1f55-7b0e-4f8e-9a51-0d6e1b2c3d4e-u1', f.clock.now()];
+    await f.redis.hset(f.keys.job(ep, id), {
+      id, status: 'IN_QUEUE', accountId: 'acct-1', retries: 0, input: '{"prompt":"old"}', extra: '{}',
+      executionTimeoutMs: 600_000, lowPriority: '0', sync: '0', retentionMs: 1_800_000, submittedAt: now,
+      queuedAt: now, ttlAt: now + 86_400_000,
+    }); // prettier-ignore
+    await f.redis.zadd(f.keys.endpoint(ep, 'queued'), now, id);
+    await f.redis.zadd(f.keys.global('expiry'), now + 86_400_000, indexMember(ep, id));
+    // The previous entry: the same BullMQ entry, its options naming the removal on release and its attempts.
+    const queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
+    await queues.add(ep, id);
+    await queues.close();
+    const entryKey = `${bullPrefix(f.prefix)}:${EndpointQueues.queueName(ep)}:${id}`;
+    const opts = { jobId: id, removeOnComplete: true, removeOnFail: true, attempts: 0 };
+    await f.redis.hset(entryKey, 'opts', JSON.stringify(opts));
+
+    const taken = await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
+    expect(taken).toEqual([{ id, input: { prompt: 'old' } }]);
+    await f.engine.complete(ep, 'w1', id, { error: 'boom' });
+    expect(await f.engine.get(ep, id)).toMatchObject({ id, status: 'FAILED', error: 'boom', retries: 0 });
+    expect(await f.redis.exists(entryKey)).toBe(0);
+
+    expect(await f.engine.retry(ep, id)).toMatchObject({ id, status: 'IN_QUEUE' });
+    const again = await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 });
+    expect(again.map((job) => job.id)).toEqual([id]);
+    await f.engine.complete(ep, 'w2', id, { output: 'done' });
+    expect(await f.engine.get(ep, id)).toMatchObject({ id, status: 'COMPLETED', output: 'done' });
+  });
+});
