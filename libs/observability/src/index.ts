@@ -18,6 +18,7 @@ export {
 } from './tracing';
 export type { IncomingHeaders, IncomingSpanOptions, SpanAttributes, SpanRole, TraceSpanOptions } from './tracing';
 export { recordSpans } from './span-recorder';
+export { spansRecorded } from './span-tap';
 export type { RecordedSpan, SpanRecorder } from './span-recorder';
 export { BoundedLabel, OTHER_LABEL } from './bounded-label';
 export type { BoundedLabelOptions, RemovableMetric } from './bounded-label';

@@ -27,3 +27,19 @@ class SpanTap implements SpanProcessor {
 
 /** The process's one tap, added to each tracer provider startTelemetry registers. */
 export const spanTap = new SpanTap();
+
+/** Whether the registered tracer provider exports its spans (an OTLP endpoint is configured). */
+let exporting = false;
+
+/** Set by startTelemetry: whether spans leave the process. */
+export function setExporting(on: boolean): void {
+  exporting = on;
+}
+
+/**
+ * Whether spans go anywhere: to an exporter, or to a recorder of {@link recordSpans}. When not, the tracing helpers
+ * make no span at all (a span nobody reads costs ids, attributes and a context switch per request).
+ */
+export function spansRecorded(): boolean {
+  return exporting || spanTap.recorders.size > 0;
+}

@@ -2,12 +2,18 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   activeTraceIds,
+  activeTraceparent,
   injectTraceContext,
+  recordSpans,
+  spansRecorded,
   startServiceTelemetry,
   startTelemetry,
+  withIncomingSpan,
   withSpan,
   withTraceContext,
 } from './index';
+
+const FOREIGN = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
 interface Received {
   url: string;
@@ -36,21 +42,43 @@ function startCollector(): Promise<{ server: Server; endpoint: string; received:
 }
 
 describe('startTelemetry', () => {
-  it('starts without an endpoint, propagates trace context, and shuts down cleanly', async () => {
+  it('without an endpoint makes no span, carries an incoming trace context on, and shuts down cleanly', async () => {
     const telemetry = startTelemetry({ serviceName: 'gateway' });
-    const { carrier, traceId } = await withSpan('producer', async () => ({
-      carrier: injectTraceContext(),
-      traceId: activeTraceIds()?.traceId,
-    }));
-    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-    expect(carrier.traceparent).toContain(traceId);
-    const consumerTraceId = await withTraceContext(carrier, () =>
-      withSpan('consumer', async () => activeTraceIds()?.traceId),
+    expect(spansRecorded()).toBe(false);
+    expect(await withSpan('producer', async () => activeTraceIds())).toBeUndefined();
+    const carried = await withTraceContext({ traceparent: FOREIGN }, () =>
+      withSpan('consumer', async () => injectTraceContext()),
     );
-    expect(consumerTraceId).toBe(traceId);
+    expect(carried.traceparent).toBe(FOREIGN);
+    const incoming = await withIncomingSpan({ traceparent: FOREIGN }, 'POST /run', async () => activeTraceparent());
+    expect(incoming).toBe(FOREIGN);
+    expect(await withIncomingSpan({}, 'POST /run', async () => activeTraceparent())).toBeUndefined();
     await telemetry.shutdown();
     await telemetry.shutdown();
     expect(activeTraceIds()).toBeUndefined();
+  });
+
+  it('makes spans without an endpoint while a recorder records them', async () => {
+    const telemetry = startTelemetry({ serviceName: 'gateway' });
+    const recorder = recordSpans();
+    try {
+      expect(spansRecorded()).toBe(true);
+      const { carrier, traceId } = await withSpan('producer', async () => ({
+        carrier: injectTraceContext(),
+        traceId: activeTraceIds()?.traceId,
+      }));
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(carrier.traceparent).toContain(traceId);
+      const consumerTraceId = await withTraceContext(carrier, () =>
+        withSpan('consumer', async () => activeTraceIds()?.traceId),
+      );
+      expect(consumerTraceId).toBe(traceId);
+      expect((await recorder.spans()).map((span) => span.name)).toEqual(['producer', 'consumer']);
+    } finally {
+      await recorder.stop();
+      await telemetry.shutdown();
+    }
+    expect(spansRecorded()).toBe(false);
   });
 
   it('exports spans over OTLP/HTTP when an endpoint is set, and can restart after shutdown', async () => {
@@ -95,12 +123,17 @@ describe('startTelemetry', () => {
   });
 
   it('shares one SDK between callers and stops it with the last handle', async () => {
-    const first = startTelemetry({ serviceName: 'a' });
-    const second = startTelemetry({ serviceName: 'b' });
-    await first.shutdown();
-    const stillTraced = await withSpan('after-first', async () => activeTraceIds());
-    expect(stillTraced).toBeDefined();
-    await second.shutdown();
-    expect(await withSpan('after-both', async () => activeTraceIds())).toBeUndefined();
+    const collector = await startCollector();
+    try {
+      const first = startTelemetry({ serviceName: 'a', otlpEndpoint: collector.endpoint });
+      const second = startTelemetry({ serviceName: 'b' });
+      await first.shutdown();
+      const stillTraced = await withSpan('after-first', async () => activeTraceIds());
+      expect(stillTraced).toBeDefined();
+      await second.shutdown();
+      expect(await withSpan('after-both', async () => activeTraceIds())).toBeUndefined();
+    } finally {
+      await new Promise<void>((resolve) => collector.server.close(() => resolve()));
+    }
   });
 });

@@ -12,8 +12,8 @@ import {
   resourceFromAttributes,
   serviceInstanceIdDetector,
 } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { spanTap } from './span-tap';
+import { BatchSpanProcessor, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { setExporting, spanTap } from './span-tap';
 
 /** Options for startTelemetry. */
 export interface TelemetryOptions {
@@ -41,9 +41,9 @@ function tracesUrl(endpoint: string): string {
 }
 
 function spanProcessors(otlpEndpoint: string | undefined): SpanProcessor[] {
-  // Without an endpoint a no-op processor still gives us a real tracer provider, so trace ids exist for log
-  // correlation and propagation, but nothing leaves the process.
-  if (!otlpEndpoint) return [new NoopSpanProcessor()];
+  // Without an endpoint the provider only serves the recorders of recordSpans (tests); with none, the tracing
+  // helpers make no spans (see spansRecorded), and an incoming trace context is only carried on.
+  if (!otlpEndpoint) return [];
   // Loaded only when traces leave the process: the exporter and its OTLP encoders cost every service ~10 MB.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exporter = require('@opentelemetry/exporter-trace-otlp-http') as {
@@ -91,7 +91,10 @@ function registerTracing(opts: TelemetryOptions): TracerProvider {
 
 /** Start tracing first thing in main(); exporter only when otlpEndpoint is set. */
 export function startTelemetry(opts: TelemetryOptions): Telemetry {
-  if (!active) active = { provider: registerTracing(opts), users: 0 };
+  if (!active) {
+    active = { provider: registerTracing(opts), users: 0 };
+    setExporting(Boolean(opts.otlpEndpoint));
+  }
   const current = active;
   current.users += 1;
   let stopped = false;
@@ -101,7 +104,10 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry {
       stopped = true;
       current.users -= 1;
       if (current.users > 0) return;
-      if (active === current) active = undefined;
+      if (active === current) {
+        active = undefined;
+        setExporting(false);
+      }
       await current.provider.shutdown();
       // Unregister the globals so a later startTelemetry in the same process (tests, restarts) can register again.
       trace.disable();

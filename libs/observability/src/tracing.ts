@@ -10,6 +10,7 @@ import {
   trace,
   type Attributes,
 } from '@opentelemetry/api';
+import { spansRecorded } from './span-tap';
 
 const TRACER_NAME = 'runplane';
 
@@ -64,13 +65,17 @@ function startActive<T>(name: string, start: SpanStart, parent: Context, fn: () 
     .startActiveSpan(name, options, parent, (span) => runInSpan(span, fn, start.failure));
 }
 
-/** Run fn in an active span; records exceptions, sets error status, always ends the span. */
+/**
+ * Run fn in an active span; records exceptions, sets error status, always ends the span. When spans go nowhere (no
+ * exporter, no recorder: {@link spansRecorded}) fn just runs, in the active trace context.
+ */
 export function withSpan<T>(
   name: string,
   fn: () => Promise<T>,
   attributes?: SpanAttributes,
   role?: SpanRole,
 ): Promise<T> {
+  if (!spansRecorded()) return fn();
   return startActive(name, { attributes, role }, context.active(), fn);
 }
 
@@ -82,7 +87,7 @@ export function injectTraceContext(): Record<string, string> {
 }
 
 /** Run fn with the trace context from injectTraceContext() as parent, so a job's spans join the producer's trace. */
-export function withTraceContext<T>(carrier: Record<string, string> | undefined, fn: () => T): T {
+export function withTraceContext<T>(carrier: IncomingHeaders | undefined, fn: () => T): T {
   if (!carrier) return fn();
   return context.with(propagation.extract(context.active(), carrier), fn);
 }
@@ -133,6 +138,7 @@ export function withSpanInTrace<T>(
   fn: () => Promise<T>,
   options: TraceSpanOptions = {},
 ): Promise<T> {
+  if (!spansRecorded()) return fn();
   const traceId = traceIdOf(traceparent);
   const active = trace.getActiveSpan()?.spanContext();
   const start = { attributes: options.attributes, startTime: options.startTime };
@@ -154,7 +160,8 @@ export interface IncomingSpanOptions {
 
 /**
  * Run fn in a server span continuing the W3C trace context of a request's headers (`traceparent`, `tracestate`):
- * a child of the caller's span when it sent one, else the root of a new trace.
+ * a child of the caller's span when it sent one, else the root of a new trace. When spans go nowhere, fn runs in the
+ * caller's trace context if it sent one (so it is still carried on, e.g. into a job's record), else as it is.
  */
 export function withIncomingSpan<T>(
   headers: IncomingHeaders,
@@ -162,6 +169,7 @@ export function withIncomingSpan<T>(
   fn: () => Promise<T>,
   options: IncomingSpanOptions = {},
 ): Promise<T> {
+  if (!spansRecorded()) return headers['traceparent'] === undefined ? fn() : withTraceContext(headers, fn);
   const parent = propagation.extract(context.active(), headers);
   return startActive(name, { ...options, role: 'server' }, parent, fn);
 }

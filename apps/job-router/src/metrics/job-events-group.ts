@@ -15,6 +15,11 @@ export interface GroupTimings {
 /** One minute to take over entries, one hour to forget a consumer. */
 export const GROUP_TIMINGS: GroupTimings = { claimIdleMs: 60_000, forgetIdleMs: 3_600_000 };
 const BATCH = 500;
+/**
+ * After a read that found fewer than BATCH entries, the next waits this long: under load each read (and its XACK)
+ * then takes a batch of events rather than one or two, and the counters are at most this much behind.
+ */
+const READ_PAUSE_MS = 200;
 
 type StreamEntry = [id: string, fields: string[] | null];
 
@@ -39,6 +44,7 @@ export class JobEventsGroup {
   private grouped = false;
   private claimedAt = 0;
   private loop: Promise<void> | undefined;
+  private pause: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
 
   constructor(
     /** A dedicated client WITHOUT keyPrefix. */
@@ -58,13 +64,18 @@ export class JobEventsGroup {
   async stop(): Promise<void> {
     this.running = false;
     this.redis.disconnect();
+    if (this.pause) {
+      clearTimeout(this.pause.timer);
+      this.pause.resolve();
+    }
     await this.loop;
   }
 
   private async follow(): Promise<void> {
     while (this.running) {
       try {
-        await this.readOnce();
+        const read = await this.readOnce();
+        if (read > 0 && read < BATCH && this.running) await this.pauseBeforeNextRead();
       } catch (error) {
         if (!this.running) return;
         // The stream or its group was deleted (a flushed Redis): create the group again.
@@ -75,7 +86,18 @@ export class JobEventsGroup {
     }
   }
 
-  private async readOnce(): Promise<void> {
+  private pauseBeforeNextRead(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pause = undefined;
+        resolve();
+      }, READ_PAUSE_MS);
+      this.pause = { timer, resolve };
+    });
+  }
+
+  /** Reads (blocking up to 1 s) and counts the entries Redis hands this consumer; how many it handed. */
+  private async readOnce(): Promise<number> {
     if (!this.grouped) await this.createGroup();
     const { claimIdleMs, forgetIdleMs } = this.timings;
     if (Date.now() - this.claimedAt > Math.min(claimIdleMs, forgetIdleMs) / 2) {
@@ -94,7 +116,9 @@ export class JobEventsGroup {
       this.streamKey,
       '>',
     )) as [string, StreamEntry[]][] | null;
-    await this.handle(reply?.[0]?.[1] ?? []);
+    const entries = reply?.[0]?.[1] ?? [];
+    await this.handle(entries);
+    return entries.length;
   }
 
   private async createGroup(): Promise<void> {

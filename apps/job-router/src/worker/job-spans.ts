@@ -1,5 +1,5 @@
 import { JOB_TRACEPARENT, type JobEngine, type TakenJob } from '@runplane/jobs';
-import { withSpanInTrace } from '@runplane/observability';
+import { spansRecorded, withSpanInTrace } from '@runplane/observability';
 import type { WorkerIdentity } from '../worker-tokens';
 
 /**
@@ -17,19 +17,24 @@ function attributesOf(caller: WorkerIdentity, jobId: string): Record<string, str
 
 /** One `job.take` span per job a take answered with, from when the take began until now. */
 export async function traceTakes(caller: WorkerIdentity, jobs: TakenJob[], startTime: number): Promise<void> {
+  if (!spansRecorded()) return;
   for (const job of jobs) {
     const options = { attributes: attributesOf(caller, job.id), startTime };
     await withSpanInTrace(job[JOB_TRACEPARENT], 'job.take', async () => undefined, options);
   }
 }
 
-/** Runs a worker's report on a job (`job.done`, `job.stream`) in a span of the job's trace. */
+/**
+ * Runs a worker's report on a job (`job.done`, `job.stream`) in a span of the job's trace; when spans go nowhere, just
+ * runs it (without reading the job's trace context).
+ */
 export async function inJobTrace<T>(
   engine: JobEngine,
   caller: WorkerIdentity,
   { jobId, name }: { jobId: string; name: string },
   fn: () => Promise<T>,
 ): Promise<T> {
+  if (!spansRecorded()) return fn();
   const traceparent = await engine.traceparent(caller.endpointId, jobId);
   return withSpanInTrace(traceparent, name, fn, { attributes: attributesOf(caller, jobId) });
 }
