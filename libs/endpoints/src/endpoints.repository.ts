@@ -10,12 +10,33 @@ export type EndpointConfig = Omit<
   type?: Endpoint['type'];
 };
 
+/** Where a page of endpoints continues: after the endpoint created at `createdAt` with this `id`. */
+export interface EndpointPosition {
+  createdAt: Date;
+  id: string;
+}
+
 /** Persistence of serverless endpoints; every tenant method is scoped to an account. */
 export class EndpointsRepository {
   constructor(private readonly db: DbClient) {}
 
   create(data: EndpointConfig & { id: string; accountId: string }): Promise<Endpoint> {
     return this.db.endpoint.create({ data });
+  }
+
+  /**
+   * One page of the account's endpoints in the order of {@link listByAccount}: at most `take` after the endpoint at
+   * `after` (its creation time and id), so a page reads its own rows, not every endpoint before it.
+   */
+  pageByAccount(accountId: string, after: EndpointPosition | undefined, take: number): Promise<Endpoint[]> {
+    const later = after
+      ? { createdAt: { gte: after.createdAt }, OR: [{ createdAt: { gt: after.createdAt } }, { id: { gt: after.id } }] }
+      : {};
+    return this.db.endpoint.findMany({
+      where: { accountId, ...later },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take,
+    });
   }
 
   async findById(accountId: string, id: string): Promise<Endpoint | null> {

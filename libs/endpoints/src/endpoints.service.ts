@@ -11,7 +11,7 @@ import {
 import { type Endpoint, isForeignKeyViolation } from '@runplane/db';
 import { newEndpointId } from './endpoint-id';
 import { checkWorkerBounds, type EndpointShapeChecker, requestedVolumeIds } from './endpoint-shape';
-import type { EndpointConfig, EndpointsRepository } from './endpoints.repository';
+import type { EndpointConfig, EndpointPosition, EndpointsRepository } from './endpoints.repository';
 import type { EndpointRuntimeData, EndpointTemplateSource, EndpointWorkerSource } from './ports';
 
 /** Defaults of RunPod's EndpointCreateInput that the service applies. */
@@ -98,6 +98,15 @@ export class EndpointsService {
 
   async list(accountId: string, query: EndpointQuery): Promise<EndpointDto[]> {
     return this.withIncludes(accountId, await this.endpoints.listByAccount(accountId), query);
+  }
+
+  /** One page of the account's endpoints, oldest first (see {@link EndpointsRepository.pageByAccount}). */
+  async listPage(
+    accountId: string,
+    page: { after: EndpointPosition | undefined; take: number },
+    query: EndpointQuery,
+  ): Promise<EndpointDto[]> {
+    return this.withIncludes(accountId, await this.endpoints.pageByAccount(accountId, page.after, page.take), query);
   }
 
   async get(accountId: string, id: string, query: EndpointQuery): Promise<EndpointDto> {

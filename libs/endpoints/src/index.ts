@@ -12,7 +12,7 @@ import type {
 
 export { EndpointsService } from './endpoints.service';
 export { isReservedEndpointId, newEndpointId, RESERVED_ENDPOINT_IDS, V2_MANAGEMENT_SEGMENTS } from './endpoint-id';
-export { EndpointsRepository, type EndpointConfig } from './endpoints.repository';
+export { EndpointsRepository, type EndpointConfig, type EndpointPosition } from './endpoints.repository';
 export { EndpointShapeChecker, checkWorkerBounds, requestedVolumeIds } from './endpoint-shape';
 export type {
   EndpointCatalog,

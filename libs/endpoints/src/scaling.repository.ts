@@ -1,7 +1,7 @@
 import { type DbClient, newId, Prisma } from '@runplane/db';
+import { EndpointSnapshot, type EndpointSnapshotOptions, type ScalableEndpoint } from './endpoint-snapshot';
 
-/** An endpoint with what its workers are made from. */
-export type ScalableEndpoint = Prisma.EndpointGetPayload<{ include: { template: true; networkVolume: true } }>;
+export type { ScalableEndpoint } from './endpoint-snapshot';
 
 /** Where a new worker was placed, and its price. */
 export interface WorkerPlacement {
@@ -94,13 +94,18 @@ function workerRow(endpoint: ScalableEndpoint, placed: WorkerPlacement, now: Dat
  * reads span accounts; each worker row carries its endpoint's account.
  */
 export class ScalingRepository {
-  constructor(private readonly db: DbClient) {}
+  private readonly snapshot: EndpointSnapshot;
 
+  constructor(
+    private readonly db: DbClient,
+    snapshot: EndpointSnapshotOptions = {},
+  ) {
+    this.snapshot = new EndpointSnapshot(db, snapshot);
+  }
+
+  /** Every endpoint with its template and volume, oldest first (kept between calls; see {@link EndpointSnapshot}). */
   endpoints(): Promise<ScalableEndpoint[]> {
-    return this.db.endpoint.findMany({
-      include: { template: true, networkVolume: true },
-      orderBy: { createdAt: 'asc' },
-    });
+    return this.snapshot.read();
   }
 
   /** Which of these endpoints are load-balancing ones (their workers serve HTTP themselves). */

@@ -1,5 +1,5 @@
-import type { Redis } from '@runplane/queue';
-import { type EndpointKey, JobKeys } from './protocol';
+import { defineLuaScript, type Redis } from '@runplane/queue';
+import { JobKeys, LUA_KEYS } from './protocol';
 
 /** One worker as the engine's heartbeat view knows it. */
 export interface EngineWorker {
@@ -22,6 +22,64 @@ export interface ScalingView {
 
 /** How far into the queue the oldest non-lowPriority job is looked for. */
 const SCAN = 1_000;
+/** Endpoints read by one call of the script (each call holds Redis for about a millisecond per few hundred). */
+const CHUNK = 500;
+
+/**
+ * Reads the scaling view of each endpoint in ARGV[3..] (ARGV[1] the key base, ARGV[2] how far to scan for the oldest
+ * non-lowPriority job): per endpoint {queued, lowPriority queued, running, oldest scaling job's score or '',
+ * {workerId, lastSeen, jobs held, ...}}. An endpoint with nothing queued costs three reads: a pass over thousands of
+ * idle endpoints is one call per chunk, not a round trip each.
+ */
+const SCALING_VIEWS = defineLuaScript<
+  { base: string; endpointIds: string[] },
+  [number, number, number, string, string[]][]
+>(
+  `local base = ARGV[1]
+${LUA_KEYS}
+local scan = tonumber(ARGV[2])
+local out = {}
+for i = 3, #ARGV do
+  local ep = ARGV[i]
+  local queued = redis.call('ZCARD', ekey(ep, 'queued'))
+  local low, oldest = 0, ''
+  if queued > 0 then
+    local lowKey = ekey(ep, 'low')
+    low = redis.call('SCARD', lowKey)
+    local head = redis.call('ZRANGE', ekey(ep, 'queued'), 0, low == 0 and 0 or scan - 1, 'WITHSCORES')
+    for j = 1, #head, 2 do
+      if low == 0 or redis.call('SISMEMBER', lowKey, head[j]) == 0 then
+        oldest = head[j + 1]
+        break
+      end
+    end
+  end
+  local seen = redis.call('ZRANGE', ekey(ep, 'workers'), 0, -1, 'WITHSCORES')
+  local workers = {}
+  for j = 1, #seen, 2 do
+    workers[#workers + 1] = seen[j]
+    workers[#workers + 1] = seen[j + 1]
+    workers[#workers + 1] = tostring(redis.call('SCARD', wkey(ep, seen[j])))
+  end
+  out[#out + 1] = { queued, low, redis.call('SCARD', ekey(ep, 'running')), oldest, workers }
+end
+return out`,
+  (a) => ({ argv: [a.base, SCAN, ...a.endpointIds] }),
+);
+
+function toView([queued, low, running, oldest, seen]: [number, number, number, string, string[]]): ScalingView {
+  const workers = new Map<string, EngineWorker>();
+  for (let index = 0; index < seen.length; index += 3) {
+    workers.set(seen[index] as string, { lastSeenAt: Number(seen[index + 1]), jobs: Number(seen[index + 2]) });
+  }
+  return {
+    queued,
+    scalingQueued: Math.max(0, queued - low),
+    oldestScalingQueuedAt: oldest === '' ? null : Number(oldest),
+    inProgress: running,
+    workers,
+  };
+}
 
 /**
  * Read-only view of the engine's keys for the scheduler's autoscaler: queue depth without lowPriority jobs, the age
@@ -44,41 +102,17 @@ export class JobScalingReader {
   }
 
   async view(endpointId: string): Promise<ScalingView> {
-    const key = (name: EndpointKey): string => this.keys.endpoint(endpointId, name);
-    const [queued, low, running, head, seen] = await Promise.all([
-      this.redis.zcard(key('queued')),
-      this.redis.scard(key('low')),
-      this.redis.scard(key('running')),
-      this.redis.zrange(key('queued'), '0', String(SCAN - 1), 'WITHSCORES'),
-      this.redis.zrange(key('workers'), '0', '-1', 'WITHSCORES'),
-    ]);
-    return {
-      queued,
-      scalingQueued: Math.max(0, queued - low),
-      oldestScalingQueuedAt: await this.oldestScaling(key('low'), head),
-      inProgress: running,
-      workers: await this.workers(endpointId, seen),
-    };
+    return (await this.views([endpointId])).get(endpointId) as ScalingView;
   }
 
-  private async oldestScaling(lowKey: string, head: string[]): Promise<number | null> {
-    if (head.length === 0) return null;
-    const ids = head.filter((_, index) => index % 2 === 0);
-    const lowFlags = await this.redis.smismember(lowKey, ...ids);
-    const index = lowFlags.findIndex((flag) => flag === 0);
-    return index === -1 ? null : Number(head[index * 2 + 1]);
-  }
-
-  private async workers(endpointId: string, seen: string[]): Promise<Map<string, EngineWorker>> {
-    const workers = new Map<string, EngineWorker>();
-    if (seen.length === 0) return workers;
-    const pipeline = this.redis.pipeline();
-    for (let index = 0; index < seen.length; index += 2)
-      pipeline.scard(this.keys.workerJobs(endpointId, seen[index] as string));
-    const counts = ((await pipeline.exec()) ?? []).map(([, count]) => Number(count));
-    for (let index = 0; index < seen.length; index += 2) {
-      workers.set(seen[index] as string, { lastSeenAt: Number(seen[index + 1]), jobs: counts[index / 2] ?? 0 });
+  /** The views of many endpoints (a pass's), read in one script call per {@link CHUNK} endpoints. */
+  async views(endpointIds: readonly string[]): Promise<Map<string, ScalingView>> {
+    const views = new Map<string, ScalingView>();
+    for (let start = 0; start < endpointIds.length; start += CHUNK) {
+      const chunk = endpointIds.slice(start, start + CHUNK);
+      const read = await SCALING_VIEWS.run(this.redis, { base: this.keys.base, endpointIds: chunk });
+      chunk.forEach((endpointId, index) => views.set(endpointId, toView(read[index] ?? [0, 0, 0, '', []])));
     }
-    return workers;
+    return views;
   }
 }

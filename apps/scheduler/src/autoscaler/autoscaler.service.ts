@@ -1,13 +1,6 @@
 import type { ScalableEndpoint, WorkerPrices, WorkerRow, WorkerStateEntry } from '@runplane/endpoints';
 import type { JobScalingReader, LbTrafficView, LoadBalancerTraffic, ScalingView } from '@runplane/jobs';
-import {
-  replacementBackoffMs,
-  requestScalingPlan,
-  type ScalingDecision,
-  scalingPlan,
-  type ScalingSettings,
-  type ScalingWorker,
-} from '@runplane/placement';
+import { replacementBackoffMs, requestScalingPlan, scalingPlan, type ScalingWorker } from '@runplane/placement';
 import { type DecisionInput, decisionInput } from '../metrics/decision-reasons';
 import { IdleClocks } from './idle-clocks';
 import type { WorkerFleet } from './worker-fleet';
@@ -15,19 +8,13 @@ import type { WorkerRemoval } from './worker-removal';
 import { type ColdStarts, noteFromPass } from '../cold-start/cold-starts';
 import { logPlacementFailure, logQueuePlan, logScaling } from './scaling-log';
 import { StatePublisher } from './state-publisher';
-import { type AddResult, type EndpointPass, type QueueCounts, waitingOf } from './waiting-reason';
+import { type AddResult, type EndpointPass, waitingOf } from './waiting-reason';
+import { EMPTY_VIEW, type EndpointInputs, type Plan, runningByEndpoint, settingsOf } from './pass-inputs';
 
 /** What passes scale on: the job engine's queues (queue endpoints) and the proxied requests (load-balancing ones). */
 export interface ScalingSignals {
-  jobs: Pick<JobScalingReader, 'view'>;
+  jobs: Pick<JobScalingReader, 'views'>;
   traffic: Pick<LoadBalancerTraffic, 'view'>;
-}
-
-/** One endpoint's workers as a pass sees them, what it decided and (a queue endpoint) its queued jobs. */
-interface Plan {
-  workers: ScalingWorker[];
-  plan: Pick<ScalingDecision, 'add' | 'remove'>;
-  queue: QueueCounts | null;
 }
 
 /** Where the autoscaler reports what it sees: the endpoint states it publishes, the workers' cold starts. */
@@ -41,16 +28,6 @@ interface Failures {
   count: number;
   lastAt: number;
   reason: string;
-}
-
-function settingsOf(endpoint: ScalableEndpoint): ScalingSettings {
-  return {
-    scalerType: endpoint.scalerType,
-    scalerValue: endpoint.scalerValue,
-    workersMin: endpoint.workersMin,
-    workersMax: endpoint.workersMax,
-    idleTimeout: endpoint.idleTimeout,
-  };
 }
 
 /**
@@ -93,17 +70,25 @@ export class AutoscalerService {
     await this.coldStarts.note(workerId, { firstJob: new Date(this.clock()) });
   }
 
-  /** One pass over every endpoint. */
+  /**
+   * One pass over every endpoint. Its reads are one per pass, not one per endpoint: the rows (the endpoints written
+   * since the previous pass, kept between passes; every worker; the prices), the workers' cold starts (one query for
+   * those not read yet) and the queue endpoints' views (one Redis call per few hundred endpoints); the states it
+   * publishes are written together at the end.
+   */
   async scaleAll(): Promise<void> {
     const { endpoints, workers, prices } = await this.fleet.snapshot();
     this.coldStarts.retain(workers.map((worker) => worker.id));
+    const running = runningByEndpoint(workers);
+    await this.coldStarts.preload([...running.values()].flat().map((worker) => worker.id));
+    const queueEndpoints = endpoints.filter((endpoint) => endpoint.type !== 'LOAD_BALANCER');
+    const views = await this.signals.jobs.views(queueEndpoints.map((endpoint) => endpoint.id));
+    const published: Promise<void>[] = [];
     for (const endpoint of endpoints) {
-      await this.scale(
-        endpoint,
-        workers.filter((worker) => worker.endpointId === endpoint.id && worker.desiredStatus === 'RUNNING'),
-        prices,
-      );
+      const view = views.get(endpoint.id) ?? EMPTY_VIEW;
+      await this.scale(endpoint, { rows: running.get(endpoint.id) ?? [], view, published }, prices);
     }
+    await Promise.all(published);
   }
 
   /** The reconciler found a worker's process dead: mark it unhealthy, remove it, back off before replacing it. */
@@ -156,12 +141,13 @@ export class AutoscalerService {
     if (row) await this.remove(row);
   }
 
-  private async scale(endpoint: ScalableEndpoint, rows: WorkerRow[], prices: WorkerPrices): Promise<void> {
+  private async scale(endpoint: ScalableEndpoint, pass: EndpointInputs, prices: WorkerPrices): Promise<void> {
+    const { rows, view } = pass;
     const now = this.clock();
     const { workers, plan, queue } =
       endpoint.type === 'LOAD_BALANCER'
         ? await this.requestPlan(endpoint, rows, now)
-        : await this.queuePlan(endpoint, rows, now);
+        : this.queuePlan(endpoint, rows, view, now);
     this.passes.set(endpoint.id, { endpoint, queue, before: rows.length });
     await noteFromPass(this.coldStarts, rows, workers, new Date(now));
     // Workers the cluster cannot schedule (their machine filled up meanwhile) wait: throttled, with the cluster's reason.
@@ -187,15 +173,17 @@ export class AutoscalerService {
       this.failures.delete(endpoint.id);
       this.unhealthy.delete(endpoint.id);
     }
-    await this.publish(
+    const write = this.publish(
       endpoint.id,
       workers.filter((worker) => !removed.has(worker.id)),
       throttled,
     );
+    // Awaited with the pass's other writes; a pass that fails before then leaves it to fail on its own.
+    write.catch(() => undefined);
+    pass.published.push(write);
   }
 
-  private async queuePlan(endpoint: ScalableEndpoint, rows: WorkerRow[], now: number): Promise<Plan> {
-    const view = await this.signals.jobs.view(endpoint.id);
+  private queuePlan(endpoint: ScalableEndpoint, rows: WorkerRow[], view: ScalingView, now: number): Plan {
     const workers = rows.map((row) => this.scalingWorker(row, view, now));
     const plan = scalingPlan(
       settingsOf(endpoint),

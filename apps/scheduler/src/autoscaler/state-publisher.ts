@@ -16,7 +16,7 @@ export interface EndpointState {
 /**
  * Publishes each endpoint's worker states and waiting reason in one write (read by `/health`, `/status` and the
  * gateway's worker lists, so they agree). Passes run on every cluster change: an unchanged state is rewritten only
- * well within the store's expiry.
+ * well within the store's expiry, and an unchanged empty one (an idle endpoint without workers) not at all.
  */
 export class StatePublisher {
   private readonly published = new Map<string, { signature: string; at: number }>();
@@ -39,7 +39,9 @@ export class StatePublisher {
     const signature = JSON.stringify([states, state.waiting && { ...state.waiting, at: undefined }]);
     const now = this.clock();
     const last = this.published.get(endpointId);
-    if (last && last.signature === signature && now - last.at < REPUBLISH_UNCHANGED_MS) return;
+    // An empty state is no key at all: written once, it has nothing to keep from expiring.
+    const empty = states.length === 0 && state.waiting === null;
+    if (last && last.signature === signature && (empty || now - last.at < REPUBLISH_UNCHANGED_MS)) return;
     await this.store.replace(endpointId, states, state.waiting);
     this.published.set(endpointId, { signature, at: now });
   }

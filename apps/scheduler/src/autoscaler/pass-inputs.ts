@@ -1,0 +1,51 @@
+import type { ScalableEndpoint, WorkerRow } from '@runplane/endpoints';
+import type { ScalingView } from '@runplane/jobs';
+import type { ScalingDecision, ScalingSettings, ScalingWorker } from '@runplane/placement';
+import type { QueueCounts } from './waiting-reason';
+
+/** What a pass read for one endpoint: its running workers, its queue view (a queue endpoint), where its state goes. */
+export interface EndpointInputs {
+  rows: WorkerRow[];
+  /** The job engine's view (empty for a load-balancing endpoint, which scales on its requests). */
+  view: ScalingView;
+  /** The pass's state writes, awaited together when it ends. */
+  published: Promise<void>[];
+}
+
+/** One endpoint's workers as a pass sees them, what it decided and (a queue endpoint) its queued jobs. */
+export interface Plan {
+  workers: ScalingWorker[];
+  plan: Pick<ScalingDecision, 'add' | 'remove'>;
+  queue: QueueCounts | null;
+}
+
+/** The view of an endpoint the engine knows nothing of. */
+export const EMPTY_VIEW: ScalingView = {
+  queued: 0,
+  scalingQueued: 0,
+  oldestScalingQueuedAt: null,
+  inProgress: 0,
+  workers: new Map(),
+};
+
+export function settingsOf(endpoint: ScalableEndpoint): ScalingSettings {
+  return {
+    scalerType: endpoint.scalerType,
+    scalerValue: endpoint.scalerValue,
+    workersMin: endpoint.workersMin,
+    workersMax: endpoint.workersMax,
+    idleTimeout: endpoint.idleTimeout,
+  };
+}
+
+/** The workers meant to run (desiredStatus RUNNING) by endpoint, in the order read: one walk over every worker. */
+export function runningByEndpoint(workers: readonly WorkerRow[]): Map<string, WorkerRow[]> {
+  const byEndpoint = new Map<string, WorkerRow[]>();
+  for (const worker of workers) {
+    if (worker.desiredStatus !== 'RUNNING' || worker.endpointId === null) continue;
+    const rows = byEndpoint.get(worker.endpointId);
+    if (rows) rows.push(worker);
+    else byEndpoint.set(worker.endpointId, [worker]);
+  }
+  return byEndpoint;
+}

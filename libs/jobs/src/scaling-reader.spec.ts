@@ -1,0 +1,58 @@
+import { JobScalingReader } from './scaling-reader';
+import { type EngineFixture, startEngine, submission } from './__fixtures__/engine';
+
+const LOW = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: true };
+
+/**
+ * The autoscaler's view of the engine's keys, read for many endpoints at once: queued jobs with and without the
+ * lowPriority ones, the queue time of the oldest job that may scale up, running jobs, and each worker's last ping and
+ * held jobs; an endpoint the engine never saw reads as empty.
+ */
+describe('JobScalingReader', () => {
+  let f: EngineFixture;
+  let reader: JobScalingReader;
+
+  beforeAll(() => {
+    f = startEngine('jobs-scaling-reader');
+    reader = new JobScalingReader(f.redis, f.prefix);
+  });
+  afterAll(() => f.close());
+  afterEach(() => expect(f.errors).toEqual([]));
+
+  it('reads each endpoint of a batch as its own view', async () => {
+    await f.engine.submit(submission('busy'));
+    const firstQueuedAt = f.clock.now();
+    f.clock.advance(1000);
+    await f.engine.submit(submission('busy'));
+    const [taken] = await f.engine.take({ endpointId: 'busy', workerId: 'w1', count: 1, waitMs: 0 });
+    await f.engine.heartbeat('busy', 'w2');
+    await f.engine.submit(submission('low', { policy: LOW }));
+    f.clock.advance(1000);
+    await f.engine.submit(submission('low'));
+    const lowNormalAt = f.clock.now();
+
+    const views = await reader.views(['busy', 'low', 'never']);
+
+    expect(taken).toBeDefined();
+    expect(views.get('busy')).toMatchObject({ queued: 1, scalingQueued: 1, inProgress: 1 });
+    expect(views.get('busy')?.oldestScalingQueuedAt).toBe(firstQueuedAt + 1000);
+    expect([...(views.get('busy')?.workers ?? [])].sort()).toEqual([
+      ['w1', { lastSeenAt: firstQueuedAt + 1000, jobs: 1 }],
+      ['w2', { lastSeenAt: firstQueuedAt + 1000, jobs: 0 }],
+    ]);
+    expect(views.get('low')).toMatchObject({ queued: 2, scalingQueued: 1, oldestScalingQueuedAt: lowNormalAt });
+    expect(views.get('never')).toEqual({
+      queued: 0,
+      scalingQueued: 0,
+      oldestScalingQueuedAt: null,
+      inProgress: 0,
+      workers: new Map(),
+    });
+    expect(await reader.view('low')).toEqual(views.get('low'));
+  });
+
+  it('reads only lowPriority jobs as queued without one that may scale up', async () => {
+    await f.engine.submit(submission('only-low', { policy: LOW }));
+    expect(await reader.view('only-low')).toMatchObject({ queued: 1, scalingQueued: 0, oldestScalingQueuedAt: null });
+  });
+});
