@@ -35,6 +35,24 @@ describe('v2 /pods: pagination, problem+json errors and tenant isolation', () =>
     expect(all.pagination).toEqual({ nextCursor: null, hasNextPage: false });
   });
 
+  it('pages Pods created in the same millisecond by id, each exactly once, and resumes after one deleted', async () => {
+    const tied = await v2Caller(gw);
+    const createdAt = new Date('2026-01-02T03:04:05.678Z');
+    const ids = ['tie0a', 'tie0b', 'tie0c', 'tie0d', 'tie0e'].map((id) => `${id}${tied.accountId}`.slice(0, 24));
+    await gw.db.pod.createMany({
+      data: [...ids].reverse().map((id) => ({ id, accountId: tied.accountId, image: 'alpine:3', createdAt })),
+    });
+    const later = { id: `tie1${tied.accountId}`.slice(0, 24), accountId: tied.accountId, image: 'alpine:3' };
+    await gw.db.pod.create({ data: { ...later, createdAt: new Date(createdAt.getTime() + 1) } });
+    const { items, pages } = await allPages<{ id: string }>(tied, '/v2/pods', 'pods', 2);
+    expect(pages).toBe(3);
+    expect(items.map((p) => p.id)).toEqual([...ids, later.id]);
+    const first = (await tied.call('GET', '/v2/pods?limit=2')).json<{ pagination: { nextCursor: string } }>();
+    await gw.db.pod.delete({ where: { id: ids[1] } });
+    const next = await tied.call('GET', `/v2/pods?limit=2&cursor=${encodeURIComponent(first.pagination.nextCursor)}`);
+    expect(next.json<{ pods: { id: string }[] }>().pods.map((p) => p.id)).toEqual([ids[2], ids[3]]);
+  });
+
   it('leaves serverless workers out (their endpoint lists them)', async () => {
     const worker = await gw.db.pod.create({
       data: { id: `w${mine[0]}`.slice(0, 24), accountId: me.accountId, image: 'worker:1', endpointId: null },
@@ -56,6 +74,7 @@ describe('v2 /pods: pagination, problem+json errors and tenant isolation', () =>
     ['limit=0', 'limit: must be >= 1'],
     ['limit=1001', 'limit: must be <= 1000'],
     ['cursor=bogus', 'cursor: not a cursor of this list'],
+    [`cursor=${Buffer.from('{"l":"pods","a":"no-time"}').toString('base64url')}`, 'cursor: not a cursor of this list'],
   ])('GET /v2/pods?%s is a 422 naming the parameter', async (query, error) => {
     expect(problemOf(await me.call('GET', `/v2/pods?${query}`), 422).errors?.join(' ')).toContain(error);
   });

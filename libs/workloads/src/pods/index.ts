@@ -1,4 +1,11 @@
-export { PodRepository, type PodFilter, type PodRow } from './pod.repository';
+export {
+  type PagedPod,
+  PodRepository,
+  type PodFilter,
+  type PodPosition,
+  type PodRelations,
+  type PodRow,
+} from './pod.repository';
 export { PodsService, type PodLifecycleAction } from './pods.service';
 export { type PodTemplate, type PodTemplateSource } from './pod-create';
 export {

@@ -9,7 +9,7 @@ import {
 } from '@runplane/contracts';
 import type { Machine, SavingsPlan } from '@runplane/db';
 import { adjustedCostPerHr, type PodGpuType } from './pod-pricing';
-import type { PodRow } from './pod.repository';
+import type { ShownPodRow } from './pod.repository';
 
 type Money = { toString(): string };
 const num = (value: Money): number => Number(value.toString());
@@ -105,7 +105,7 @@ export interface PodMapContext {
   now: Date;
 }
 
-function included(row: PodRow, context: PodMapContext): Partial<PodDto> {
+function included(row: ShownPodRow, context: PodMapContext): Partial<PodDto> {
   const extra: Partial<PodDto> = {};
   if (context.include.includeMachine) extra.machine = row.machine ? toMachineDto(row.machine, context.gpuTypes) : null;
   if (context.include.includeNetworkVolume) {
@@ -122,7 +122,7 @@ type ComputeFields =
   'gpu' | 'gpuTypeId' | 'gpuCount' | 'cpuFlavorId' | 'vcpuCount' | 'memoryInGb' | 'costPerHr' | 'adjustedCostPerHr';
 
 /** The Pod's compute and its price; `adjustedCostPerHr` follows the savings plans active at `now`. */
-function computeOf(row: PodRow, context: PodMapContext): Pick<PodDto, ComputeFields> {
+function computeOf(row: ShownPodRow, context: PodMapContext): Pick<PodDto, ComputeFields> {
   const gpu = row.gpuTypeId === null ? undefined : context.gpuTypes.get(row.gpuTypeId);
   const plans = row.savingsPlans.map((plan) => ({
     costPerHr: num(plan.costPerHr),
@@ -152,7 +152,7 @@ type StorageFields =
   | 'templateId';
 
 /** The Pod's disks and what its container comes from. */
-function storageOf(row: PodRow): Pick<PodDto, StorageFields> {
+function storageOf(row: ShownPodRow): Pick<PodDto, StorageFields> {
   return {
     containerDiskInGb: row.containerDiskInGb,
     volumeInGb: row.volumeInGb,
@@ -164,14 +164,15 @@ function storageOf(row: PodRow): Pick<PodDto, StorageFields> {
   };
 }
 
-/** Maps a Pod row to its wire form; `adjustedCostPerHr` follows the savings plans active at `now`. */
-/** A worker's cold-start phases, Runplane's extension (a Pod that is no worker has none). */
-function coldStartOf(row: PodRow): { coldStart?: ColdStartDto } {
+/** A worker's cold-start phases, Runplane's extension (a Pod that is no worker has none, and is not parsed). */
+function coldStartOf(row: ShownPodRow): { coldStart?: ColdStartDto } {
+  if (row.endpointId === null || row.coldStart === null) return {};
   const parsed = coldStartDto.safeParse(row.coldStart);
-  return row.endpointId !== null && row.coldStart !== null && parsed.success ? { coldStart: parsed.data } : {};
+  return parsed.success ? { coldStart: parsed.data } : {};
 }
 
-export function toPodDto(row: PodRow, context: PodMapContext): PodDto {
+/** Maps a Pod row to its wire form; `adjustedCostPerHr` follows the savings plans active at `now`. */
+export function toPodDto(row: ShownPodRow, context: PodMapContext): PodDto {
   return {
     id: row.id,
     name: row.name,

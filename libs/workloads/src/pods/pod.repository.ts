@@ -1,11 +1,69 @@
 import type { DbClient, Machine, NetworkVolume, Pod, Prisma, SavingsPlan } from '@runplane/db';
 
-/** A Pod row with the relations its wire form can show. */
+/**
+ * A Pod row with the relations its wire form can show: the savings plans always (they price the Pod), the machine and
+ * network volume when the read loaded them (undefined when it did not).
+ */
 export type PodRow = Pod & {
   savingsPlans: SavingsPlan[];
-  machine: Machine | null;
-  networkVolume: NetworkVolume | null;
+  machine?: Machine | null;
+  networkVolume?: NetworkVolume | null;
 };
+
+/** The columns a Pod's wire form shows: a listing reads these and no scheduler bookkeeping. */
+const SHOWN = {
+  id: true,
+  accountId: true,
+  name: true,
+  image: true,
+  templateId: true,
+  endpointId: true,
+  slsVersion: true,
+  desiredStatus: true,
+  locked: true,
+  interruptible: true,
+  cloudType: true,
+  computeType: true,
+  gpuTypeId: true,
+  gpuCount: true,
+  cpuFlavorId: true,
+  vcpuCount: true,
+  memoryInGb: true,
+  dataCenterId: true,
+  machineId: true,
+  costPerHr: true,
+  containerDiskInGb: true,
+  volumeInGb: true,
+  volumeMountPath: true,
+  volumeEncrypted: true,
+  networkVolumeId: true,
+  containerRegistryAuthId: true,
+  ports: true,
+  env: true,
+  dockerEntrypoint: true,
+  dockerStartCmd: true,
+  publicIp: true,
+  portMappings: true,
+  lastStartedAt: true,
+  lastStatusChange: true,
+  coldStart: true,
+  createdAt: true,
+} as const satisfies Prisma.PodSelect;
+
+/** A listed Pod: the columns its wire form shows, with the relations of a {@link PodRow}. */
+export type ShownPodRow = Prisma.PodGetPayload<{ select: typeof SHOWN }> & Omit<PodRow, keyof Pod>;
+
+/** The columns a page of v2 Pods shows: those of v1 with the observed phase (v2's status) and global networking. */
+const PAGED = { ...SHOWN, observedPhase: true, globalNetworking: true } as const satisfies Prisma.PodSelect;
+
+/** A Pod of a v2 page: the columns its wire form shows. */
+export type PagedPod = Prisma.PodGetPayload<{ select: typeof PAGED }>;
+
+/** The relations a single Pod read loads beyond its savings plans: only those its answer shows. */
+export interface PodRelations {
+  machine: boolean;
+  networkVolume: boolean;
+}
 
 /** Filters of a Pod listing; array filters match any of their values. */
 export interface PodFilter {
@@ -23,6 +81,15 @@ export interface PodFilter {
   /** Serverless worker Pods are left out unless asked for. */
   includeWorkers: boolean;
 }
+
+/** Where a page of Pods continues: after the Pod created at `createdAt` with this `id`. */
+export interface PodPosition {
+  createdAt: Date;
+  id: string;
+}
+
+/** Pods oldest first; the id orders Pods created in the same millisecond. */
+const PAGE_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] as const satisfies Prisma.PodOrderByWithRelationInput[];
 
 const withRelations = { savingsPlans: { orderBy: { startTime: 'asc' } }, machine: true, networkVolume: true } as const;
 
@@ -69,16 +136,61 @@ export class PodRepository {
     return keys.length > 0 ? keys.map((key) => key.publicKey).join('\n') : undefined;
   }
 
-  findById(accountId: string, id: string): Promise<PodRow | null> {
-    return this.db.pod.findFirst({ where: { id, accountId }, include: withRelations });
+  /** The caller's Pod with its savings plans, and with its machine and network volume unless `relations` leaves them out. */
+  findById(accountId: string, id: string, relations?: PodRelations): Promise<PodRow | null> {
+    const include = relations
+      ? { savingsPlans: withRelations.savingsPlans, machine: relations.machine, networkVolume: relations.networkVolume }
+      : withRelations;
+    return this.db.pod.findUnique({ where: { id, accountId }, include });
   }
 
-  list(accountId: string, filter: PodFilter): Promise<PodRow[]> {
-    return this.db.pod.findMany({
-      where: toWhere(accountId, filter),
-      include: withRelations,
-      orderBy: { createdAt: 'asc' },
-    });
+  /**
+   * The caller's Pod row alone, in one query, for answers that show none of its relations. Both reads by id are
+   * findUnique (the id, narrowed to the account): Prisma serves it for a third of findFirst's CPU.
+   */
+  findPod(accountId: string, id: string): Promise<Pod | null> {
+    return this.db.pod.findUnique({ where: { id, accountId } });
+  }
+
+  /** The caller's Pod as its v1 answer reads it: the columns of {@link list}, its savings plans and `relations`. */
+  findShown(accountId: string, id: string, relations: PodRelations): Promise<ShownPodRow | null> {
+    const select = { ...SHOWN, savingsPlans: withRelations.savingsPlans, ...relations };
+    return this.db.pod.findUnique({ where: { id, accountId }, select });
+  }
+
+  /** The caller's Pod as its v2 answer reads it: the columns of {@link page}. */
+  findPaged(accountId: string, id: string): Promise<PagedPod | null> {
+    return this.db.pod.findUnique({ where: { id, accountId }, select: PAGED });
+  }
+
+  /**
+   * The caller's Pods matching `filter`, oldest first: the columns their wire form shows, each with its savings plans
+   * and, when `relations` asks for them, its machine and network volume (both without `relations`).
+   */
+  list(accountId: string, filter: PodFilter, relations?: PodRelations): Promise<ShownPodRow[]> {
+    const select = {
+      ...SHOWN,
+      savingsPlans: withRelations.savingsPlans,
+      machine: relations?.machine ?? true,
+      networkVolume: relations?.networkVolume ?? true,
+    };
+    return this.db.pod.findMany({ where: toWhere(accountId, filter), select, orderBy: PAGE_ORDER });
+  }
+
+  /**
+   * One page of the caller's Pods (no serverless workers), the columns v2 shows, in the order of `list`: at most `limit` after
+   * the Pod at `after` (its creation time and id), read through the (accountId, createdAt, id) index, so a page costs
+   * the same however many Pods come before or after it.
+   */
+  page(accountId: string, after: PodPosition | undefined, limit: number): Promise<PagedPod[]> {
+    const later = after
+      ? {
+          createdAt: { gte: after.createdAt },
+          OR: [{ createdAt: { gt: after.createdAt } }, { id: { gt: after.id } }],
+        }
+      : {};
+    const where = { accountId, endpointId: null, ...later };
+    return this.db.pod.findMany({ where, select: PAGED, orderBy: PAGE_ORDER, take: limit });
   }
 
   /**

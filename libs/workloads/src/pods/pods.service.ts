@@ -13,8 +13,8 @@ import { isForeignKeyViolation, newId, type Prisma } from '@runplane/db';
 import { PodCreationPlanner, type PodTemplate, type PodTemplateSource } from './pod-create';
 import { applyPodAction, applyPodUpdate, type LifecycleChange, type PodContainerSpec } from './pod-lifecycle';
 import { type PodMapContext, stringMap, toPodDto } from './pod.mapper';
-import type { PodCatalog } from './pod-pricing';
-import type { PodRepository, PodRow } from './pod.repository';
+import type { PodCatalog, PodGpuType } from './pod-pricing';
+import type { PodRepository, PodRow, ShownPodRow } from './pod.repository';
 import { type PodPlacementClient, unbookedPlacement } from './pod-placement';
 
 /** Lifecycle actions answered with the Pod (delete answers 204 and has its own method). */
@@ -93,8 +93,10 @@ export class PodsService {
     return (await this.toDtos([row], {}))[0] as PodDto;
   }
 
+  /** The caller's Pods; a machine or network volume is read only when the query includes it. */
   async list(accountId: string, query: PodListQuery): Promise<PodDto[]> {
-    const rows = await this.pods.list(accountId, {
+    const relations = { machine: query.includeMachine, networkVolume: query.includeNetworkVolume };
+    const filter = {
       id: query.id,
       name: query.name,
       image: query.imageName,
@@ -107,12 +109,16 @@ export class PodsService {
       networkVolumeId: query.networkVolumeId,
       templateId: query.templateId,
       includeWorkers: query.includeWorkers,
-    });
-    return this.toDtos(rows, query);
+    };
+    return this.toDtos(await this.pods.list(accountId, filter, relations), query);
   }
 
   async get(accountId: string, id: string, include: Partial<PodIncludeQuery> = {}): Promise<PodDto> {
-    const row = await this.find(accountId, id);
+    const relations = {
+      machine: include.includeMachine === true,
+      networkVolume: include.includeNetworkVolume === true,
+    };
+    const row = await this.pods.findShown(accountId, id, relations);
     // Serverless workers are only visible when asked for, as in listings.
     if (!row || (row.endpointId !== null && include.includeWorkers !== true)) throw new NotFoundError('Pod');
     return (await this.toDtos([row], include))[0] as PodDto;
@@ -171,12 +177,9 @@ export class PodsService {
     if (!(await this.pods.delete(accountId, id))) throw new NotFoundError('Pod');
   }
 
-  private find(accountId: string, id: string): Promise<PodRow | null> {
-    return this.pods.findById(accountId, id);
-  }
-
+  /** The caller's Pod (no serverless worker) as a change reads it: the row and its savings plans. */
   private async requireOwnPod(accountId: string, id: string): Promise<PodRow> {
-    const row = await this.find(accountId, id);
+    const row = await this.pods.findById(accountId, id, { machine: false, networkVolume: false });
     if (!row) throw new NotFoundError('Pod');
     if (row.endpointId !== null) {
       throw new ValidationError(
@@ -192,9 +195,9 @@ export class PodsService {
     }
   }
 
-  private async toDtos(rows: PodRow[], include: Partial<PodIncludeQuery>): Promise<PodDto[]> {
+  private async toDtos(rows: ShownPodRow[], include: Partial<PodIncludeQuery>): Promise<PodDto[]> {
     const now = this.clock();
-    const gpuTypes = new Map((await this.catalog.listGpuTypes()).map((gpu) => [gpu.id, gpu]));
+    const gpuTypes = await this.gpuTypesOf(rows, include.includeMachine === true);
     const context: PodMapContext = {
       gpuTypes,
       now,
@@ -212,8 +215,23 @@ export class PodsService {
     });
   }
 
+  /** The catalog's GPU types these Pods (and their machines, when shown) name: none, one, or the whole catalog. */
+  private async gpuTypesOf(rows: ShownPodRow[], machines: boolean): Promise<Map<string, PodGpuType>> {
+    const ids = new Set<string>();
+    for (const row of rows) {
+      if (row.gpuTypeId !== null) ids.add(row.gpuTypeId);
+      if (machines && row.machine?.gpuTypeId) ids.add(row.machine.gpuTypeId);
+    }
+    if (ids.size === 0) return new Map();
+    if (ids.size === 1) {
+      const gpu = await this.catalog.findGpuType([...ids][0] as string);
+      return new Map(gpu ? [[gpu.id, gpu]] : []);
+    }
+    return new Map((await this.catalog.listGpuTypes()).map((gpu) => [gpu.id, gpu]));
+  }
+
   /** The templates of these Pods that the caller can still see (a template may have turned private). */
-  private async templatesOf(rows: PodRow[]): Promise<Map<string, Record<string, unknown>>> {
+  private async templatesOf(rows: ShownPodRow[]): Promise<Map<string, Record<string, unknown>>> {
     const found = new Map<string, Record<string, unknown>>();
     const ids = new Set(rows.flatMap((row) => (row.templateId === null ? [] : [row.templateId])));
     for (const id of ids) {

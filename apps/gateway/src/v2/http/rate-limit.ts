@@ -55,6 +55,11 @@ export class V2RateLimiter {
     this.policy = windows.map((w) => `"${w.name}";q=${w.quota};w=${w.seconds}`).join(', ');
   }
 
+  /** Whether any window is configured; with none, requests are not counted and carry no RateLimit headers. */
+  get counting(): boolean {
+    return this.limiters.length > 0;
+  }
+
   /** Counts one request of the account in every window. */
   async consume(accountId: string): Promise<RateLimitDecision> {
     if (this.limiters.length === 0) return { headers: {} };
@@ -96,6 +101,7 @@ export class V2RateLimitInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    if (!this.limiter.counting) return next.handle();
     return defer(() => from(this.limiter.consume(requestPrincipal(request).accountId))).pipe(
       mergeMap((decision) => {
         for (const [name, value] of Object.entries(decision.headers)) void reply.header(name, value);

@@ -1,5 +1,6 @@
 import type { PodCreateInput, PodUpdateInput } from '@runplane/contracts';
-import type { PodRow, PodTemplate } from '@runplane/workloads';
+import type { Pod } from '@runplane/db';
+import type { PodTemplate } from '@runplane/workloads';
 import { ProblemError, unprocessable } from '../http/problem';
 import { splitArgs } from '../shared/command-line';
 import type { CreatePodRequest, PodMountsInput, UpdatePodRequest } from './pods.schemas';
@@ -91,7 +92,7 @@ export function toV1Create(input: CreatePodRequest): PodCreateInput {
 }
 
 /** A PATCH's mounts against the Pod's: the kind is fixed at create, and a network volume cannot change. */
-function mountChanges(row: PodRow, mounts: PodMountsInput | undefined): Partial<PodUpdateInput> {
+function mountChanges(row: Pod, mounts: PodMountsInput | undefined): Partial<PodUpdateInput> {
   checkMounts(mounts);
   if (!mounts || (!mounts.persistent && !mounts.network)) return {};
   const network = mounts.network?.[0];
@@ -120,7 +121,7 @@ function templateFields(template: PodTemplate | null, input: UpdatePodRequest): 
 }
 
 /** `PATCH /v2/pods/{id}` as v1's update input; `template` is the one `templateId` names, when it changes. */
-export function toV1Update(row: PodRow, input: UpdatePodRequest, template: PodTemplate | null): PodUpdateInput {
+export function toV1Update(row: Pod, input: UpdatePodRequest, template: PodTemplate | null): PodUpdateInput {
   return {
     ...templateFields(template, input),
     ...mountChanges(row, input.mounts),

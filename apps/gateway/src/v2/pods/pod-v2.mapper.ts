@@ -1,8 +1,9 @@
-import type { PodRow } from '@runplane/workloads';
+import type { Pod } from '@runplane/db';
+import type { PagedPod } from '@runplane/workloads';
 import { joinArgs } from '../shared/command-line';
 import type { PodActionV2, PodStatusV2, PodV2 } from './pods.schemas';
 
-type Observed = PodRow['observedPhase'];
+type Observed = Pod['observedPhase'];
 
 const OBSERVED: Record<Observed, PodStatusV2> = {
   PENDING: 'PROVISIONING',
@@ -19,7 +20,7 @@ const OBSERVED: Record<Observed, PodStatusV2> = {
  * The v2 status: what the scheduler last observed while the Pod should run; EXITED as soon as it was stopped (the
  * container is stopping), TERMINATED once deleted.
  */
-export function podStatusV2(row: Pick<PodRow, 'desiredStatus' | 'observedPhase'>): PodStatusV2 {
+export function podStatusV2(row: Pick<Pod, 'desiredStatus' | 'observedPhase'>): PodStatusV2 {
   if (row.desiredStatus === 'TERMINATED') return 'TERMINATED';
   if (row.desiredStatus === 'EXITED') return 'EXITED';
   return OBSERVED[row.observedPhase];
@@ -52,7 +53,7 @@ function portMap(value: unknown): Record<string, number> {
 }
 
 /** Published ports as RunPod's runtime.ports: each declared port with its public port once running. */
-function runtimePorts(row: PodRow): NonNullable<PodV2['runtime']>['ports'] {
+function runtimePorts(row: PagedPod): NonNullable<PodV2['runtime']>['ports'] {
   const published = portMap(row.portMappings);
   return row.ports.map((port) => {
     const [number = '0', type = 'tcp'] = port.split('/');
@@ -60,7 +61,7 @@ function runtimePorts(row: PodRow): NonNullable<PodV2['runtime']>['ports'] {
   });
 }
 
-function sshOf(row: PodRow): PodV2['ssh'] {
+function sshOf(row: PagedPod): PodV2['ssh'] {
   const port = portMap(row.portMappings)['22'];
   const direct =
     row.publicIp && port !== undefined
@@ -69,13 +70,13 @@ function sshOf(row: PodRow): PodV2['ssh'] {
   return { proxy: null, direct };
 }
 
-function mountsOf(row: PodRow): PodV2['mounts'] {
+function mountsOf(row: PagedPod): PodV2['mounts'] {
   if (row.networkVolumeId) return { network: [{ volumeId: row.networkVolumeId, path: row.volumeMountPath }] };
   if (row.volumeInGb > 0) return { persistent: { size: row.volumeInGb, path: row.volumeMountPath } };
   return {};
 }
 
-function computeOf(row: PodRow): Pick<PodV2, 'gpu' | 'cpu'> {
+function computeOf(row: PagedPod): Pick<PodV2, 'gpu' | 'cpu'> {
   if (row.gpuTypeId !== null) {
     return { gpu: { id: row.gpuTypeId, count: row.gpuCount, vcpuCount: row.vcpuCount, memory: row.memoryInGb } };
   }
@@ -85,7 +86,7 @@ function computeOf(row: PodRow): Pick<PodV2, 'gpu' | 'cpu'> {
 }
 
 /** A Pod row as v2's Pod; `now` dates the uptime of a running Pod. */
-export function toPodV2(row: PodRow, now: Date): PodV2 {
+export function toPodV2(row: PagedPod, now: Date): PodV2 {
   const status = podStatusV2(row);
   const running = status === 'RUNNING';
   return {

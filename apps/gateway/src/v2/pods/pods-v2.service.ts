@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '@runplane/contracts';
-import type { PodRepository, PodRow, PodsService, PodTemplateSource } from '@runplane/workloads';
-import { paginate } from '../http/pagination';
+import type { Pod } from '@runplane/db';
+import type { PagedPod, PodRepository, PodsService, PodTemplateSource } from '@runplane/workloads';
+import { createdPosition, pageFrom } from '../http/pagination';
 import { ProblemError } from '../http/problem';
 import { withV2FieldNames } from '../shared/field-names';
 import { podActionsV2, podStatusV2, toPodV2 } from './pod-v2.mapper';
@@ -26,10 +27,12 @@ export class PodsV2Service {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /** One page of the caller's Pods, oldest first, read from the database a page at a time. */
   async list(accountId: string, query: ListPodsQuery): Promise<ListPodsResponse> {
-    const rows = await this.rows.list(accountId, { includeWorkers: false });
-    const order = { list: 'pods', key: (row: PodRow) => `${row.createdAt.toISOString()}|${row.id}` };
-    const { items, pagination } = paginate(rows, query, order);
+    const order = { list: 'pods', key: (row: PagedPod) => `${row.createdAt.toISOString()}|${row.id}` };
+    const read = (after: string | undefined, take: number): Promise<PagedPod[]> =>
+      this.rows.page(accountId, after === undefined ? undefined : createdPosition(after, 'pods'), take);
+    const { items, pagination } = await pageFrom(query, order, read);
     const now = this.clock();
     return { pods: items.map((row) => toPodV2(row, now)), pagination };
   }
@@ -42,8 +45,11 @@ export class PodsV2Service {
     return this.get(accountId, created.id);
   }
 
+  /** The Pod as v2 shows it, read with only the columns its answer has. */
   async get(accountId: string, id: string): Promise<PodV2> {
-    return toPodV2(await this.own(accountId, id), this.clock());
+    const row = await this.rows.findPaged(accountId, id);
+    if (!row || row.endpointId !== null) throw new NotFoundError('Pod');
+    return toPodV2(row, this.clock());
   }
 
   /** Only the fields sent change; a new `templateId` applies that template's container settings first. */
@@ -82,9 +88,9 @@ export class PodsV2Service {
     await this.pods.delete(accountId, id);
   }
 
-  /** The caller's Pod; serverless workers are not Pods here (their endpoint manages them). */
-  private async own(accountId: string, id: string): Promise<PodRow> {
-    const row = await this.rows.findById(accountId, id);
+  /** The caller's Pod row (v2 shows none of its relations); serverless workers are not Pods here (their endpoint manages them). */
+  private async own(accountId: string, id: string): Promise<Pod> {
+    const row = await this.rows.findPod(accountId, id);
     if (!row || row.endpointId !== null) throw new NotFoundError('Pod');
     return row;
   }
