@@ -197,6 +197,13 @@ describe('placeMany', () => {
     expect(inventory[0]?.gpuFree).toBe(2);
   });
 
+  it('fills equally good machines in id order, whatever the order of the inventory', () => {
+    const inventory = [machine('h-c', H100, 2), machine('h-a', H100, 2), machine('h-b', H100, 2)];
+    expect(placePod(gpuRequest(), inventory)).toMatchObject({ machineId: 'h-a' });
+    const batch = placeMany(gpuRequest(), inventory, 5);
+    expect(batch.placed.map((p) => p.machineId)).toEqual(['h-a', 'h-a', 'h-b', 'h-b', 'h-c']);
+  });
+
   it('stops at the first Pod that does not fit, with its reasons', () => {
     const batch = placeMany(gpuRequest({ gpuTypeIds: [H100], gpuCount: 2 }), [machine('h1', H100, 5)], 4);
     expect(batch.placed).toHaveLength(2);

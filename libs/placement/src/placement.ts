@@ -76,34 +76,46 @@ function inCloud(machine: InventoryMachine, cloudType: PlacementCloudType): bool
   return cloudType === 'SECURE' ? machine.secureCloud : !machine.secureCloud;
 }
 
+/** Ready machines in id order: a scan that keeps the first of equally good machines then keeps the smallest id. */
+function readyById(inventory: readonly InventoryMachine[]): InventoryMachine[] {
+  return inventory.filter((m) => m.ready).sort((a, b) => a.id.localeCompare(b.id));
+}
+
 /**
- * Machines of one candidate that can take the request, best fit first (fewest free GPUs that still fit, so large
- * requests keep finding whole machines), or the reason none can.
+ * The machine of one candidate that takes the request, best fit first (fewest free GPUs that still fit, so large
+ * requests keep finding whole machines; for CPU requests the fewest free vCPUs; the smallest id among equals, the pool
+ * being in id order), with the free GPUs of all fitting machines, or the reason none can. One scan of the pool: a batch
+ * of n placements on m machines costs n·m, not n·m·log m.
  */
 function fitting(
   pool: readonly InventoryMachine[],
   candidate: string,
   request: PlacementRequest,
   allowed: readonly string[],
-): { machines: InventoryMachine[] } | { reason: NoCapacityReason } {
+): { machine: InventoryMachine; free: number } | { reason: NoCapacityReason } {
   if (pool.length === 0) return { reason: { kind: 'not-in-inventory', candidate } };
   const located =
     allowed.length === 0 ? pool : pool.filter((m) => m.dataCenterId !== null && allowed.includes(m.dataCenterId));
   if (located.length === 0) return { reason: { kind: 'data-center', candidate, allowed } };
   const clouded = located.filter((m) => inCloud(m, request.cloudType));
   if (clouded.length === 0) return { reason: { kind: 'cloud-type', candidate, cloudType: request.cloudType } };
-  if (request.computeType === 'GPU') {
-    const machines = clouded
-      .filter((m) => m.gpuFree >= request.gpuCount)
-      .sort((a, b) => a.gpuFree - b.gpuFree || a.id.localeCompare(b.id));
-    if (machines.length > 0) return { machines };
+  const gpu = request.computeType === 'GPU';
+  const fits = gpu
+    ? (m: InventoryMachine) => m.gpuFree >= request.gpuCount
+    : (m: InventoryMachine) => m.cpuFree >= request.vcpuCount && m.memoryFreeGb >= request.memoryInGb;
+  const freeOf = gpu ? (m: InventoryMachine) => m.gpuFree : (m: InventoryMachine) => m.cpuFree;
+  let best: InventoryMachine | undefined;
+  let free = 0;
+  for (const machine of clouded) {
+    if (!fits(machine)) continue;
+    free += machine.gpuFree;
+    if (!best || freeOf(machine) < freeOf(best)) best = machine;
+  }
+  if (best) return { machine: best, free };
+  if (gpu) {
     const mostFree = Math.max(...clouded.map((m) => m.gpuFree));
     return { reason: { kind: 'insufficient-gpus', candidate, requested: request.gpuCount, mostFree } };
   }
-  const machines = clouded
-    .filter((m) => m.cpuFree >= request.vcpuCount && m.memoryFreeGb >= request.memoryInGb)
-    .sort((a, b) => a.cpuFree - b.cpuFree || a.id.localeCompare(b.id));
-  if (machines.length > 0) return { machines };
   return {
     reason: {
       kind: 'insufficient-cpu',
@@ -132,8 +144,7 @@ function placeGpu(
       reasons.push(found.reason);
       continue;
     }
-    const free = found.machines.reduce((sum, m) => sum + m.gpuFree, 0);
-    options.push({ gpuTypeId, order, free, machine: found.machines[0] as InventoryMachine });
+    options.push({ gpuTypeId, order, free: found.free, machine: found.machine });
     // With the caller's order the first type that fits wins; no need to look further.
     if (request.gpuTypePriority === 'custom') break;
   }
@@ -165,7 +176,7 @@ function placeCpu(
       reasons.push(found.reason);
       continue;
     }
-    const machine = found.machines[0] as InventoryMachine;
+    const machine = found.machine;
     return {
       placed: true,
       machineId: machine.id,
@@ -184,8 +195,12 @@ function placeCpu(
  * the vCPUs and memory free. Machines that are not ready are never used.
  */
 export function placePod(request: PlacementRequest, inventory: readonly InventoryMachine[]): PlacementResult {
+  return placeReady(request, readyById(inventory));
+}
+
+/** {@link placePod} on the ready machines, in id order. */
+function placeReady(request: PlacementRequest, machines: readonly InventoryMachine[]): PlacementResult {
   const allowed = allowedDataCenters(request);
-  const machines = inventory.filter((m) => m.ready);
   if (request.volumeDataCenterId !== null && allowed.length === 0) {
     const candidate = request.volumeDataCenterId;
     return { placed: false, reasons: [{ kind: 'data-center', candidate, allowed: request.dataCenterIds }] };
@@ -209,11 +224,11 @@ export function placeMany(
   inventory: readonly InventoryMachine[],
   count: number,
 ): BatchPlacement {
-  const machines = inventory.map((machine) => ({ ...machine }));
+  const machines = readyById(inventory).map((machine) => ({ ...machine }));
   const byId = new Map(machines.map((machine) => [machine.id, machine]));
   const placed: BatchPlacement['placed'] = [];
   for (let index = 0; index < count; index += 1) {
-    const result = placePod(request, machines);
+    const result = placeReady(request, machines);
     if (!result.placed) return { placed, reasons: result.reasons };
     const machine = byId.get(result.machineId) as InventoryMachine;
     machine.gpuFree -= request.gpuCount;
