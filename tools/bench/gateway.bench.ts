@@ -1,14 +1,15 @@
 // The gateway's read path: authenticated reads on the gateway process against bare Fastify + pg doing the same
 // authenticated read (key lookup by hash + the row), and a refused key against GET /healthz, in the same run.
-import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { createAccountsServices } from '@runplane/accounts';
 import { createPrismaClient, type DbClient, newId } from '@runplane/db';
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
 import { createBenchDatabase } from './bench-database';
-import { cpuCeiling, measureCpu, perOperation } from './cpu-meter';
-import { type ServerProcess, startServer } from './gateway/processes';
+import { measureCpu, perOperation } from './cpu-meter';
+import { measurePostgresCpu } from './gateway/postgres-cpu';
+import { gatewayBenchEnv, type ServerProcess, startServer } from './gateway/processes';
 import { printTable, type Row, writeResults } from './results';
 
 /** Bench settings, read from the environment by the runner. */
@@ -44,40 +45,72 @@ async function seed(db: DbClient): Promise<Seeded> {
 interface Measured {
   perSecond: number;
   non2xx: number;
-  /** The server process's CPU µs per request. */
-  serverUs: number;
   cpu: string;
   ceiling: number;
 }
 
+/** Where a phase's load goes and how its CPU is read: the server under load and the database it reads. */
+interface Target {
+  redis: Redis;
+  db: DbClient;
+  database: string;
+  server: ServerProcess;
+}
+
+/**
+ * The most requests per second the machine's cores give at the measured CPU per request of the load generator, the
+ * server and Postgres together, or of the server alone on its one event loop, whichever is lower. Redis is left out:
+ * these reads do not touch it, and its counters include every other user of the shared instance.
+ */
+function ceilingOf(perRequestUs: { bench: number; server: number; postgres: number }): number {
+  const total = perRequestUs.bench + perRequestUs.server + perRequestUs.postgres;
+  const shared = total > 0 ? (availableParallelism() * 1e6) / total : Infinity;
+  return Math.min(shared, perRequestUs.server > 0 ? 1e6 / perRequestUs.server : Infinity);
+}
+
 async function measure(
-  redis: Redis,
-  server: ServerProcess,
+  target: Target,
   path: string,
   options: GatewayBenchOptions & { secret?: string },
 ): Promise<Measured> {
-  const { result, cpu } = await measureCpu(redis, server.pid, () =>
-    autocannon({
-      url: `${server.base}${path}`,
-      duration: options.durationSeconds,
-      connections: options.connections,
-      headers: options.secret ? { authorization: `Bearer ${options.secret}` } : {},
-    }),
+  const { server } = target;
+  const {
+    result: { result, cpu },
+    postgresMs,
+  } = await measurePostgresCpu(target.db, target.database, () =>
+    measureCpu(target.redis, server.pid, () =>
+      autocannon({
+        url: `${server.base}${path}`,
+        duration: options.durationSeconds,
+        connections: options.connections,
+        headers: options.secret ? { authorization: `Bearer ${options.secret}` } : {},
+      }),
+    ),
   );
-  const total = result.requests.total;
+  const total = Math.max(1, result.requests.total);
+  const us = (ms: number): number => (ms * 1000) / total;
   return {
     perSecond: result.requests.average,
     non2xx: result.non2xx,
-    serverUs: (cpu.router * 1000) / Math.max(1, total),
-    cpu: perOperation(cpu, total),
-    ceiling: cpuCeiling(cpu, total),
+    // perOperation's "router" is the server process under load: the gateway, or the bare baseline.
+    cpu: `${perOperation(cpu, total)}, postgres ${us(postgresMs).toFixed(0)}`,
+    ceiling: ceilingOf({ bench: us(cpu.bench), server: us(cpu.router), postgres: us(postgresMs) }),
   };
 }
 
-/** A throughput row of `runplane` against `baseline` with target `ratio>=min`. */
+/**
+ * A throughput row of `runplane` against `baseline` with target `ratio>=min`. Each side's CPU figures end with its
+ * CPU ceiling; the ratio of the two ceilings is the ratio a machine with nothing else running would show, where the
+ * measured one swings with the neighbours' load.
+ */
 function ratioRow(metric: string, runplane: Measured, baseline: Measured, min: number): Row {
   const pass = runplane.perSecond / baseline.perSecond >= min;
-  const cpu = { baseline: baseline.cpu, runplane: runplane.cpu, ceiling: runplane.ceiling };
+  const ceilingRatio = (runplane.ceiling / baseline.ceiling).toFixed(2);
+  const cpu = {
+    baseline: `${baseline.cpu}; CPU ceiling ${baseline.ceiling.toFixed(0)} req/s`,
+    runplane: `${runplane.cpu}; CPU ceiling ${runplane.ceiling.toFixed(0)} req/s (ratio of ceilings ${ceilingRatio})`,
+    ceiling: runplane.ceiling,
+  };
   return {
     metric,
     runplane: runplane.perSecond,
@@ -90,31 +123,33 @@ function ratioRow(metric: string, runplane: Measured, baseline: Measured, min: n
 }
 
 async function measureAll(
-  redis: Redis,
+  parties: Omit<Target, 'server'>,
   servers: { gateway: ServerProcess; bare: ServerProcess },
   run: GatewayBenchOptions & Seeded,
 ): Promise<Row[]> {
-  const { gateway, bare } = servers;
+  const gateway = { ...parties, server: servers.gateway };
+  const bare = { ...parties, server: servers.bare };
   const keyed = { ...run, secret: run.secret };
-  const baseline = await measure(redis, bare, `/pods/${run.podId}`, keyed);
-  const healthz = await measure(redis, gateway, '/healthz', run);
-  const reads: [string, string][] = [
-    ['GET /v1/pods/{id}', `/v1/pods/${run.podId}`],
-    ['GET /v1/endpoints', '/v1/endpoints'],
-    ['GET /v2/pods/{id}', `/v2/pods/${run.podId}`],
+  const barePod = await measure(bare, `/pods/${run.podId}`, keyed);
+  const bareEndpoints = await measure(bare, '/endpoints', keyed);
+  const healthz = await measure(gateway, '/healthz', run);
+  const reads: [string, string, Measured][] = [
+    ['GET /v1/pods/{id}', `/v1/pods/${run.podId}`, barePod],
+    ['GET /v1/endpoints', '/v1/endpoints', bareEndpoints],
+    ['GET /v2/pods/{id}', `/v2/pods/${run.podId}`, barePod],
   ];
   const rows: Row[] = [];
-  for (const [name, path] of reads) {
-    const measured = await measure(redis, gateway, path, keyed);
+  for (const [name, path, baseline] of reads) {
+    const measured = await measure(gateway, path, keyed);
     if (measured.non2xx > 0) console.warn(`${name} answered ${measured.non2xx} non-2xx responses`);
     rows.push(ratioRow(`${name} vs bare Fastify + pg`, measured, baseline, 0.5));
   }
-  const refused = await measure(redis, gateway, `/v1/pods/${run.podId}`, { ...run, secret: `rpl_${'x'.repeat(43)}` });
+  const refused = await measure(gateway, `/v1/pods/${run.podId}`, { ...run, secret: `rpl_${'x'.repeat(43)}` });
   rows.push(ratioRow('refused key (401) vs GET /healthz', refused, healthz, 0.8));
   rows.push({
-    metric: 'GET /healthz vs bare baseline',
+    metric: 'GET /healthz vs bare GET /pods/{id}',
     runplane: healthz.perSecond,
-    baseline: baseline.perSecond,
+    baseline: barePod.perSecond,
     unit: 'req/s',
     target: '-',
     pass: true,
@@ -129,33 +164,17 @@ function printRows(rows: Row[]): void {
     44,
   );
   for (const row of rows) {
-    if (!row.cpu) continue;
-    // perOperation's "router" is the server process under load: the gateway, or the bare baseline.
-    console.log(`${row.metric}: baseline ${row.cpu.baseline}; runplane ${row.cpu.runplane}`);
-    if (row.cpu.ceiling !== undefined && row.baseline) {
-      const ceiling = row.cpu.ceiling;
-      console.log(
-        `  CPU ceiling at this CPU per request: ${ceiling.toFixed(0)} req/s (ratio ${(ceiling / row.baseline).toFixed(2)})`,
-      );
-    }
+    if (row.cpu) console.log(`${row.metric}:\n  baseline ${row.cpu.baseline}\n  runplane ${row.cpu.runplane}`);
   }
 }
 
 /** Runs the gateway read-path suite, prints a table and writes bench/results/gateway.json. */
 export async function benchGateway(options: GatewayBenchOptions): Promise<Row[]> {
-  const database = await createBenchDatabase(options.adminDatabaseUrl, `runplane_bench_gateway_${process.pid}`);
+  const databaseName = `runplane_bench_gateway_${process.pid}`;
+  const database = await createBenchDatabase(options.adminDatabaseUrl, databaseName);
   const db = createPrismaClient(database.url);
   const prefix = `runplane-bench-gateway-${process.pid}`;
-  const env = {
-    DATABASE_URL: database.url,
-    REDIS_PREFIX: prefix,
-    RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'error',
-    // The v2 quotas would refuse a benchmark's load; their cost is one Redis call per request either way.
-    V2_RATE_LIMIT_PER_MINUTE: '0',
-    V2_RATE_LIMIT_PER_HOUR: '0',
-    V2_RATE_LIMIT_PER_DAY: '0',
-  };
+  const env = gatewayBenchEnv(database.url, prefix);
   const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const servers: ServerProcess[] = [];
   try {
@@ -164,7 +183,8 @@ export async function benchGateway(options: GatewayBenchOptions): Promise<Row[]>
     servers.push(gateway);
     const bare = await startServer('tools/bench/gateway/bare-server.ts', { DATABASE_URL: database.url });
     servers.push(bare);
-    const rows = await measureAll(redis, { gateway, bare }, { ...options, ...seeded });
+    const parties = { redis, db, database: databaseName };
+    const rows = await measureAll(parties, { gateway, bare }, { ...options, ...seeded });
     printRows(rows);
     writeResults('gateway', { options: { ...options, adminDatabaseUrl: undefined }, rows });
     return rows;

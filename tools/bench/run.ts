@@ -3,6 +3,7 @@ import { benchApiKeys, printRatios } from './api-keys.bench';
 import { benchCurves } from './curves';
 import { benchGateway } from './gateway.bench';
 import { benchJobs } from './jobs.bench';
+import { benchPeer } from './peer.bench';
 import { benchScheduler } from './scheduler.bench';
 
 const env = process.env;
@@ -34,6 +35,12 @@ async function main(): Promise<void> {
       reactions: Number(env.BENCH_SCHEDULER_REACTIONS ?? 10),
     });
   }
+  if (!only || only.includes('peer'))
+    await benchPeer({
+      ...options,
+      e2eJobs: Number(env.BENCH_PEER_JOBS ?? 2000),
+      latencySamples: Number(env.BENCH_PEER_SAMPLES ?? 300),
+    });
   if (!only || only.includes('curves')) await benchCurves(options, env.BENCH_SCALE, env.BENCH_CURVES);
 }
 

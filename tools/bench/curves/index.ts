@@ -2,10 +2,16 @@
 // and drawn as an SVG chart. BENCH_SCALE=small runs every size at 1/10; BENCH_CURVES picks some of them.
 import type { JobsBenchOptions } from '../jobs/router';
 import { type Curve, printCurve, scaleFactor, writeCurves } from './curve';
+import { endpointsCurves } from './endpoints';
+import { kubernetesCurves } from './kubernetes';
+import { podsCurves } from './pods';
 import { queuedJobsCurves } from './queued-jobs';
 import { workersCurves } from './workers';
 
 const SUITES: Record<string, (options: JobsBenchOptions, factor: number) => Promise<Curve[]>> = {
+  endpoints: endpointsCurves,
+  kubernetes: kubernetesCurves,
+  pods: podsCurves,
   'queued-jobs': queuedJobsCurves,
   workers: workersCurves,
 };

@@ -1,9 +1,9 @@
 // End to end: jobs submitted until all are completed by 50 workers, Runplane's protocol workers against BullMQ's.
-import { createQueue, createWorker, type Redis } from '@runplane/queue';
+import { createQueue, type Redis } from '@runplane/queue';
 import { cpuCeiling, measureCpu, perOperation } from '../cpu-meter';
 import { ms, type Row } from '../results';
 import type { Baselines } from './accept';
-import { minimalEndToEnd } from './minimal';
+import { minimalEndToEnd, rawWorkers } from './minimal';
 import { call, catalog, INPUT, type Router, startWorkers } from './router';
 
 const E2E_WORKERS = 50;
@@ -23,16 +23,7 @@ async function submitAll(total: number, concurrency: number, submit: () => Promi
 
 async function rawEndToEnd(redis: Redis, rawPrefix: string, total: number): Promise<number> {
   const queue = createQueue(catalog, 'bench-jobs', { redis, prefix: `${rawPrefix}e2e:` });
-  let completed = 0;
-  let allDone!: () => void;
-  const finished = new Promise<void>((resolve) => (allDone = resolve));
-  const worker = createWorker(
-    catalog,
-    'bench-jobs',
-    { 'bench.job': async () => INPUT },
-    { redis, prefix: `${rawPrefix}e2e:`, concurrency: E2E_WORKERS },
-  );
-  worker.worker.on('completed', () => (completed += 1) === total && allDone());
+  const { worker, finished } = rawWorkers(redis, `${rawPrefix}e2e:`, E2E_WORKERS, total);
   const start = process.hrtime.bigint();
   await submitAll(total, E2E_WORKERS, () => queue.add('bench.job', { input: INPUT }));
   await finished;

@@ -62,8 +62,8 @@ export function minimalAccept(server: MinimalServer, redis: Redis, options: Jobs
   );
 }
 
-/** Submits `total` jobs over HTTP to the minimal server from `concurrency` loops while 50 raw workers complete them. */
-export async function minimalEndToEnd(server: MinimalServer, total: number, concurrency: number, redis: Redis) {
+/** Raw BullMQ workers (`concurrency` at once) answering the bench's jobs under `prefix`; `finished` once `total` are done. */
+export function rawWorkers(redis: Redis, prefix: string, concurrency: number, total: number) {
   let completed = 0;
   let allDone!: () => void;
   const finished = new Promise<void>((resolve) => (allDone = resolve));
@@ -71,9 +71,15 @@ export async function minimalEndToEnd(server: MinimalServer, total: number, conc
     catalog,
     'bench-jobs',
     { 'bench.job': async () => INPUT },
-    { redis, prefix: server.prefix, concurrency },
+    { redis, prefix, concurrency },
   );
   worker.worker.on('completed', () => (completed += 1) === total && allDone());
+  return { worker, finished };
+}
+
+/** Submits `total` jobs over HTTP to the minimal server from `concurrency` loops while 50 raw workers complete them. */
+export async function minimalEndToEnd(server: MinimalServer, total: number, concurrency: number, redis: Redis) {
+  const { worker, finished } = rawWorkers(redis, server.prefix, concurrency, total);
   const start = process.hrtime.bigint();
   let next = 0;
   await Promise.all(

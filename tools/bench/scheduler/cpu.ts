@@ -72,20 +72,23 @@ async function apiserverRequests(client: KubeTestClient): Promise<Map<string, nu
   return counts;
 }
 
-/** Runs `phase` and returns the requests kube-apiserver served meanwhile, per pod, busiest first. */
+/**
+ * Runs `phase` and returns the requests kube-apiserver served meanwhile, per pod: by `verb resource`, busiest first
+ * (`perPod`), and all of them together (`totalPerPod`).
+ */
 export async function withRequests<T>(
   client: KubeTestClient,
   pods: number,
   phase: () => Promise<T>,
-): Promise<{ result: T; perPod: string }> {
+): Promise<{ result: T; perPod: string; totalPerPod: number }> {
   const before = await apiserverRequests(client);
   const result = await phase();
   const after = await apiserverRequests(client);
-  const perPod = [...after]
-    .map(([key, count]): [string, number] => [key, (count - (before.get(key) ?? 0)) / pods])
+  const counts = [...after].map(([key, count]): [string, number] => [key, (count - (before.get(key) ?? 0)) / pods]);
+  const perPod = counts
     .filter(([, count]) => count >= 0.01)
     .sort((a, b) => b[1] - a[1])
     .map(([key, count]) => `${key} ${count.toFixed(2)}`)
     .join(', ');
-  return { result, perPod };
+  return { result, perPod, totalPerPod: counts.reduce((sum, [, count]) => sum + count, 0) };
 }

@@ -4,6 +4,7 @@ import type { createPrismaClient } from '@runplane/db';
 import type { RedisJobEngine } from '@runplane/jobs';
 import {
   GPU_RESOURCE,
+  isNotFound,
   type KubeClients,
   LABELS,
   PRIORITY_CLASS_NAMES,
@@ -65,6 +66,10 @@ async function timeToBind({ plane, kube, namespace, count }: BindWatch, start: (
   return { seconds: elapsed, cpuMsPerPod };
 }
 
+function ignoreNotFound(error: unknown): void {
+  if (!isNotFound(error)) throw error;
+}
+
 /** kube-scheduler alone: the same GPU pods created directly, 50 requests in flight. */
 export async function baselineBindRate(
   plane: KubeControlPlane,
@@ -94,17 +99,27 @@ export async function baselineBindRate(
     });
     return { rate: count / bound.seconds, cpuMsPerPod: bound.cpuMsPerPod };
   } finally {
+    // One pod at a time, 50 in flight: one collection delete of thousands of pods outlasts kube-apiserver's 60 s limit.
+    let next = 0;
+    const remove = (name: string) => kube.core.deleteNamespacedPod({ name, namespace: ns.name, gracePeriodSeconds: 0 });
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < count) await remove(`direct-${next++}`).catch((error: unknown) => void ignoreNotFound(error));
+      }),
+    );
     await ns.delete();
   }
 }
 
 /**
  * Runplane: the autoscaler places workersMin workers (Pod rows), the reconciler creates their pods, kube-scheduler
- * binds them. Returns the end-to-end rate and, as a diagnostic, the rate at which the rows were written.
+ * binds them. Returns the end-to-end rate and, as a diagnostic, the rate at which the rows were written. `atPeak`
+ * runs once every worker is bound, before they are removed (to sample the scheduler at its largest).
  */
 export async function runplanePlacement(
   context: BenchContext,
   count: number,
+  atPeak: () => Promise<void> = async () => undefined,
 ): Promise<{ bound: number; placed: number; cpuMsPerPod: CpuByParty }> {
   const { db, runtime, kube, namespace, endpointId, plane } = context;
   let rowsAt = 0;
@@ -120,6 +135,7 @@ export async function runplanePlacement(
       () => undefined,
     );
   });
+  await atPeak();
   await db.endpoint.update({ where: { id: endpointId }, data: { workersMin: 0, workersMax: 1 } });
   await db.pod.deleteMany({ where: { endpointId } });
   await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
