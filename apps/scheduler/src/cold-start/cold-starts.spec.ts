@@ -89,7 +89,12 @@ describe('ColdStarts', () => {
   it('reads a pass’s new workers in one query, then notes what the pass saw of each', async () => {
     const rows = new Rows();
     const coldStarts = new ColdStarts(rows);
-    const row = (id: string, started: Date | null) => ({ id, createdAt: t(0), lastStartedAt: started });
+    const row = (id: string, started: Date | null) => ({
+      id,
+      createdAt: t(0),
+      lastStartedAt: started,
+      observedPhase: started ? 'RUNNING' : 'CREATING',
+    });
     const seen = [
       { initializing: true, busy: false },
       { initializing: false, busy: true },
@@ -108,6 +113,25 @@ describe('ColdStarts', () => {
       'firstPing',
       'placed',
     ]);
+  });
+
+  it('does not take a row’s lastStartedAt for a container start until the workload was observed running', async () => {
+    const rows = new Rows();
+    const coldStarts = new ColdStarts(rows);
+    // A worker row is created with lastStartedAt at its creation (the Pod API's rent time), before any pod exists.
+    const created = { id: 'c', createdAt: t(0), lastStartedAt: t(0) };
+    const seen = [{ initializing: true, busy: false }];
+    await noteFromPass(coldStarts, [{ ...created, observedPhase: null }], seen, t(1));
+    await noteFromPass(coldStarts, [{ ...created, observedPhase: 'CREATING' }], seen, t(2));
+    expect(rows.rows.get('c')).toEqual({ placed: t(0).toISOString() });
+    // So the pod's scheduling, seen later, is not dated back to that creation.
+    await coldStarts.note('c', { scheduled: t(3) });
+    await noteFromPass(coldStarts, [{ ...created, lastStartedAt: t(4), observedPhase: 'RUNNING' }], seen, t(5));
+    expect(rows.rows.get('c')).toEqual({
+      placed: t(0).toISOString(),
+      scheduled: t(3).toISOString(),
+      containerStarted: t(4).toISOString(),
+    });
   });
 
   it('keeps a driver’s pull reported after the container started, and dates a pull never reported at the start', async () => {

@@ -145,10 +145,14 @@ export class ColdStarts {
   }
 }
 
-/** Notes what an autoscaler pass saw of an endpoint's workers (`seen[i]` is `rows[i]`'s): placed, container started, first ping, first job. */
+/**
+ * Notes what an autoscaler pass saw of an endpoint's workers (`seen[i]` is `rows[i]`'s): placed, container started,
+ * first ping, first job. The container's start is the row's `lastStartedAt` only once the reconciler observed the
+ * workload running: until then that field holds the row's creation (the Pod API's rent time), not a start.
+ */
 export async function noteFromPass(
   coldStarts: ColdStarts,
-  rows: readonly { id: string; createdAt: Date; lastStartedAt: Date | null }[],
+  rows: readonly { id: string; createdAt: Date; lastStartedAt: Date | null; observedPhase: string | null }[],
   seen: readonly { initializing: boolean; busy: boolean }[],
   now: Date,
 ): Promise<void> {
@@ -157,7 +161,7 @@ export async function noteFromPass(
     const worker = seen[index];
     await coldStarts.note(row.id, {
       placed: row.createdAt,
-      containerStarted: row.lastStartedAt,
+      containerStarted: row.observedPhase === 'RUNNING' ? row.lastStartedAt : null,
       firstPing: worker && !worker.initializing ? now : null,
       firstJob: worker?.busy ? now : null,
     });
