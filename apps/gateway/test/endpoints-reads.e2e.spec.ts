@@ -61,6 +61,25 @@ describe('v1 /endpoints: reads, worker states and tenancy', () => {
     expect(await gw.db.pod.count({ where: { id: { in: ['worker-a', 'worker-b'] } } })).toBe(0);
   });
 
+  it('lists endpoints on different templates, each with its own template', async () => {
+    const second = await ok<TemplateDto>(owner, 'POST', '/v1/templates', {
+      name: 'second worker',
+      imageName: 'runplane/worker:2',
+      isServerless: true,
+    });
+    const onFirst = await createEndpoint({ templateId: template.id, name: 'on the first' });
+    const onSecond = await createEndpoint({ templateId: second.id, name: 'on the second' });
+    const listed = await ok<EndpointDto[]>(owner, 'GET', '/v1/endpoints?includeTemplate=true');
+    expect(listed.find((e) => e.id === onFirst.id)?.template).toEqual(
+      await ok<TemplateDto>(owner, 'GET', `/v1/templates/${template.id}`),
+    );
+    expect(listed.find((e) => e.id === onSecond.id)?.template).toEqual(
+      await ok<TemplateDto>(owner, 'GET', `/v1/templates/${second.id}`),
+    );
+    for (const ep of [onFirst, onSecond])
+      expect((await call(owner, 'DELETE', `/v1/endpoints/${ep.id}`)).statusCode).toBe(204);
+  });
+
   it('says with the workers why jobs wait: the states the scheduler published, with its reasons', async () => {
     const ep = await createEndpoint({ templateId: template.id, name: 'waiting' });
     const calm = await createEndpoint({ templateId: template.id, name: 'calm' });

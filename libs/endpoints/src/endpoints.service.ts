@@ -254,12 +254,14 @@ export class EndpointsService {
   }
 
   private async withIncludes(accountId: string, rows: Endpoint[], query: EndpointQuery): Promise<EndpointDto[]> {
-    const templates = new Map<string, Promise<TemplateDto | null>>();
+    // Every endpoint's template in one read, however many endpoints the page has.
+    const templates = await this.templates.findUsableMany(
+      accountId,
+      rows.map((row) => row.templateId),
+    );
     const dtos: EndpointDto[] = [];
     for (const row of rows) {
-      if (!templates.has(row.templateId))
-        templates.set(row.templateId, this.templates.findUsable(accountId, row.templateId));
-      const template = await templates.get(row.templateId);
+      const template = templates.get(row.templateId);
       const dto = toDto(row, template ?? null);
       if (query.includeTemplate && template) dto.template = template;
       dtos.push(dto);

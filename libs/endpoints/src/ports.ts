@@ -9,6 +9,8 @@ import type { EndpointWorkerStateDto, PodDto, TemplateDto, WaitingReasonDto } fr
 export interface EndpointTemplateSource {
   /** The template when the account may use it (its own or a public one), else null. */
   findUsable(accountId: string, templateId: string): Promise<TemplateDto | null>;
+  /** {@link findUsable} for many templates in one read: the usable ones by id. */
+  findUsableMany(accountId: string, templateIds: readonly string[]): Promise<Map<string, TemplateDto>>;
 }
 
 /** The account's network volumes. */

@@ -102,6 +102,14 @@ export class TemplatesService {
     return toDto(row, accountId);
   }
 
+  /** The templates of `ids` the caller may use, by id, read at once; one it may not use is not in the map. */
+  async findUsableMany(accountId: string, ids: readonly string[]): Promise<Map<string, TemplateDto>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const rows = await this.templates.findReadableMany(accountId, unique);
+    return new Map(rows.map((row) => [row.id, toDto(row, accountId)]));
+  }
+
   /** Changes the caller's own template; another account's, even a public one, is not found. */
   async update(accountId: string, id: string, input: TemplateUpdateInput): Promise<TemplateDto> {
     const current = await this.templates.findOwned(accountId, id);

@@ -24,7 +24,10 @@ async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
 
 /** Usable templates of the caller, or null. */
 export function templateSource(templates: TemplatesService): EndpointTemplateSource {
-  return { findUsable: (accountId, id): Promise<TemplateDto | null> => orNull(templates.findUsable(accountId, id)) };
+  return {
+    findUsable: (accountId, id): Promise<TemplateDto | null> => orNull(templates.findUsable(accountId, id)),
+    findUsableMany: (accountId, ids) => templates.findUsableMany(accountId, ids),
+  };
 }
 
 /** Network volumes the caller owns, or null. */
