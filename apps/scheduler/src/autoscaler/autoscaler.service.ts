@@ -9,7 +9,14 @@ import { type ColdStarts, noteFromPass } from '../cold-start/cold-starts';
 import { logPlacementFailure, logQueuePlan, logScaling } from './scaling-log';
 import { StatePublisher } from './state-publisher';
 import { type AddResult, type EndpointPass, waitingOf } from './waiting-reason';
-import { EMPTY_VIEW, type EndpointInputs, type Plan, runningByEndpoint, settingsOf } from './pass-inputs';
+import {
+  EMPTY_VIEW,
+  type EndpointInputs,
+  idleQueueEndpoint,
+  type Plan,
+  runningByEndpoint,
+  settingsOf,
+} from './pass-inputs';
 
 /** What passes scale on: the job engine's queues (queue endpoints) and the proxied requests (load-balancing ones). */
 export interface ScalingSignals {
@@ -46,6 +53,8 @@ export class AutoscalerService {
   private readonly coldStarts: ColdStarts;
   /** Each endpoint's queued jobs and workers added by the pass under way, for its waiting reason. */
   private readonly passes = new Map<string, EndpointPass>();
+  /** Queue endpoints the last pass found idle (see {@link isIdle}): the next passes skip them while they stay so. */
+  private idleEndpoints = new Set<string>();
   /** Told about each pass's decision per endpoint (metrics). */
   onDecision: (decision: DecisionInput) => void = () => undefined;
 
@@ -74,7 +83,7 @@ export class AutoscalerService {
    * One pass over every endpoint. Its reads are one per pass, not one per endpoint: the rows (the endpoints written
    * since the previous pass, kept between passes; every worker; the prices), the workers' cold starts (one query for
    * those not read yet) and the queue endpoints' views (one Redis call per few hundred endpoints); the states it
-   * publishes are written together at the end.
+   * publishes are written together at the end. An endpoint idle since the previous pass is skipped.
    */
   async scaleAll(): Promise<void> {
     const { endpoints, workers, prices } = await this.fleet.snapshot();
@@ -84,11 +93,26 @@ export class AutoscalerService {
     const queueEndpoints = endpoints.filter((endpoint) => endpoint.type !== 'LOAD_BALANCER');
     const views = await this.signals.jobs.views(queueEndpoints.map((endpoint) => endpoint.id));
     const published: Promise<void>[] = [];
+    const idleNow = new Set<string>();
     for (const endpoint of endpoints) {
       const view = views.get(endpoint.id) ?? EMPTY_VIEW;
-      await this.scale(endpoint, { rows: running.get(endpoint.id) ?? [], view, published }, prices);
+      const rows = running.get(endpoint.id) ?? [];
+      if (this.isIdle(endpoint, rows, view)) {
+        idleNow.add(endpoint.id);
+        // Scaled once since it became idle (its empty state published): another pass would decide and write nothing.
+        if (this.idleEndpoints.has(endpoint.id)) continue;
+      }
+      await this.scale(endpoint, { rows, view, published }, prices);
     }
+    this.idleEndpoints = idleNow;
     await Promise.all(published);
+  }
+
+  /** An idle queue endpoint (see {@link idleQueueEndpoint}) with no failure to report. */
+  private isIdle(endpoint: ScalableEndpoint, rows: readonly WorkerRow[], view: ScalingView): boolean {
+    return (
+      idleQueueEndpoint(endpoint, rows, view) && !this.failures.has(endpoint.id) && !this.unhealthy.has(endpoint.id)
+    );
   }
 
   /** The reconciler found a worker's process dead: mark it unhealthy, remove it, back off before replacing it. */

@@ -147,4 +147,30 @@ describe('AutoscalerService: removing an idle worker', () => {
     expect(await engine.workers(endpointId)).toEqual({ idle: [], running: [] });
     expect(stopped()).toHaveLength(1);
   });
+
+  it('passes skip an endpoint that stayed idle, and scale it up as soon as a job is queued', async () => {
+    const template = await db.template.findFirstOrThrow({ where: { accountId } });
+    const quiet = (
+      await db.endpoint.create({
+        data: { id: newId(), accountId, name: 'quiet', templateId: template.id, gpuTypeIds: [RTX], workersMax: 1 },
+      })
+    ).id;
+    // The pass's per-endpoint step, spied on (it still runs): which endpoints each pass scaled.
+    const scale = jest.spyOn(autoscaler as unknown as { scale(endpoint: { id: string }): Promise<void> }, 'scale');
+    const scaledQuiet = () => scale.mock.calls.filter(([endpoint]) => endpoint.id === quiet).length;
+    try {
+      for (let pass = 0; pass < 3; pass++) await autoscaler.scaleAll();
+      // Scaled once (its empty state published), then skipped while nothing changes.
+      expect(scaledQuiet()).toBe(1);
+      await engine.submit({
+        endpointId: quiet, accountId, input: { text: 'wake up' }, extra: {}, sync: false,
+        policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false },
+      }); // prettier-ignore
+      await autoscaler.scaleAll();
+      expect(scaledQuiet()).toBe(2);
+      expect(await db.pod.count({ where: { endpointId: quiet } })).toBe(1);
+    } finally {
+      scale.mockRestore();
+    }
+  });
 });

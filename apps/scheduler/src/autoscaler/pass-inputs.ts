@@ -49,3 +49,18 @@ export function runningByEndpoint(workers: readonly WorkerRow[]): Map<string, Wo
   }
   return byEndpoint;
 }
+
+/**
+ * A queue endpoint with nothing to scale on: no workers and none to keep, no job queued or running, no worker heard
+ * from. A pass adds and removes nothing for it and publishes an empty state.
+ */
+export function idleQueueEndpoint(endpoint: ScalableEndpoint, rows: readonly WorkerRow[], view: ScalingView): boolean {
+  return (
+    endpoint.type !== 'LOAD_BALANCER' &&
+    endpoint.workersMin === 0 &&
+    rows.length === 0 &&
+    view.queued === 0 &&
+    view.inProgress === 0 &&
+    view.workers.size === 0
+  );
+}
