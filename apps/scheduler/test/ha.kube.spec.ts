@@ -99,7 +99,10 @@ describe('scheduler restart and leader election on Kubernetes', () => {
     const orphan = await create({ ports: ['22/tcp'] });
     await Promise.all([kept, stopped, orphan].map(running));
     await k.p.v1('POST', `/pods/${stopped}/stop`);
-    await until('the stopped Pod to keep only its volume', async () => (await k.pod(stopped)) === undefined);
+    await until('the stopped Pod to keep only its volume', async () => {
+      const left = (await k.objects()).filter((name) => name.includes(stopped));
+      return JSON.stringify(left) === JSON.stringify([`pvc/rp-${stopped}-volume`]);
+    });
     const services = [`service/rp-${kept}-http`, `service/rp-${kept}-ports`, `service/rp-${orphan}-ports`];
     await until('every Service to exist', async () => {
       const objects = await k.objects();
