@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthController } from '@runplane/http';
 import type { PodPlacementClient } from '@runplane/workloads';
 import { type GatewayConfig, loadBalancerOrigin } from './config';
+import { KeyRefusals } from './key-refusals';
 import { LegacyGraphqlModule } from './graphql/legacy-graphql.module';
 import { SchedulerPlacementClient } from './v1/pods/scheduler-placement.client';
 import { V1Module } from './v1/v1.module';
@@ -35,6 +36,7 @@ export class GatewayModule {
         LegacyGraphqlModule.forRoot({ encryptionKey: config.RUNPLANE_ENCRYPTION_KEY }),
       ],
       controllers: [HealthController],
+      providers: [KeyRefusals],
     };
   }
 }

@@ -3,6 +3,7 @@ export * from './errors/error-body';
 export * from './errors/http-error';
 export * from './validation/zod.pipe';
 export * from './auth/api-key.guard';
+export * from './auth/api-key-refusals';
 export * from './app/create-http-app';
 export type { EdgeAnswer, EdgeError, EdgeErrorWriter } from './app/edge-errors';
 export { closingSignal, SHUTDOWN_DELAY_MS_DEFAULT } from './app/graceful-shutdown';

@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { type Principal, UnauthorizedError } from '@runplane/contracts';
 import type { FastifyRequest } from 'fastify';
 
@@ -21,6 +22,8 @@ export interface ApiKeyAuthenticator {
 export const API_KEY_AUTHENTICATOR = Symbol('API_KEY_AUTHENTICATOR');
 
 const ENDPOINT_PARAM = 'runplane:endpoint-param';
+/** The Fastify route config flag @Authenticated() sets on each of its routes (read by refuseKeysEarly). */
+export const API_KEY_ROUTE = 'runplaneApiKey';
 const ACCESS = 'runplane:route-access';
 
 /**
@@ -80,7 +83,15 @@ export async function authorizeApiKey(
   return principal;
 }
 
-/** Authenticates every request of a guarded controller with {@link authorizeApiKey}. */
+/** Leaves the request's authenticated principal for ApiKeyGuard and the route (see refuseKeysEarly). */
+export function setRequestPrincipal(request: FastifyRequest, principal: Principal): void {
+  (request as AuthenticatedRequest).principal = principal;
+}
+
+/**
+ * Authenticates every request of a guarded controller with {@link authorizeApiKey}. When refuseKeysEarly already
+ * authenticated the key (the gateway), only the route's scope is applied here.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -94,7 +105,9 @@ export class ApiKeyGuard implements CanActivate {
     const access = this.reflector.get<RouteAccess | undefined>(ACCESS, context.getHandler());
     // Authenticated() refuses such a controller when it is declared; this only guards a guard applied by hand.
     if (!access) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no access`);
-    request.principal = await authorizeApiKey(this.authenticator, request.headers.authorization, access, endpointId);
+    if (request.principal) checkScope(request.principal, access, endpointId);
+    else
+      request.principal = await authorizeApiKey(this.authenticator, request.headers.authorization, access, endpointId);
     return true;
   }
 
@@ -108,8 +121,11 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
-/** Throws when a route handler of `controller` has no @Reads, @Writes or @ReadsSecret. */
-function assertAccessDeclared(controller: { name: string; prototype: object }): void {
+/**
+ * Throws when a route handler of `controller` has no @Reads, @Writes or @ReadsSecret; marks every route in its Fastify
+ * route config as one that needs a key (API_KEY_ROUTE, read by refuseKeysEarly).
+ */
+function prepareRoutes(controller: { name: string; prototype: object }): void {
   const reflector = new Reflector();
   const prototype = controller.prototype;
   for (const name of Object.getOwnPropertyNames(prototype)) {
@@ -121,6 +137,8 @@ function assertAccessDeclared(controller: { name: string; prototype: object }): 
         `${controller.name}.${name}: an authenticated route declares its access with @Reads(), @Writes() or @ReadsSecret()`,
       );
     }
+    const config = reflector.get<Record<string, unknown> | undefined>(FASTIFY_ROUTE_CONFIG_METADATA, handler);
+    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, [API_KEY_ROUTE]: true }, handler);
   }
 }
 
@@ -130,7 +148,7 @@ function assertAccessDeclared(controller: { name: string; prototype: object }): 
  */
 export const Authenticated = (): ClassDecorator => (controller) => {
   // Method decorators run before class decorators, so every route's declaration is already there.
-  assertAccessDeclared(controller);
+  prepareRoutes(controller);
   UseGuards(ApiKeyGuard)(controller);
 };
 

@@ -15,7 +15,7 @@ function retryAfterOf(error: unknown): number | undefined {
 /** Which API's error shape to write, and where to log what it hides. */
 export interface ErrorAnswerer {
   style: ErrorStyle;
-  logger: Logger;
+  logger: Pick<Logger, 'error'>;
 }
 
 /**

@@ -3,7 +3,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { EdgeErrorWriter, FastifyInstance } from '@runplane/http';
 import { PROBLEM_CONTENT_TYPE, problemTitle } from './problem';
 
-const V2_PATH = /^\/v2(?:[/?]|$)/;
+/** A request URL on the management API v2 (`/v2`, `/v2/...`, `/v2?...`). */
+export const V2_PATH = /^\/v2(?:[/?]|$)/;
 
 /** A v1-shaped error body (`{"message", "code", "requestId"}`), or undefined. */
 function v1Error(payload: unknown): { message: string; requestId?: unknown } | undefined {
