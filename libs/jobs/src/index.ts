@@ -23,6 +23,6 @@ export {
   type LbTrafficView,
 } from './load-balancer-traffic';
 export { LoadBalancerRequestCounts, type LbRequestCounts } from './load-balancer-counts';
-export { JobScalingReader, type EngineWorker, type ScalingView } from './scaling-reader';
+export { EMPTY_VIEW, JobScalingReader, type EngineWorker, type ScalingView } from './scaling-reader';
 export { WorkerRetirement } from './worker-retirement';
 export { purgeEndpointJobs } from './purge-endpoint';

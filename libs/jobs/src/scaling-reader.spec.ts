@@ -30,8 +30,9 @@ describe('JobScalingReader', () => {
     f.clock.advance(1000);
     await f.engine.submit(submission('low'));
     const lowNormalAt = f.clock.now();
+    await f.engine.heartbeat('pinged', 'w3');
 
-    const views = await reader.views(['busy', 'low', 'never']);
+    const views = await reader.views(['busy', 'low', 'never', 'pinged']);
 
     expect(taken).toBeDefined();
     expect(views.get('busy')).toMatchObject({ queued: 1, scalingQueued: 1, inProgress: 1 });
@@ -48,6 +49,9 @@ describe('JobScalingReader', () => {
       inProgress: 0,
       workers: new Map(),
     });
+    // Nothing queued or running, but a worker heard from: not an idle endpoint.
+    expect(views.get('pinged')).toMatchObject({ queued: 0, inProgress: 0 });
+    expect([...(views.get('pinged')?.workers.keys() ?? [])]).toEqual(['w3']);
     expect(await reader.view('low')).toEqual(views.get('low'));
   });
 

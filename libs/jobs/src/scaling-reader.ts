@@ -17,8 +17,17 @@ export interface ScalingView {
   /** When the oldest non-lowPriority queued job was queued (ms since the epoch), or null. */
   oldestScalingQueuedAt: number | null;
   inProgress: number;
-  workers: Map<string, EngineWorker>;
+  workers: ReadonlyMap<string, EngineWorker>;
 }
+
+/** The view of an idle endpoint, or one the engine knows nothing of. */
+export const EMPTY_VIEW: ScalingView = Object.freeze({
+  queued: 0,
+  scalingQueued: 0,
+  oldestScalingQueuedAt: null,
+  inProgress: 0,
+  workers: new Map<string, EngineWorker>(),
+});
 
 /** How far into the queue the oldest non-lowPriority job is looked for. */
 const SCAN = 1_000;
@@ -28,19 +37,20 @@ const CHUNK = 500;
 /**
  * Reads the scaling view of each endpoint in ARGV[3..] (ARGV[1] the key base, ARGV[2] how far to scan for the oldest
  * non-lowPriority job): per endpoint {queued, lowPriority queued, running, oldest scaling job's score or '',
- * {workerId, lastSeen, jobs held, ...}}. An endpoint with nothing queued costs three reads: a pass over thousands of
- * idle endpoints is one call per chunk, not a round trip each.
+ * {workerId, lastSeen, jobs held, ...}}, or 0 for an idle endpoint (no job queued or running, no worker heard from:
+ * none of the three keys exists). An idle endpoint costs one EXISTS and a one-integer answer: a pass over thousands
+ * of idle endpoints is one call per chunk, not a round trip each.
  */
-const SCALING_VIEWS = defineLuaScript<
-  { base: string; endpointIds: string[] },
-  [number, number, number, string, string[]][]
->(
+const SCALING_VIEWS = defineLuaScript<{ base: string; endpointIds: string[] }, (RawView | 0)[]>(
   `local base = ARGV[1]
 ${LUA_KEYS}
 local scan = tonumber(ARGV[2])
 local out = {}
 for i = 3, #ARGV do
   local ep = ARGV[i]
+  if redis.call('EXISTS', ekey(ep, 'queued'), ekey(ep, 'workers'), ekey(ep, 'running')) == 0 then
+    out[#out + 1] = 0
+  else
   local queued = redis.call('ZCARD', ekey(ep, 'queued'))
   local low, oldest = 0, ''
   if queued > 0 then
@@ -62,12 +72,18 @@ for i = 3, #ARGV do
     workers[#workers + 1] = tostring(redis.call('SCARD', wkey(ep, seen[j])))
   end
   out[#out + 1] = { queued, low, redis.call('SCARD', ekey(ep, 'running')), oldest, workers }
+  end
 end
 return out`,
   (a) => ({ argv: [a.base, SCAN, ...a.endpointIds] }),
 );
 
-function toView([queued, low, running, oldest, seen]: [number, number, number, string, string[]]): ScalingView {
+/** {queued, lowPriority queued, running, oldest scaling job's score or '', [workerId, lastSeen, jobs held, ...]}. */
+type RawView = [number, number, number, string, string[]];
+
+function toView(raw: RawView | 0 | undefined): ScalingView {
+  if (!raw) return EMPTY_VIEW;
+  const [queued, low, running, oldest, seen] = raw;
   const workers = new Map<string, EngineWorker>();
   for (let index = 0; index < seen.length; index += 3) {
     workers.set(seen[index] as string, { lastSeenAt: Number(seen[index + 1]), jobs: Number(seen[index + 2]) });
@@ -111,7 +127,7 @@ export class JobScalingReader {
     for (let start = 0; start < endpointIds.length; start += CHUNK) {
       const chunk = endpointIds.slice(start, start + CHUNK);
       const read = await SCALING_VIEWS.run(this.redis, { base: this.keys.base, endpointIds: chunk });
-      chunk.forEach((endpointId, index) => views.set(endpointId, toView(read[index] ?? [0, 0, 0, '', []])));
+      chunk.forEach((endpointId, index) => views.set(endpointId, toView(read[index])));
     }
     return views;
   }

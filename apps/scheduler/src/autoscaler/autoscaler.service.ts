@@ -1,5 +1,11 @@
 import type { ScalableEndpoint, WorkerPrices, WorkerRow, WorkerStateEntry } from '@runplane/endpoints';
-import type { JobScalingReader, LbTrafficView, LoadBalancerTraffic, ScalingView } from '@runplane/jobs';
+import {
+  EMPTY_VIEW,
+  type JobScalingReader,
+  type LbTrafficView,
+  type LoadBalancerTraffic,
+  type ScalingView,
+} from '@runplane/jobs';
 import { replacementBackoffMs, requestScalingPlan, scalingPlan, type ScalingWorker } from '@runplane/placement';
 import { type DecisionInput, decisionInput } from '../metrics/decision-reasons';
 import { IdleClocks } from './idle-clocks';
@@ -9,14 +15,7 @@ import { type ColdStarts, noteFromPass } from '../cold-start/cold-starts';
 import { logPlacementFailure, logQueuePlan, logScaling } from './scaling-log';
 import { StatePublisher } from './state-publisher';
 import { type AddResult, type EndpointPass, waitingOf } from './waiting-reason';
-import {
-  EMPTY_VIEW,
-  type EndpointInputs,
-  idleQueueEndpoint,
-  type Plan,
-  runningByEndpoint,
-  settingsOf,
-} from './pass-inputs';
+import { type EndpointInputs, idleQueueEndpoint, type Plan, runningByEndpoint, settingsOf } from './pass-inputs';
 
 /** What passes scale on: the job engine's queues (queue endpoints) and the proxied requests (load-balancing ones). */
 export interface ScalingSignals {

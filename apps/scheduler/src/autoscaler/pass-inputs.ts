@@ -19,15 +19,6 @@ export interface Plan {
   queue: QueueCounts | null;
 }
 
-/** The view of an endpoint the engine knows nothing of. */
-export const EMPTY_VIEW: ScalingView = {
-  queued: 0,
-  scalingQueued: 0,
-  oldestScalingQueuedAt: null,
-  inProgress: 0,
-  workers: new Map(),
-};
-
 export function settingsOf(endpoint: ScalableEndpoint): ScalingSettings {
   return {
     scalerType: endpoint.scalerType,
