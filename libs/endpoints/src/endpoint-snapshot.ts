@@ -47,6 +47,9 @@ type VolumeColumns = Prisma.NetworkVolumeGetPayload<{ select: typeof VOLUME_SELE
 /** An endpoint with what its workers are made from: its template and its network volume. */
 export type ScalableEndpoint = EndpointColumns & { template: TemplateColumns; networkVolume: VolumeColumns | null };
 
+/** The default {@link EndpointSnapshotOptions.marginMs}: rows written this long before a read are read again. */
+export const SNAPSHOT_MARGIN_MS = 5_000;
+
 export interface EndpointSnapshotOptions {
   /** The reader's clock (ms). */
   clock?: () => number;
@@ -82,7 +85,7 @@ export class EndpointSnapshot {
     options: EndpointSnapshotOptions = {},
   ) {
     this.clock = options.clock ?? (() => Date.now());
-    this.marginMs = options.marginMs ?? 5_000;
+    this.marginMs = options.marginMs ?? SNAPSHOT_MARGIN_MS;
     this.fullEveryMs = options.fullEveryMs ?? 60_000;
   }
 

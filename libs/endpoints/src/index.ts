@@ -21,6 +21,7 @@ export type {
   EndpointVolumeSource,
   EndpointWorkerSource,
 } from './ports';
+export { SNAPSHOT_MARGIN_MS } from './endpoint-snapshot';
 export {
   ScalingRepository,
   type ScalableEndpoint,

@@ -1,7 +1,9 @@
 // The endpoints curve's world: one database and Redis prefix of its own, one account with an API key and a template,
 // and the endpoints, worker rows and queued jobs each size seeds (rows inserted in bulk: the seeding is not measured).
 import { createAccountsServices } from '@runplane/accounts';
+import { setTimeout } from 'node:timers/promises';
 import { createPrismaClient, type DbClient, newId } from '@runplane/db';
+import { SNAPSHOT_MARGIN_MS } from '@runplane/endpoints';
 import { RedisJobEngine } from '@runplane/jobs';
 import { createRedis, normalizePrefix, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
@@ -24,7 +26,11 @@ export interface World {
   prefix: string;
   accountId: string;
   secret: string;
-  /** Replaces every endpoint and worker row with `shape`'s; returns the endpoint ids. */
+  /**
+   * Replaces every endpoint and worker row with `shape`'s; returns the endpoint ids. Resolves once the rows are older
+   * than the scheduler's snapshot margin: a fleet just written is re-read on each pass until then (see
+   * EndpointSnapshot), where the curves measure a fleet whose configuration is not changing.
+   */
   seed(shape: Shape): Promise<string[]>;
   /** Queues `jobs` jobs on each of `endpointIds`. */
   queue(endpointIds: string[], jobs: number): Promise<void>;
@@ -61,6 +67,7 @@ async function seedRows(db: DbClient, ids: { accountId: string; templateId: stri
     })),
   );
   await inBatches(workers, (batch) => db.pod.createMany({ data: batch }));
+  await setTimeout(SNAPSHOT_MARGIN_MS + 500);
   return endpoints.map((endpoint) => endpoint.id);
 }
 
