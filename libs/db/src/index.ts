@@ -8,7 +8,7 @@ export {
   type TransactionOptions,
 } from './client';
 export { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from './errors';
-export { newId } from './ids';
+export { flatString, newId, randomUuid } from './ids';
 export { SecretBox } from './secret-box';
 export { DatabaseAdmin, databaseNameOf, ensureDatabaseExists, withDatabaseAdmin, withDatabaseName } from './admin';
 export { applyMigrations, migrationsFingerprint, repositoryRoot, type ApplyMigrationsOptions } from './migrations';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { randomUuid } from '@runplane/db';
 import { turnEnd } from '@runplane/event-loop';
 import type { EndpointQueues, Redis } from '@runplane/queue';
 import type { EngineConnections } from './connections';
@@ -94,18 +95,14 @@ export class JobDispatcher {
   }
 
   /** Up to `count` jobs for a worker, parked up to `waitMs` until one arrives (empty when none did, or on abort). */
-  async take(request: TakeRequest): Promise<TakenJob[]> {
+  take(request: TakeRequest): Promise<TakenJob[]> {
     const taking = this.parkedTake(request);
     this.takes.add(taking);
-    try {
-      return await taking;
-    } finally {
-      this.takes.delete(taking);
-    }
+    return taking.finally(() => this.takes.delete(taking));
   }
 
   private async parkedTake({ endpointId, workerId, count, waitMs, signal }: TakeRequest): Promise<TakenJob[]> {
-    const takeId = randomUUID();
+    const takeId = randomUuid();
     let registration: string | undefined;
     const jobs = await this.parts.wakeups.park({
       channel: PARKING.takers(endpointId),

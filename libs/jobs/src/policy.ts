@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@runplane/contracts';
+import { flatString } from '@runplane/db';
 import type { JobPolicy } from './engine';
 
 const SECOND = 1_000;
@@ -70,5 +71,5 @@ export function syncRetentionMs(waitMs: number): number {
 
 /** A new job id: `<uuid>-<region>`, `sync-<uuid>-<region>` for /runsync. */
 export function newJobId(region: string, sync: boolean): string {
-  return `${sync ? 'sync-' : ''}${randomUUID()}-${region}`;
+  return flatString(`${sync ? 'sync-' : ''}${randomUUID()}-${region}`);
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '@runplane/db';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Duplex, type Readable, Transform } from 'node:stream';
@@ -69,7 +69,7 @@ export class LoadBalancerProxy implements RequestInterceptor {
   }
 
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const requestId = randomUUID();
+    const requestId = randomUuid();
     this.serveUpgrade(request, socket, head, requestId).catch((error: unknown) => {
       this.countRateLimited(request, error);
       const answer = answerOf(error, requestId);

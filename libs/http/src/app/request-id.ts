@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '@runplane/db';
 import type { IncomingMessage } from 'node:http';
 
 /** Header carrying the request id in and out of every Runplane service. */
@@ -10,5 +10,5 @@ const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdFor(request: IncomingMessage): string {
   const given = request.headers[REQUEST_ID_HEADER];
   const value = Array.isArray(given) ? given[0] : given;
-  return value && ACCEPTABLE_ID.test(value) ? value : randomUUID();
+  return value && ACCEPTABLE_ID.test(value) ? value : randomUuid();
 }
