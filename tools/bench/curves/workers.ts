@@ -92,9 +92,12 @@ interface Measured {
   dispatch: Point;
 }
 
-/** One job through one take, so the endpoint's one-time state (its queue, its channels) is not counted per take. */
-async function warmUp(router: Router, endpointId: string): Promise<void> {
-  const takers = await parkTakers(router, endpointId, 1);
+/**
+ * `size` takes parked once and one job through them, so neither the endpoint's one-time state (its queue, its
+ * channels) nor the router's (code compiled for the path, pools and tables grown to the size) is counted per take.
+ */
+async function warmUp(router: Router, endpointId: string, size: number): Promise<void> {
+  const takers = await parkTakers(router, endpointId, size);
   try {
     await pause(SETTLE_MS / 4);
     const arrived = takers.next();
@@ -107,7 +110,7 @@ async function warmUp(router: Router, endpointId: string): Promise<void> {
 
 async function measureSize(router: Router, size: number): Promise<Measured> {
   const endpointId = await router.endpoint();
-  await warmUp(router, endpointId);
+  await warmUp(router, endpointId, size);
   await pause(SETTLE_MS);
   const [before, residentBefore] = [await routerMemory(router.pid), rss(router.pid)];
   const takers = await parkTakers(router, endpointId, size);

@@ -6,8 +6,8 @@ import {
   jobTakeQuery,
   pingQuery,
 } from '@runplane/contracts';
-import { longPollSignal, noContent, type PlainRoute, routeDeclarer } from '@runplane/http';
-import type { JobEngine } from '@runplane/jobs';
+import { type FastifyReply, longPollSignal, noContent, type PlainRoute, routeDeclarer } from '@runplane/http';
+import type { JobEngine, TakenJob } from '@runplane/jobs';
 import type { WorkerPolicy } from '../http/job-api-guards';
 import type { WorkerIdentity } from '../worker-tokens';
 import { inJobTrace, traceTakes } from './job-spans';
@@ -23,6 +23,21 @@ export interface WorkerRouteOptions {
   waitMs: number;
 }
 
+/**
+ * The answer to a take once it ends: `body` of its jobs, or 204 when none came within the wait. Chained rather than
+ * awaited, so a parked take keeps no suspended frame of its handler.
+ */
+function answerTake<T>(
+  taking: Promise<TakenJob[]>,
+  { caller, reply, startTime }: { caller: WorkerIdentity; reply: FastifyReply; startTime: number },
+  body: (jobs: TakenJob[]) => T,
+): Promise<T | FastifyReply> {
+  return taking.then(async (jobs) => {
+    await traceTakes(caller, jobs, startTime);
+    return jobs.length > 0 ? body(jobs) : noContent(reply);
+  });
+}
+
 /** job-take and job-take-batch: a 200 with the job(s), or 204 when none came within the wait. */
 function takeRoutes(engine: JobEngine, { waitMs }: WorkerRouteOptions): WorkerRoute[] {
   return [
@@ -31,12 +46,11 @@ function takeRoutes(engine: JobEngine, { waitMs }: WorkerRouteOptions): WorkerRo
       url: '/v2/:endpointId/job-take/:workerId',
       policy: 'worker',
       query: jobTakeQuery,
-      handle: async ({ caller, reply }) => {
+      handle: ({ caller, reply }) => {
         const { endpointId, workerId } = caller;
         const startTime = Date.now();
-        const jobs = await engine.take({ endpointId, workerId, count: 1, waitMs, signal: longPollSignal(reply) });
-        await traceTakes(caller, jobs, startTime);
-        return jobs.length > 0 ? jobs[0] : noContent(reply);
+        const taking = engine.take({ endpointId, workerId, count: 1, waitMs, signal: longPollSignal(reply) });
+        return answerTake(taking, { caller, reply, startTime }, (jobs) => jobs[0]);
       },
     }),
     workerRoute({
@@ -44,13 +58,12 @@ function takeRoutes(engine: JobEngine, { waitMs }: WorkerRouteOptions): WorkerRo
       url: '/v2/:endpointId/job-take-batch/:workerId',
       policy: 'worker',
       query: jobTakeBatchQuery,
-      handle: async ({ caller, query, reply }) => {
+      handle: ({ caller, query, reply }) => {
         const { endpointId, workerId } = caller;
         const signal = longPollSignal(reply);
         const startTime = Date.now();
-        const jobs = await engine.take({ endpointId, workerId, count: query.batch_size, waitMs, signal });
-        await traceTakes(caller, jobs, startTime);
-        return jobs.length > 0 ? jobs : noContent(reply);
+        const taking = engine.take({ endpointId, workerId, count: query.batch_size, waitMs, signal });
+        return answerTake(taking, { caller, reply, startTime }, (jobs) => jobs);
       },
     }),
   ];

@@ -85,7 +85,8 @@ export function routeDeclarer<Policy, Caller>() {
       method: spec.method,
       url: spec.url,
       policyOf: fixedPolicy(spec.policy),
-      run: (caller, request, reply) =>
+      // Async, so input that fails to parse rejects the run rather than throwing from it.
+      run: async (caller, request, reply) =>
         handle({
           caller,
           params: request.params as Record<string, string | undefined>,
@@ -108,12 +109,9 @@ async function admitAndRun<Policy, Caller>(
   const caller = await guards.authenticate(request, policy);
   const release = guards.limit ? await guards.limit(caller, request, policy) : undefined;
   if (!release) return route.run(caller, request, reply);
-  try {
-    return await route.run(caller, request, reply);
-  } finally {
-    // Given back before the answer is written, so the caller's next request finds what this one held freed.
-    void release().catch(() => undefined);
-  }
+  // Given back before the answer is written, so the caller's next request finds what this one held freed. Chained
+  // rather than awaited: a long-poll parked in the route keeps no suspended frame of this function.
+  return route.run(caller, request, reply).finally(() => void release().catch(() => undefined));
 }
 
 /** Whether an error a route threw answers 5xx (the server's failure), not 4xx (the caller's), for its span. */
