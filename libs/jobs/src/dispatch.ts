@@ -101,10 +101,11 @@ export class JobDispatcher {
     return taking.finally(() => this.takes.delete(taking));
   }
 
-  private async parkedTake({ endpointId, workerId, count, waitMs, signal }: TakeRequest): Promise<TakenJob[]> {
+  /** Chained rather than awaited, so a parked take keeps no suspended frame of this function. */
+  private parkedTake({ endpointId, workerId, count, waitMs, signal }: TakeRequest): Promise<TakenJob[]> {
     const takeId = randomUuid();
     let registration: string | undefined;
-    const jobs = await this.parts.wakeups.park({
+    const parked = this.parts.wakeups.park({
       channel: PARKING.takers(endpointId),
       single: true,
       waitMs,
@@ -127,9 +128,11 @@ export class JobDispatcher {
         return undefined;
       },
     });
-    if (registration !== undefined)
-      this.inBackground(this.parts.queueFree.lrem(this.takersKey(endpointId), 1, registration));
-    return jobs ?? [];
+    return parked.then((jobs) => {
+      if (registration !== undefined)
+        this.inBackground(this.parts.queueFree.lrem(this.takersKey(endpointId), 1, registration));
+      return jobs ?? [];
+    });
   }
 
   /** Registers a parked take in Redis, where a submission on another replica finds it (the SUBMIT script). */
