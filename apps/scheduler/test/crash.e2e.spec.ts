@@ -17,7 +17,7 @@ import {
   type TestStores,
 } from '@runplane/testing';
 import { REPO_ROOT, startApp, waitReady } from './app-process';
-import { processRecord, workloadProcesses } from './workloads';
+import { killLeftoverWorkloads, processRecord, workloadProcesses } from './workloads';
 
 /** Jobs submitted before the kill; the scheduler dies once KILL_AFTER of them completed. */
 const BEFORE_KILL = 200;
@@ -87,8 +87,8 @@ describe('scheduler killed with SIGKILL under load', () => {
       description: 'every worker process to end',
     }).catch(() => undefined);
     for (const group of groups) await stopProcessGroup(group, 5_000);
-    // A worker the scheduler did not end (it failed above) is not left running.
-    for (const pod of pods) for (const pid of workloadProcesses(pod.id)) signalProcessGroup(pid, 'SIGKILL');
+    // A worker the scheduler did not end (it failed above, or the killed scheduler's) is not left running.
+    killLeftoverWorkloads(stateDir);
     await stores.close();
   }, 90_000);
 

@@ -18,6 +18,7 @@ import type { SchedulerRuntime } from '../src/scheduler-runtime';
 import { startPlacementListener } from '../src/start-scheduler';
 import { REPO_ROOT, startApp, waitForPort } from './app-process';
 import { accountWithKey } from './test-account';
+import { killLeftoverWorkloads } from './workloads';
 
 /** One platform for a test file: gateway and job-router as processes, the scheduler in this process (restartable). */
 export interface PlatformHarness {
@@ -169,6 +170,7 @@ export async function startPlatform(label: string, options: PlatformOptions = {}
     async close() {
       await stopScheduler(app, db);
       for (const entry of processes) await stopProcessGroup(entry.group, 5_000);
+      killLeftoverWorkloads(stateDir);
       await stores.close();
     },
   };

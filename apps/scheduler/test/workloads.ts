@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProcessAlive, pollUntil } from '@runplane/testing';
+import { isProcessAlive, pollUntil, signalProcessGroup } from '@runplane/testing';
 import type { ProcessRecord } from '../src/drivers/local/process-records';
 import type { PlatformHarness } from './harness';
 
@@ -27,6 +27,31 @@ export function workloadProcesses(podId: string): number[] {
     }
   }
   return found;
+}
+
+/** The Pods the local driver ever kept a record of in `stateDir` (one file each). */
+function recordedPods(stateDir: string): string[] {
+  try {
+    return readdirSync(join(stateDir, 'workloads'))
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => name.slice(0, -'.json'.length));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Kills what is left of every workload the local driver started under `stateDir`, with its process group: a test's
+ * backstop once the scheduler was asked to end them, so that no worker outlives its test file (the driver starts
+ * workloads detached, to outlive a scheduler restart, so a scheduler killed mid-test leaves them running).
+ */
+export function killLeftoverWorkloads(stateDir: string): void {
+  for (const podId of recordedPods(stateDir)) {
+    for (const pid of workloadProcesses(podId)) {
+      signalProcessGroup(pid, 'SIGKILL');
+      if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }
 }
 
 /** The pid of the Pod's workload, once its record says RUNNING and that process lives. */
