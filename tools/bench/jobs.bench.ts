@@ -1,7 +1,7 @@
 // Job API benchmarks: Runplane's job-router against raw BullMQ (through @runplane/queue) on the same Redis, same run.
 // Each suite is a file of tools/bench/jobs/: accept throughput, end to end, dispatch and /runsync latency.
 import { availableParallelism } from 'node:os';
-import { createRedis, normalizePrefix } from '@runplane/queue';
+import { createRedis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
 import { benchAccept } from './jobs/accept';
 import { benchEndToEnd } from './jobs/end-to-end';
@@ -52,7 +52,6 @@ export async function benchJobs(options: JobsBenchOptions): Promise<Row[]> {
     await minimal.close();
     await router.close();
     await cleanupRedisPrefix(redis, rawPrefix);
-    await cleanupRedisPrefix(redis, normalizePrefix(router.config.REDIS_PREFIX));
     redis.disconnect();
   }
 }

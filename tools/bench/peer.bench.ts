@@ -2,8 +2,7 @@
 // same machine in the same run, with the same client behaviour: submit throughput, end to end with 50 workers, and
 // submit → worker handler latency. Results in bench/results/peer-temporal.json.
 import { availableParallelism } from 'node:os';
-import { createRedis, normalizePrefix, type Redis } from '@runplane/queue';
-import { cleanupRedisPrefix } from '@runplane/testing';
+import { createRedis, type Redis } from '@runplane/queue';
 import { perOperation } from './cpu-meter';
 import { type JobsBenchOptions, type Router, startRouter } from './jobs/router';
 import { type Measured, runplaneEndToEnd, runplaneLatency, runplaneSubmit } from './peer-runplane';
@@ -131,7 +130,6 @@ export async function benchPeer(options: PeerBenchOptions): Promise<Row[]> {
   } finally {
     await server?.close();
     await router.close();
-    await cleanupRedisPrefix(redis, normalizePrefix(router.config.REDIS_PREFIX));
     redis.disconnect();
   }
 }

@@ -1,10 +1,11 @@
 // The job-router under benchmark, its clients and its workers: one process on its own database and Redis prefix,
-// with one account, API key and template, and the helpers each suite drives it with.
+// with one account, API key and template, and the helpers each suite drives it with. Closing it deletes its Redis keys.
 import { request } from 'undici';
 import { createAccountsServices } from '@runplane/accounts';
 import { createPrismaClient, type DbClient, newId } from '@runplane/db';
 import type { JobEngine } from '@runplane/jobs';
-import { createRedis } from '@runplane/queue';
+import { createRedis, normalizePrefix } from '@runplane/queue';
+import { cleanupRedisPrefix } from '@runplane/testing';
 import { runWorker } from '@runplane/worker-sdk';
 import { jobRouterEnvSchema, type JobRouterConfig } from '../../../apps/job-router/src/config';
 import { createJobRouterEngine } from '../../../apps/job-router/src/engine';
@@ -98,6 +99,8 @@ export async function startRouter(options: JobsBenchOptions): Promise<Router> {
     async close() {
       await process_.close();
       await engine.close();
+      // Every suite's queued jobs, workers and counters go with the router (its prefix only).
+      await cleanupRedisPrefix(engineRedis, normalizePrefix(config.REDIS_PREFIX));
       engineRedis.disconnect();
       await db.$disconnect();
       await database.drop();
