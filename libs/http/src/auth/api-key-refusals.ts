@@ -1,13 +1,8 @@
-import { UnauthorizedError } from '@runplane/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_KEY_ROUTE, type ApiKeyAuthenticator, extractApiKey, setRequestPrincipal } from './api-key.guard';
+import { API_KEY_ROUTE, type ApiKeyAuthenticator, authenticateApiKey, setRequestPrincipal } from './api-key.guard';
 
 /** Answers a refusal (or an unexpected failure) in the shape of the API the request is on. */
 export type RefusalWriter = (error: unknown, target: { request: FastifyRequest; reply: FastifyReply }) => void;
-
-// Built once: a refusal carries nothing of its request, and a stack trace per wrong key would be most of its cost.
-const MISSING_KEY = new UnauthorizedError('Missing API key');
-const INVALID_KEY = new UnauthorizedError('Invalid API key');
 
 function isApiKeyRoute(request: FastifyRequest): boolean {
   return (request.routeOptions.config as Partial<Record<typeof API_KEY_ROUTE, boolean>>)[API_KEY_ROUTE] === true;
@@ -30,17 +25,8 @@ export function refuseKeysEarly(
       done();
       return;
     }
-    const secret = extractApiKey(request.headers.authorization);
-    if (!secret) {
-      answer(MISSING_KEY, { request, reply });
-      return;
-    }
-    authenticator.authenticate(secret).then(
+    authenticateApiKey(authenticator, request.headers.authorization).then(
       (principal) => {
-        if (!principal) {
-          answer(INVALID_KEY, { request, reply });
-          return;
-        }
         setRequestPrincipal(request, principal);
         done();
       },
