@@ -47,10 +47,19 @@ function recordedPods(stateDir: string): string[] {
  */
 export function killLeftoverWorkloads(stateDir: string): void {
   for (const podId of recordedPods(stateDir)) {
-    for (const pid of workloadProcesses(podId)) {
-      signalProcessGroup(pid, 'SIGKILL');
-      if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-    }
+    // Each workload leads its own group; a group outlives its leader, so a child left behind is reached through it.
+    for (const pid of workloadProcesses(podId)) signalProcessGroup(processGroupOf(pid) ?? pid, 'SIGKILL');
+  }
+}
+
+/** The process group of `pid` (the fifth field of /proc/<pid>/stat, after the parenthesised name), or undefined. */
+function processGroupOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    return Number.isInteger(group) && group > 0 ? group : undefined;
+  } catch {
+    return undefined;
   }
 }
 
