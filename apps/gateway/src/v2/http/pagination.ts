@@ -76,37 +76,43 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/**
- * One page of a list the database pages itself, with the same cursors as {@link paginate}: `read` returns, in the
- * order of their keys, at most `take` items after the key the cursor carries (undefined for the first page). One
- * item beyond the page is read to tell whether another page follows.
- */
-export async function pageFrom<T>(
-  page: PageQuery,
-  order: PageOrder<T>,
-  read: (after: string | undefined, take: number) => Promise<T[]>,
-): Promise<{ items: T[]; pagination: Pagination }> {
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, order.list);
-  const rows = await read(after, page.limit + 1);
-  const items = rows.slice(0, page.limit);
-  const last = items[items.length - 1];
-  const hasNextPage = rows.length > items.length;
-  const nextCursor = hasNextPage && last !== undefined ? encodeCursor({ l: order.list, a: order.key(last) }) : null;
-  return { items, pagination: { nextCursor, hasNextPage } };
-}
-
 /** Where a list ordered by creation time and id stands: the row a cursor's key names. */
 export interface CreatedPosition {
   createdAt: Date;
   id: string;
 }
 
+/** The key `<createdAt>|<id>` of an item of a list ordered by creation time (a Date, or its ISO text) and id. */
+function createdKey(item: { createdAt: Date | string; id: string }): string {
+  const createdAt = item.createdAt instanceof Date ? item.createdAt.toISOString() : item.createdAt;
+  return `${createdAt}|${item.id}`;
+}
+
 /** The position a key `<createdAt>|<id>` names; a key of another shape is a 422 naming the list. */
-export function createdPosition(key: string, list: string): CreatedPosition {
+function createdPosition(key: string, list: string): CreatedPosition {
   const bar = key.indexOf('|');
   const createdAt = new Date(key.slice(0, bar));
   if (bar < 0 || Number.isNaN(createdAt.getTime())) {
     throw unprocessable([`cursor: not a cursor of this list (pass the pagination.nextCursor of a ${list} page)`]);
   }
   return { createdAt, id: key.slice(bar + 1) };
+}
+
+/**
+ * One page of a list the database pages itself, oldest first (by creation time, then id), with the same cursors as
+ * {@link paginate}: `read` returns, in that order, at most `take` items after the position the cursor names
+ * (undefined for the first page). One item beyond the page is read to tell whether another page follows.
+ */
+export async function pageByCreation<T extends { createdAt: Date | string; id: string }>(
+  page: PageQuery,
+  list: string,
+  read: (after: CreatedPosition | undefined, take: number) => Promise<T[]>,
+): Promise<{ items: T[]; pagination: Pagination }> {
+  const after = page.cursor === undefined ? undefined : createdPosition(decodeCursor(page.cursor, list), list);
+  const rows = await read(after, page.limit + 1);
+  const items = rows.slice(0, page.limit);
+  const last = items[items.length - 1];
+  const hasNextPage = rows.length > items.length;
+  const nextCursor = hasNextPage && last !== undefined ? encodeCursor({ l: list, a: createdKey(last) }) : null;
+  return { items, pagination: { nextCursor, hasNextPage } };
 }

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '@runplane/contracts';
 import type { Pod } from '@runplane/db';
-import type { PagedPod, PodRepository, PodsService, PodTemplateSource } from '@runplane/workloads';
-import { createdPosition, pageFrom } from '../http/pagination';
+import type { PodRepository, PodsService, PodTemplateSource } from '@runplane/workloads';
+import { pageByCreation } from '../http/pagination';
 import { ProblemError } from '../http/problem';
 import { withV2FieldNames } from '../shared/field-names';
 import { podActionsV2, podStatusV2, toPodV2 } from './pod-v2.mapper';
@@ -29,10 +29,9 @@ export class PodsV2Service {
 
   /** One page of the caller's Pods, oldest first, read from the database a page at a time. */
   async list(accountId: string, query: ListPodsQuery): Promise<ListPodsResponse> {
-    const order = { list: 'pods', key: (row: PagedPod) => `${row.createdAt.toISOString()}|${row.id}` };
-    const read = (after: string | undefined, take: number): Promise<PagedPod[]> =>
-      this.rows.page(accountId, after === undefined ? undefined : createdPosition(after, 'pods'), take);
-    const { items, pagination } = await pageFrom(query, order, read);
+    const { items, pagination } = await pageByCreation(query, 'pods', (after, take) =>
+      this.rows.page(accountId, after, take),
+    );
     const now = this.clock();
     return { pods: items.map((row) => toPodV2(row, now)), pagination };
   }

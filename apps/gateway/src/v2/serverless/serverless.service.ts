@@ -2,7 +2,7 @@ import type { CatalogRepository } from '@runplane/catalog';
 import { CUDA_VERSIONS, type EndpointDto, NotFoundError, ValidationError } from '@runplane/contracts';
 import type { DbClient } from '@runplane/db';
 import type { EndpointsService } from '@runplane/endpoints';
-import { createdPosition, type PageQuery, pageFrom } from '../http/pagination';
+import { type PageQuery, pageByCreation } from '../http/pagination';
 import { applyContainer, BoundTemplates, type ContainerSettings, settingsOf } from './bound-template';
 import { checkShape, cpuFields, type EndpointFields, gpuFields, plainFields } from './endpoint-compute';
 import { endpointView, type RequestUrlBases } from './endpoint-view';
@@ -42,14 +42,9 @@ export class ServerlessV2Service {
 
   /** One page of the account's endpoints, oldest first, read from the database a page at a time. */
   async list(accountId: string, page: PageQuery): Promise<ListEndpointsResponse> {
-    const order = { list: 'serverless', key: (dto: EndpointDto) => `${dto.createdAt}|${dto.id}` };
-    const read = (after: string | undefined, take: number): Promise<EndpointDto[]> =>
-      this.deps.endpoints.listPage(
-        accountId,
-        { after: after === undefined ? undefined : createdPosition(after, 'serverless'), take },
-        WITH_TEMPLATE,
-      );
-    const { items, pagination } = await pageFrom(page, order, read);
+    const { items, pagination } = await pageByCreation(page, 'serverless', (after, take) =>
+      this.deps.endpoints.listPage(accountId, { after, take }, WITH_TEMPLATE),
+    );
     return { endpoints: await this.views(accountId, items), pagination };
   }
 
