@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ENDPOINT_KEYS, GLOBAL_KEYS } from '@runplane/jobs';
-import { EndpointQueues } from '@runplane/queue';
 
 /**
  * Keeps docs/architecture.md true. Its notation (stated at its top): a backticked path is relative to the repository
@@ -159,7 +158,7 @@ describe('docs/architecture.md, the repository map', () => {
     expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(projectTags()));
   });
 
-  it('lists every BullMQ queue of the catalogs, and the per-endpoint queues', () => {
+  it('lists every BullMQ queue of the catalogs', () => {
     const catalogs = path.join(root, 'libs/queue/src/catalogs');
     const names = readdirSync(catalogs).flatMap((file) =>
       [...readFileSync(path.join(catalogs, file), 'utf8').matchAll(/export const \w+_QUEUE = '([^']+)'/g)].map(
@@ -168,7 +167,7 @@ describe('docs/architecture.md, the repository map', () => {
     );
     expect(names.length).toBeGreaterThan(0);
     const listed = tableRows(section('BullMQ queues')).map(([queue = '']) => queue.replace(/`/g, ''));
-    expect(listed.sort()).toEqual([...names, EndpointQueues.queueName('<endpointId>')].sort());
+    expect(listed.sort()).toEqual(names.sort());
   });
 
   it("lists every key of the job engine's layout among the Redis key families", () => {

@@ -5,14 +5,13 @@ import { createRedis, type Redis } from '@runplane/queue';
  * the order they were sent (ioredis keeps that order, auto-pipelined or not); commands on two connections have no
  * order at all. Neither connection may have a keyPrefix: BullMQ rejects one, and the engine keys under its prefix.
  *
- * - `queueOrdered` is the connection BullMQ's queues use. A command sent on it before a BullMQ call runs before that
- *   call's scripts, which the engine relies on: a job's record is written before its queue entry is added (SUBMIT,
- *   then the add, in one round trip), and a fetched entry's claim runs before its release.
+ * - `queueOrdered` is the connection BullMQ's queue (webhook deliveries) uses. A command sent on it before a BullMQ call
+ *   runs before that call's scripts, which the webhook outbox relies on.
  * - `queueFree` never carries a BullMQ command, so it is also free of the Lua commands BullMQ defines on its client,
  *   which ioredis copies into every pipeline it builds (dozens of them, in each auto-pipelined turn). It carries what
- *   needs no order with BullMQ: reads, heartbeats, results, stream chunks, stop requests, wakes, and the claims of jobs
- *   handed to a parked take (they never enter BullMQ). Sending on it anything that must follow or precede a BullMQ
- *   command is a bug, however likely the order looks.
+ *   needs no order with BullMQ: job records, takes and claims, reads, heartbeats, results, stream chunks, stop
+ *   requests and wakes. Sending on it anything that must follow or precede a BullMQ command is a bug, however likely
+ *   the order looks.
  */
 export interface EngineConnections {
   /** Ordered with BullMQ's scripts: BullMQ's own connection. */

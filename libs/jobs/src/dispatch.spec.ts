@@ -1,4 +1,4 @@
-import { EndpointQueues, type Redis } from '@runplane/queue';
+import type { Redis } from '@runplane/queue';
 import { pollUntil } from '@runplane/testing';
 import { HAND_OFF_MAX_CHARS } from './dispatch';
 import { RedisJobEngine } from './redis-job-engine';
@@ -12,7 +12,6 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
   let f: EngineFixture;
   /** A second replica on the same keys. */
   let other: RedisJobEngine;
-  let queues: EndpointQueues;
   let n = 0;
   const endpoint = () => `ep${++n}`;
 
@@ -22,16 +21,12 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
   const takersKey = (endpointId: string) => f.keys.endpoint(endpointId, 'takers');
   const takers = (endpointId: string) => f.redis.lrange(takersKey(endpointId), 0, -1);
   const otherOrigin = () => (other as unknown as { wakeups: { origin: string } }).wakeups.origin;
-  /** Waits for a replica's dispatch side effects started so far (entry removals, wakes). */
-  const backgroundOf = (engine: RedisJobEngine) =>
-    (engine as unknown as { dispatcher: { settled(): Promise<void> } }).dispatcher.settled();
-  /** The job's queue entry, if BullMQ still has one. */
-  const hasEntry = async (endpointId: string, jobId: string) => (await queues.present(endpointId, [jobId])).has(jobId);
+  /** Whether the job is in its endpoint's queue. */
+  const isQueued = async (endpointId: string, jobId: string) => (await f.queued(endpointId)).includes(jobId);
 
   beforeAll(() => {
     f = startEngine('jobs-dispatch');
     other = f.replica();
-    queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
     listener = f.redis.duplicate();
     listener.on('message', (_channel: string, message: string) => published.push(message));
     return listener.subscribe(f.keys.wakeChannel);
@@ -41,12 +36,11 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
   });
   afterAll(async () => {
     listener.disconnect();
-    await queues.close();
     await f.close();
   });
   afterEach(() => expect(f.errors).toEqual([]));
 
-  it('hands a job to a take parked on the same replica: claimed at submission, never queued in BullMQ', async () => {
+  it('hands a job to a take parked on the same replica: claimed at submission, out of the queue', async () => {
     const ep = endpoint();
     const take = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
     await parkedOn(f.engine, 1);
@@ -61,7 +55,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
       delayTime: 0,
       retries: 0,
     });
-    expect(await hasEntry(ep, run.id)).toBe(false);
+    expect(await isQueued(ep, run.id)).toBe(false);
     expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 1 });
     expect(await other.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([]);
   });
@@ -77,7 +71,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     const run = await submitting;
     expect(await take).toEqual([]);
     expect(await f.engine.get(ep, run.id)).toEqual({ id: run.id, status: 'IN_QUEUE', retries: 0 });
-    expect(await hasEntry(ep, run.id)).toBe(true);
+    expect(await isQueued(ep, run.id)).toBe(true);
     expect((await other.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
       run.id,
     ]);
@@ -99,7 +93,7 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect(published.filter((message) => message.startsWith('h|'))).toHaveLength(1);
     expect(published.filter((message) => message.startsWith('t|'))).toEqual([]);
     expect(await takers(ep)).toEqual([]);
-    await pollUntil(async () => !(await hasEntry(ep, run.id)), { description: 'queue entry removed' });
+    expect(await isQueued(ep, run.id)).toBe(false);
     expect(await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([]);
   });
 
@@ -156,10 +150,11 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect(published.filter((message) => message.startsWith('t|'))).toHaveLength(1);
   });
 
-  it('claims the job a wake names even without a queue entry to fetch', async () => {
+  it('claims the job a wake names by its id, without looking at the queue', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
-    await queues.remove(ep, run.id);
+    // Out of the queue, so only the claim by id can give it out.
+    await f.redis.zrem(f.keys.endpoint(ep, 'queued'), run.id);
     const take = other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 5_000 });
     await parkedOn(other, 1);
     await f.wakeFromAnotherReplica(ep, run.id);
@@ -167,22 +162,19 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
   });
 
-  it('hands out a job claimed by id only once, even when its queue entry outlives the claim', async () => {
+  it('hands out queued jobs oldest first, those queued in one millisecond in the order they were queued', async () => {
     const ep = endpoint();
-    const take = other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
-    await parkedOn(other, 1);
-    const run = await f.engine.submit(submission(ep));
-    await take;
-    // The hand-off removes the entry in the background; on a loaded machine that can run before the submission's add
-    // lands, which leaves the entry for the next fetch to drop. Either way, the entry is removed here, then added anew.
-    await backgroundOf(other);
-    await queues.remove(ep, run.id);
-    // An entry added after the claim (an announced submission whose add lands late) is found claimed and dropped.
-    await queues.add(ep, run.id);
-    expect(await hasEntry(ep, run.id)).toBe(true);
-    expect(await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([]);
-    expect(await hasEntry(ep, run.id)).toBe(false);
-    expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
+    // The fake clock stands still: every job is queued in the same millisecond.
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i += 1) ids.push((await f.engine.submit(submission(ep, { input: { n: i } }))).id);
+    expect(await f.queued(ep)).toEqual(ids);
+    const taken = await other.take({ endpointId: ep, workerId: 'w1', count: 5, waitMs: 0 });
+    expect(taken.map((job) => job.input)).toEqual([0, 1, 2, 3, 4].map((n) => ({ n })));
+    expect(await f.queued(ep)).toEqual(ids.slice(5));
+    f.clock.advance(1);
+    const later = await f.engine.submit(submission(ep));
+    const rest = await f.engine.take({ endpointId: ep, workerId: 'w2', count: 20, waitMs: 0 });
+    expect(rest.map((job) => job.id)).toEqual([...ids.slice(5), later.id]);
   });
 
   it('hands every job out exactly once when both replicas submit and take at once', async () => {
@@ -231,19 +223,18 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect([...takenBy.keys()].sort()).toEqual([...ids].sort());
     expect([...takenBy.values()].filter((workers) => workers.length > 1)).toEqual([]);
     expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 0, completed: total });
-    // No queue entry outlives its job for long: those added after a claim by id are dropped by the next fetch.
     expect(await f.engine.take({ endpointId: ep, workerId: 'late', count: 1, waitMs: 0 })).toEqual([]);
-    await pollUntil(async () => (await queues.present(ep, ids)).size === 0, { description: 'no queue entry left' });
+    expect(await f.queued(ep)).toEqual([]);
   });
 
   it('still dispatches through the queue when no take is parked', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
-    expect(await hasEntry(ep, run.id)).toBe(true);
+    expect(await isQueued(ep, run.id)).toBe(true);
     expect((await other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
       run.id,
     ]);
-    expect(await hasEntry(ep, run.id)).toBe(false);
+    expect(await isQueued(ep, run.id)).toBe(false);
   });
 
   it('closing a replica ends its parked take and removes its registration before the connections go', async () => {

@@ -1,17 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { randomUuid } from '@runplane/db';
-import { turnEnd } from '@runplane/event-loop';
-import type { EndpointQueues, Redis } from '@runplane/queue';
 import type { EngineConnections } from './connections';
 import { type Clock, JOB_TRACEPARENT, type TakenJob, type TakeRequest } from './engine';
 import { type ClaimedJob, SCRIPTS } from './engine-scripts';
 import { encodeTakerEntry, type HandOffWake, type JobKeys, PARKING } from './protocol';
 import type { Reservation, Wakeups } from './wakeups';
 
-/** What a {@link JobDispatcher} works with: the job engine's clients, keys, queues and wake-ups. */
+/** What a {@link JobDispatcher} works with: the job engine's clients, keys and wake-ups. */
 export interface JobDispatcherParts extends EngineConnections {
   keys: JobKeys;
-  queues: EndpointQueues;
   wakeups: Wakeups;
   clock: Clock;
   onError: (error: Error) => void;
@@ -41,12 +37,12 @@ function takenJob(id: string, [input, extra, traceparent]: ClaimedJob): TakenJob
 }
 
 /**
- * How queued jobs reach takes. A job waits in its endpoint's BullMQ queue, in submission order, while no take is
- * parked; a take fetches the oldest entry and claims its job. A job queued while a take is parked goes to it
- * directly: the replica that queued it claims it for a take parked on itself ({@link dispatch} with a reserved take);
- * else the job's record script claims it for the oldest take registered in Redis by another replica and publishes it
- * to that replica ({@link handedOff}); else the script names the job in the wake it publishes, and a take woken on
- * another replica claims it by id.
+ * How queued jobs reach takes. A job waits in its endpoint's queue (the engine's `queued` sorted set, oldest first)
+ * while no take is parked; a take gives its worker the oldest jobs in one script (TAKE). A job queued while a take is
+ * parked goes to it directly: the replica that queued it claims it for a take parked on itself ({@link dispatch} with
+ * a reserved take); else the job's record script claims it for the oldest take registered in Redis by another replica
+ * and publishes it to that replica ({@link handedOff}); else the script names the job in the wake it publishes, and a
+ * take woken on another replica claims it by id.
  */
 export class JobDispatcher {
   /** Side effects under way that callers did not wait for (wakes, entry removals); see {@link settled}. */
@@ -74,13 +70,12 @@ export class JobDispatcher {
   }
 
   /**
-   * Dispatches a queued job: to the `taker` reserved for it if there is one (see handOver), else adds its queue entry
-   * and wakes takers: this replica's at once, the others' by a message sent after the entry and not awaited: the
-   * caller's answer does not wait for it (a lost wake only delays the job to a taker's next poll; it is reported).
-   * `recorded` is the job's record script when it announced the job to the other replicas or handed it off (then
-   * only this replica's takers are woken, and none when it was handed off). The record script must have been sent
-   * first on the connection of the step that follows (the claim on `queueFree` when there is a taker, BullMQ's add on
-   * `queueOrdered` otherwise).
+   * Dispatches a queued job: to the `taker` reserved for it if there is one (see handOver), else wakes takers: this
+   * replica's at once, the others' by a message not awaited: the caller's answer does not wait for it (a lost wake only
+   * delays the job to a taker's next poll; it is reported). `recorded` is the job's record script when it announced the
+   * job to the other replicas or handed it off (then only this replica's takers are woken, once it is recorded, and
+   * none when it was handed off). The record script must have been sent first on `queueFree` when there is a taker,
+   * so that Redis runs it before the claim.
    */
   async dispatch(
     endpointId: string,
@@ -89,7 +84,6 @@ export class JobDispatcher {
     recorded?: Promise<unknown>,
   ): Promise<void> {
     if (taker && (await this.handOver(endpointId, jobId, taker))) return;
-    await this.parts.queues.add(endpointId, jobId);
     if (!recorded) this.wakeInBackground(endpointId, jobId);
     else if ((await recorded) !== HANDED_OFF) this.parts.wakeups.notify(PARKING.takers(endpointId), jobId);
   }
@@ -114,15 +108,16 @@ export class JobDispatcher {
       id: takeId,
       // A job handed over by this replica (see handOver), already claimed for this worker.
       accept: (news) => (Array.isArray(news) ? (news as TakenJob[]) : undefined),
-      // After a wake-up that named its job, that job is claimed by id: no fetch from the queue.
+      // After a wake-up that named its job, that job is claimed by id: no look at the queue.
       // A retired worker's take ends empty (it is being removed).
       attempt: async (news) => {
         if (signal?.aborted) return [];
         const named = typeof news === 'string' ? await this.claimNamed(endpointId, workerId, news) : undefined;
         if (named === RETIRED) return [];
         if (named) return [named];
-        const { taken, retired } = await this.fetchJobs(endpointId, workerId, count);
-        if (taken.length > 0 || retired) return taken;
+        const taken = await this.takeQueued(endpointId, workerId, count);
+        if (taken === RETIRED) return [];
+        if (taken.length > 0) return taken;
         // Nothing queued: a take that waits is registered for the other replicas' submissions (see handedOff).
         if (waitMs > 0) registration ??= await this.register(endpointId, workerId, takeId, waitMs);
         return undefined;
@@ -164,32 +159,20 @@ export class JobDispatcher {
       return;
     }
     // A failed give ends the reservation itself.
-    if (this.parts.wakeups.reserve(PARKING.takers(endpointId), takeId)?.give([job])) {
-      this.inBackground(turnEnd('after-io').then(() => this.dropEntry(endpointId, jobId)));
-      return;
-    }
+    if (this.parts.wakeups.reserve(PARKING.takers(endpointId), takeId)?.give([job])) return;
     this.inBackground(this.requeueHandedOff(endpointId, jobId, workerId));
   }
 
-  /**
-   * Undoes the claim of a job handed off to a take that is gone, then queues it as usual: its entry is added again (a
-   * taker may have dropped it while the job was claimed) and takers are woken.
-   */
+  /** Undoes the claim of a job handed off to a take that is gone (it is queued at its first place again), wakes takers. */
   private async requeueHandedOff(endpointId: string, jobId: string, workerId: string): Promise<void> {
-    const { queueFree, keys, queues } = this.parts;
+    const { queueFree, keys } = this.parts;
     if ((await SCRIPTS.unclaim.run(queueFree, { base: keys.base, endpointId, jobId, workerId })) !== 1) return;
-    await queues.add(endpointId, jobId);
     await this.wakeTakers(endpointId, jobId);
   }
 
   /** Wakes takers without holding up the caller. */
   wakeInBackground(endpointId: string, jobId?: string): void {
     this.inBackground(this.wakeTakers(endpointId, jobId));
-  }
-
-  /** A job left the queue without being taken: its queue entry goes (a taker holding it drops it at claim). */
-  async dropEntry(endpointId: string, jobId: string): Promise<void> {
-    await this.parts.queues.remove(endpointId, jobId).catch(this.parts.onError);
   }
 
   /**
@@ -210,16 +193,16 @@ export class JobDispatcher {
 
   /**
    * Gives a queued job straight to a take parked on this replica: claimed for its worker, then handed over as the
-   * take's answer, skipping the queue's add, fetch and release (a parked take means the queue had nothing for it).
+   * take's answer, skipping the queue (a parked take means the queue had nothing for it).
    * False when the job was not handed over (the claim failed, or the take hung up and the claim was undone): the job
-   * is IN_QUEUE and the caller queues it. A retired worker's take is answered empty.
+   * is IN_QUEUE and the caller wakes takers. A retired worker's take is answered empty.
    */
   private async handOver(endpointId: string, jobId: string, taker: Reservation): Promise<boolean> {
     const { queueFree, keys } = this.parts;
     const workerId = taker.tag ?? '';
     let answered = false;
     try {
-      const job = await this.claim(queueFree, endpointId, jobId, workerId);
+      const job = await this.claim(endpointId, jobId, workerId);
       if (job === RETIRED) {
         answered = taker.give([]);
         return false;
@@ -233,54 +216,36 @@ export class JobDispatcher {
     }
   }
 
-  /** Jobs fetched from the queue and claimed for a worker; `retired` when the worker was found retired. */
-  private async fetchJobs(
-    endpointId: string,
-    workerId: string,
-    count: number,
-  ): Promise<{ taken: TakenJob[]; retired: boolean }> {
+  /** Up to `count` of the endpoint's oldest queued jobs, given to the worker (the TAKE script), or RETIRED. */
+  private async takeQueued(endpointId: string, workerId: string, count: number): Promise<TakenJob[] | typeof RETIRED> {
+    const args = { base: this.parts.keys.base, endpointId, workerId, now: this.parts.clock.now(), count };
+    const reply = await SCRIPTS.take.run(this.parts.queueFree, args);
+    if (reply === RETIRED) return RETIRED;
     const taken: TakenJob[] = [];
-    while (taken.length < count) {
-      const entry = await this.parts.queues.fetch(endpointId, randomUUID());
-      if (!entry) break;
-      // Released after the claim (sent in that order on one connection, awaited together): if this process dies in
-      // between, BullMQ returns the entry and the claim is re-run. A failed release (the entry's lock ran out while
-      // this process stalled) does not fail the take: BullMQ returns the entry, and the next claim of it finds the job
-      // claimed and drops it.
-      const claiming = this.claim(this.parts.queueOrdered, endpointId, entry.id, workerId);
-      const [job] = await Promise.all([claiming, entry.release().catch(this.parts.onError)]);
-      if (job === RETIRED) {
-        // The job is still IN_QUEUE: its entry goes back to the head of the queue, for another taker.
-        await this.parts.queues.putBack(endpointId, entry.id);
-        this.wakeInBackground(endpointId, entry.id);
-        return { taken, retired: true };
-      }
-      if (job) taken.push(job);
+    for (let i = 0; i < reply.length; i += 4) {
+      const [id = '', input = '', extra = '', traceparent = ''] = reply.slice(i, i + 4);
+      taken.push(takenJob(id, [input, extra, traceparent]));
     }
-    return { taken, retired: false };
+    return taken;
   }
 
   /**
-   * Claims the job a queued-job wake named, skipping the queue's fetch and release; its queue entry is removed after
-   * the take has answered, in the background. A taker that fetches the entry first finds the job claimed and drops the entry; so
-   * does one that fetches an entry added after the removal (a submission announced before its add). A retired
-   * worker passes the wake on to another take of this replica.
+   * Claims the job a queued-job wake named, skipping the queue: a take that looks at the queue no longer finds it. A
+   * retired worker passes the wake on to another take of this replica.
    */
   private async claimNamed(endpointId: string, workerId: string, jobId: string): Promise<Claim> {
-    const job = await this.claim(this.parts.queueFree, endpointId, jobId, workerId);
+    const job = await this.claim(endpointId, jobId, workerId);
     if (job === RETIRED) this.parts.wakeups.notify(PARKING.takers(endpointId), jobId);
-    // The removal waits for the end of the turn, so the take's answer goes out first.
-    else if (job) this.inBackground(turnEnd('after-io').then(() => this.dropEntry(endpointId, jobId)));
     return job;
   }
 
   /**
-   * Gives a queued job to a worker (the CLAIM script, sent on `client` at once, before anything the caller sends
+   * Gives a queued job to a worker (the CLAIM script, sent on `queueFree` at once, before anything the caller sends
    * next on it); see {@link Claim}.
    */
-  private async claim(client: Redis, endpointId: string, jobId: string, workerId: string): Promise<Claim> {
+  private async claim(endpointId: string, jobId: string, workerId: string): Promise<Claim> {
     const args = { base: this.parts.keys.base, endpointId, jobId, workerId, now: this.parts.clock.now() };
-    const claimed = await SCRIPTS.claim.run(client, args);
+    const claimed = await SCRIPTS.claim.run(this.parts.queueFree, args);
     if (claimed === RETIRED) return RETIRED;
     return claimed ? takenJob(jobId, claimed) : undefined;
   }

@@ -1,4 +1,4 @@
-import type { EndpointQueuesOptions, Redis } from '@runplane/queue';
+import type { Redis } from '@runplane/queue';
 import type { EngineConnections } from './connections';
 import { type Clock, type JobRecord, type JobResult, TERMINAL_STATUSES } from './engine';
 import type { CompleteArgs } from './engine-scripts';
@@ -26,7 +26,6 @@ export interface RedisJobEngineTuning {
   heartbeatIntervalMs?: number;
   /** Times a job is re-queued after losing its worker before it FAILs (default 3). */
   maxRetries?: number;
-  queues?: Pick<EndpointQueuesOptions, 'lockMs' | 'stalledCheckMs'>;
   /** Most jobs or workers one sweep rule handles per call (default 1000). */
   sweepBatch?: number;
   /** Webhook outbox entries younger than this are left to the request that made them (default 5000). */

@@ -46,6 +46,13 @@ export interface ClaimArgs extends JobRef {
   now: number;
 }
 
+/** Arguments of {@link SCRIPTS.take}. */
+export interface TakeArgs extends WorkerRef {
+  now: number;
+  /** Most jobs to give. */
+  count: number;
+}
+
 /** Arguments of {@link SCRIPTS.complete}: a worker's job-done, already encoded. */
 export interface CompleteArgs extends JobRef {
   workerId: string;
@@ -84,6 +91,8 @@ export const SCRIPTS = {
   claim: defineLuaScript<ClaimArgs, ClaimedJob | 'retired' | null>(lua.CLAIM, (a) => ({
     argv: [...job(a), a.workerId, a.now],
   })),
+  /** `[id, input, extra, traceparent, ...]` for each job given, oldest first, or 'retired'. */
+  take: defineLuaScript<TakeArgs, string[] | 'retired'>(lua.TAKE, (a) => ({ argv: [...worker(a), a.now, a.count] })),
   /** 1, or 0 when the job is no longer that worker's. */
   unclaim: defineLuaScript<JobRef & { workerId: string }, number>(lua.UNCLAIM, (a) => ({
     argv: [...job(a), a.workerId],

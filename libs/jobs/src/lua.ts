@@ -17,6 +17,16 @@ local function emit(kind, ep, ...)
   redis.call('XADD', gkey('events'), 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', 'type', kind, 'endpointId', ep, ...)
 end
 local function wake(message) redis.call('PUBLISH', gkey('wake'), message) end
+-- Queues a job at the tail of its endpoint's queue, the sorted set takes hand out lowest score first. The score is
+-- the queue time, or just after the tail's when that is not earlier, so jobs queued in one millisecond keep their
+-- order. (Formatted by hand: Redis would round a Lua number to 14 digits, losing the fraction.)
+local function enqueue(ep, id, now)
+  local q = ekey(ep, 'queued')
+  local tail = tonumber(redis.call('ZRANGE', q, -1, -1, 'WITHSCORES')[2] or '-1')
+  local score = now
+  if tail >= now then score = tail + 1 / 1024 end
+  redis.call('ZADD', q, string.format('%.17g', score), id)
+end
 local function unqueue(ep, id)
   redis.call('ZREM', ekey(ep, 'queued'), id)
   redis.call('SREM', ekey(ep, 'low'), id)
@@ -83,7 +93,7 @@ local ep, id, now, ttlAt, low, announce, handOff = ARGV[2], ARGV[3], tonumber(AR
 local k = jkey(ep, id)
 if redis.call('EXISTS', k) == 1 then return 0 end
 redis.call('HSET', k, unpack(ARGV, 9))
-redis.call('ZADD', ekey(ep, 'queued'), now, id)
+enqueue(ep, id, now)
 if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 redis.call('ZADD', gkey('expiry'), ttlAt, member(ep, id))
 redis.call('ZADD', ekey(ep, 'recent'), now, id)
@@ -114,6 +124,33 @@ export const CLAIM = `${PRELUDE}${CLAIM_STEP}
 local ep, id, wid, now = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 if redis.call('EXISTS', retiredkey(ep, wid)) == 1 then return 'retired' end
 return claim(ep, id, wid, now) or false
+`;
+
+/**
+ * Gives up to `count` of the endpoint's oldest queued jobs to a worker: ARGV ep, workerId, now, count. Returns
+ * {id, input, extra, traceparent, ...} for each job given (none when the queue is empty), or 'retired' (nothing
+ * given) when the worker was retired (see RETIRE).
+ */
+export const TAKE = `${PRELUDE}${CLAIM_STEP}
+local ep, wid, now, count = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+if redis.call('EXISTS', retiredkey(ep, wid)) == 1 then return 'retired' end
+local q = ekey(ep, 'queued')
+local out = {}
+while #out < count * 4 do
+  local id = redis.call('ZRANGE', q, 0, 0)[1]
+  if not id then break end
+  local job = claim(ep, id, wid, now)
+  if job then
+    out[#out + 1] = id
+    out[#out + 1] = job[1]
+    out[#out + 1] = job[2]
+    out[#out + 1] = job[3]
+  else
+    -- Every step that ends a queued job unqueues it; this only guards the loop against an entry without its job.
+    redis.call('ZREM', q, id)
+  end
+end
+return out
 `;
 
 /**
@@ -196,7 +233,7 @@ if f[1] ~= 'FAILED' and f[1] ~= 'TIMED_OUT' then return f[1] end
 redis.call('HSET', k, 'status', 'IN_QUEUE', 'queuedAt', now)
 redis.call('HDEL', k, 'output', 'error', 'workerId', 'takenAt', 'doneAt', 'lastWorkerId')
 redis.call('DEL', skey(ep, id))
-redis.call('ZADD', ekey(ep, 'queued'), now, id)
+enqueue(ep, id, now)
 if f[3] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 redis.call('ZADD', gkey('expiry'), f[2], member(ep, id))
 redis.call('HINCRBY', ekey(ep, 'stats'), 'retried', 1)

@@ -1,6 +1,5 @@
 import { NotFoundError } from '@runplane/contracts';
 import { createRedis, type Redis } from '@runplane/queue';
-import { pollUntil } from '@runplane/testing';
 import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 import { purgeEndpointJobs } from './purge-endpoint';
 
@@ -10,8 +9,7 @@ describe('purgeEndpointJobs', () => {
   let prefixed: Redis;
 
   beforeAll(() => {
-    // One stalled check per queue, when it opens: a later one would re-create its marker key mid-test.
-    f = startEngine('jobs-purge', { queues: { stalledCheckMs: 3_600_000 } });
+    f = startEngine('jobs-purge');
     prefixed = createRedis('redis://127.0.0.1:6379', { keyPrefix: f.prefix });
   });
   afterAll(async () => {
@@ -19,15 +17,13 @@ describe('purgeEndpointJobs', () => {
     await f.close();
   });
 
-  /** Every raw key under the test prefix that belongs to an endpoint (engine keys and its BullMQ queue). */
+  /** Every raw key under the test prefix that belongs to an endpoint. */
   async function keysOf(endpointId: string): Promise<string[]> {
     const found: string[] = [];
     let cursor = '0';
     do {
       const [next, keys] = await f.redis.scan(cursor, 'MATCH', `${f.prefix}*`, 'COUNT', 1000);
-      found.push(
-        ...keys.filter((key) => key.includes(`jobs:${endpointId}:`) || key.includes(`bull:endpoint-${endpointId}:`)),
-      );
+      found.push(...keys.filter((key) => key.includes(`jobs:${endpointId}:`)));
       cursor = next;
     } while (cursor !== '0');
     return found.sort();
@@ -61,15 +57,6 @@ describe('purgeEndpointJobs', () => {
     await f.engine.heartbeat(endpointId, 'w1', [running.id]);
     // A finished job's webhook not relayed yet (its process died first): what the next sweep would pick up.
     await f.redis.zadd(`${f.prefix}jobs:outbox`, 0, `${endpointId}/${done.id}`);
-    // The queue writes its meta hash and runs its first stalled check in the background once it opens: let both land,
-    // so what the purge leaves is what it missed, not what a still-opening queue wrote after it.
-    await pollUntil(
-      async () => {
-        const keys = await keysOf(endpointId);
-        return keys.some((key) => key.endsWith(':meta')) && keys.some((key) => key.endsWith(':stalled-check'));
-      },
-      { description: `queue of ${endpointId} opened` },
-    );
     return { queued: queued.id, running: running.id, done: done.id };
   }
 
@@ -85,7 +72,7 @@ describe('purgeEndpointJobs', () => {
         expect.stringContaining(`jobs:${doomed}:job:${jobs.running}`),
         expect.stringContaining(`jobs:${doomed}:stats`),
         expect.stringContaining(`jobs:${doomed}:idem:`),
-        expect.stringContaining(`bull:endpoint-${doomed}:`),
+        expect.stringContaining(`jobs:${doomed}:queued`),
       ]),
     );
     expect(await indexEntriesOf(doomed)).toEqual(

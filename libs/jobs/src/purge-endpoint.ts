@@ -1,6 +1,6 @@
 /**
  * Removes everything the job engine keeps in Redis for one endpoint, once the endpoint itself is deleted: its
- * BullMQ queue, job hashes, stream chunks, idempotency keys, counters and worker sets, and its entries in the
+ * queue, job hashes, stream chunks, idempotency keys, counters and worker sets, and its entries in the
  * engine's shared indexes (deadlines, expiry, workers, webhook outbox, endpoints), so the sweeper never visits its
  * jobs again. Webhook deliveries already queued still go out (they carry the job record); an outbox entry not yet
  * relayed would find its job gone and send nothing anyway.
@@ -9,7 +9,7 @@
  * gone), which ends the job on their side. A job-router that found the endpoint within its endpoint cache window
  * (5 s) may still accept a job for it meanwhile; purging again removes such a straggler (the purge is idempotent).
  */
-import { defineLuaScript, EndpointQueues, type Redis } from '@runplane/queue';
+import { defineLuaScript, type Redis } from '@runplane/queue';
 import { type GlobalKey, indexMemberPrefix, JobKeys } from './protocol';
 
 /** Keys or members handled per Redis call, so a large endpoint never blocks Redis for long. */
@@ -47,8 +47,8 @@ const INDEXES: GlobalKey[] = ['deadlines', 'expiry', 'workers', 'outbox'];
  */
 export async function purgeEndpointJobs(redis: Redis, endpointId: string): Promise<void> {
   const keys = JobKeys.forPrefixedClient();
-  // Its queue first, so no worker is handed one of its jobs while the rest goes (BullMQ keys: "<prefix>bull:<queue>:").
-  await unlinkKeysStartingWith(redis, `bull:${EndpointQueues.queueName(endpointId)}:`);
+  // Its queue first, so no take is given one of its jobs while the rest goes.
+  await redis.unlink(keys.endpoint(endpointId, 'queued'));
   for (const index of INDEXES)
     await removeMembersStartingWith(redis, keys.global(index), indexMemberPrefix(endpointId));
   await unlinkKeysStartingWith(redis, keys.endpointPrefix(endpointId));

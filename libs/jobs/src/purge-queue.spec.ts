@@ -1,4 +1,4 @@
-import { bullPrefix, EndpointQueues } from '@runplane/queue';
+import { bullPrefix } from '@runplane/queue';
 import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 import { PURGE_BATCH } from './purge-queue';
 
@@ -47,14 +47,13 @@ describe('RedisJobEngine.purgeQueue across batches', () => {
       const at = (name: string) => fields[fields.indexOf(name) + 1];
       return at('type') === 'job.finished' && at('endpointId') === s.ep && at('status') === 'CANCELLED';
     }).length;
-    const wait = `${bullPrefix(f.prefix)}:${EndpointQueues.queueName(s.ep)}:wait`;
     return {
       purgedAll: s.purged === s.queued.length,
       statuses: [...statuses],
       webhooksQueuedExactlyForWebhookJobs: [...webhooksQueued],
       cancelledEventPerJob: cancelledEvents === s.queued.length,
       outbox: await f.redis.zcard(f.keys.outbox),
-      waitingEntries: await f.redis.llen(wait),
+      queueLength: (await f.queued(s.ep)).length,
       taken: await f.engine.take({ endpointId: s.ep, workerId: 'w2', count: 5, waitMs: 0 }),
       counts: await f.engine.counts(s.ep),
       running: (await f.engine.get(s.ep, s.running)).status,
@@ -73,7 +72,7 @@ describe('RedisJobEngine.purgeQueue across batches', () => {
       webhooksQueuedExactlyForWebhookJobs: [true],
       cancelledEventPerJob: true,
       outbox: 0,
-      waitingEntries: 0,
+      queueLength: 0,
       taken: [],
       counts: { completed: 0, failed: 0, inProgress: 1, inQueue: 0, retried: 0 },
       running: 'IN_PROGRESS',

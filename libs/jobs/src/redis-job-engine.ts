@@ -1,7 +1,6 @@
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import {
   createQueue,
-  EndpointQueues,
   jobEventsCatalog,
   type Redis,
   type TypedQueue,
@@ -36,7 +35,7 @@ import { TakeBeats } from './take-beats';
 import { Wakeups } from './wakeups';
 import { WebhookOutbox } from './webhook-outbox';
 
-/** The job engine on Redis: job records in Lua-guarded hashes, dispatch order in one BullMQ queue per endpoint. */
+/** The job engine on Redis: job records in Lua-guarded hashes, dispatch order in one sorted set per endpoint. */
 export class RedisJobEngine implements JobEngine {
   readonly clock: Clock;
   /** Ordered with BullMQ's scripts: see `EngineConnections` (connections.ts). */
@@ -45,7 +44,6 @@ export class RedisJobEngine implements JobEngine {
   private readonly queueFree: Redis;
   private readonly keys: JobKeys;
   private readonly reader: JobReader;
-  private readonly queues: EndpointQueues;
   private readonly wakeups: Wakeups;
   private readonly webhooks: TypedQueue<typeof jobEventsCatalog, typeof WEBHOOKS_QUEUE>;
   private readonly outbox: WebhookOutbox;
@@ -61,11 +59,6 @@ export class RedisJobEngine implements JobEngine {
     this.keys = JobKeys.ofPrefix(options.prefix);
     this.reader = new JobReader(this.queueFree, this.keys);
     const connection = { redis: this.queueOrdered, prefix: options.prefix };
-    this.queues = new EndpointQueues(connection, {
-      ...options.queues,
-      onError: this.onError,
-      onReturned: (endpointId) => this.dispatcher.wakeInBackground(endpointId),
-    });
     this.webhooks = createQueue(jobEventsCatalog, WEBHOOKS_QUEUE, connection);
     const batch = options.sweepBatch ?? 1_000;
     this.outbox = new WebhookOutbox(this.queueOrdered, this.keys, this.webhooks, {
@@ -73,11 +66,11 @@ export class RedisJobEngine implements JobEngine {
       batch,
     });
     this.wakeups = new Wakeups(this.queueOrdered, this.keys.wakeChannel);
-    const { queueOrdered, queueFree, keys, queues, wakeups, clock, onError } = this;
-    this.dispatcher = new JobDispatcher({ queueOrdered, queueFree, keys, queues, wakeups, clock, onError });
+    const { queueOrdered, queueFree, keys, wakeups, clock, onError } = this;
+    this.dispatcher = new JobDispatcher({ queueOrdered, queueFree, keys, wakeups, clock, onError });
     const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 10_000;
     this.takeBeats = new TakeBeats(heartbeatIntervalMs);
-    this.sweeper = new Sweeper(this.queueOrdered, this.keys, this.queues, {
+    this.sweeper = new Sweeper(this.queueOrdered, this.keys, {
       heartbeatIntervalMs,
       maxRetries: options.maxRetries ?? 3,
       batch,
@@ -132,7 +125,6 @@ export class RedisJobEngine implements JobEngine {
     const now = this.clock.now();
     const was = await SCRIPTS.cancel.run(this.queueFree, { base: this.keys.base, endpointId, jobId, now });
     if (was === 'missing') throw new NotFoundError(`Job ${jobId}`);
-    if (was === 'IN_QUEUE') await this.dispatcher.dropEntry(endpointId, jobId);
     if (!isTerminal(was)) await this.afterFinish(endpointId, jobId);
     return this.get(endpointId, jobId);
   }
@@ -149,11 +141,9 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async purgeQueue(endpointId: string): Promise<number> {
-    const { queueFree, keys, dispatcher, options } = this;
-    const dropEntry = (ep: string, id: string) => dispatcher.dropEntry(ep, id);
+    const { queueFree, keys } = this;
     const afterFinish = (ep: string, id: string) => this.afterFinish(ep, id);
-    const parts = { queueFree, keys, prefix: options.prefix, dropEntry, afterFinish };
-    return purgeQueued(parts, endpointId, this.clock.now());
+    return purgeQueued({ queueFree, keys, afterFinish }, endpointId, this.clock.now());
   }
 
   counts(endpointId: string): Promise<JobCounts> {
@@ -276,7 +266,7 @@ export class RedisJobEngine implements JobEngine {
 
   async close(): Promise<void> {
     await this.dispatcher.close();
-    await Promise.all([this.queues.close(), this.webhooks.close()]);
+    await this.webhooks.close();
   }
 
   private async create(job: JobSubmission, id: string, now: number): Promise<JobRecord> {

@@ -1,4 +1,3 @@
-import { bullPrefix, EndpointQueues } from '@runplane/queue';
 import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 import { indexMember } from './protocol';
 
@@ -29,7 +28,7 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
     expect(taken).toEqual([{ id, input: { prompt: 'hello' }, webhookSecret: 's' }]);
   });
 
-  it('takes, completes and retries a job queued by the previous layout (every field written, entry options)', async () => {
+  it('takes, completes and retries a job queued by the previous layout (every field written)', async () => {
     const [ep, id, now] = ['lay3', '6f1c1f55-7b0e-4f8e-9a51-0d6e1b2c3d4e-u1', f.clock.now()];
     await f.redis.hset(f.keys.job(ep, id), {
       id, status: 'IN_QUEUE', accountId: 'acct-1', retries: 0, input: '{"prompt":"old"}', extra: '{}',
@@ -38,19 +37,11 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
     }); // prettier-ignore
     await f.redis.zadd(f.keys.endpoint(ep, 'queued'), now, id);
     await f.redis.zadd(f.keys.global('expiry'), now + 86_400_000, indexMember(ep, id));
-    // The previous entry: the same BullMQ entry, its options naming the removal on release and its attempts.
-    const queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
-    await queues.add(ep, id);
-    await queues.close();
-    const entryKey = `${bullPrefix(f.prefix)}:${EndpointQueues.queueName(ep)}:${id}`;
-    const opts = { jobId: id, removeOnComplete: true, removeOnFail: true, attempts: 0 };
-    await f.redis.hset(entryKey, 'opts', JSON.stringify(opts));
 
     const taken = await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 });
     expect(taken).toEqual([{ id, input: { prompt: 'old' } }]);
     await f.engine.complete(ep, 'w1', id, { error: 'boom' });
     expect(await f.engine.get(ep, id)).toMatchObject({ id, status: 'FAILED', error: 'boom', retries: 0 });
-    expect(await f.redis.exists(entryKey)).toBe(0);
 
     expect(await f.engine.retry(ep, id)).toMatchObject({ id, status: 'IN_QUEUE' });
     const again = await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 });

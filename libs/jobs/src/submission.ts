@@ -22,8 +22,8 @@ export interface NewJob {
 /**
  * Records a submitted job (the SUBMIT script) and dispatches it, in one round trip. With a take parked on this
  * replica, the job is claimed for it. Otherwise the record's script hands the job to a take another replica
- * registered, or else announces it to the other replicas' takers, which claim it by id: they never wait for the queue
- * entry, and the local add wakes this replica's own.
+ * registered, or else announces it to the other replicas' takers, which claim it by id, and wakes this replica's own
+ * once it is recorded.
  */
 export function recordAndDispatch(parts: SubmissionParts, submission: NewJob): Promise<void> {
   const attributes = { 'runplane.endpoint_id': submission.job.endpointId, 'runplane.job_id': submission.id };
@@ -51,9 +51,7 @@ async function recordInSpan(parts: SubmissionParts, { job, id, now }: NewJob): P
     handOff: !taker && record.handOffChars <= HAND_OFF_MAX_CHARS,
     fields: record.fields,
   };
-  // The record's script is sent first on the connection the next step uses (a taker's claim on queueFree, or
-  // BullMQ's add on queueOrdered), so Redis runs it first and a taker never finds an entry without its record
-  // (repairQueues covers a NOSCRIPT retry).
-  const recording = SCRIPTS.submit.run(taker ? parts.queueFree : parts.queueOrdered, submitted);
+  // Sent before the claim of a reserved taker, on the same connection, so Redis runs the record first.
+  const recording = SCRIPTS.submit.run(parts.queueFree, submitted);
   await Promise.all([recording, dispatcher.dispatch(endpointId, id, taker, taker ? undefined : recording)]);
 }

@@ -20,20 +20,17 @@ return out
 `;
 
 /**
- * TTL and retention: ARGV now, limit. Deletes due jobs in any state (a running one's worker is told to stop);
- * returns [ep, id, ...] of deleted jobs that were still queued, whose queue entries the caller removes.
+ * TTL and retention: ARGV now, limit. Deletes due jobs in any state (a queued one leaves its queue, a running one's
+ * worker is told to stop); returns how many it deleted.
  */
 export const SWEEP_EXPIRED = `${PRELUDE}
 local now, limit = tonumber(ARGV[2]), ARGV[3]
-local out = {}
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', gkey('expiry'), '-inf', now, 'LIMIT', 0, limit)) do
+local due = redis.call('ZRANGEBYSCORE', gkey('expiry'), '-inf', now, 'LIMIT', 0, limit)
+for _, m in ipairs(due) do
   local ep, id = split(m)
   local k = jkey(ep, id)
   local f = redis.call('HMGET', k, 'status', 'workerId')
-  if f[1] == 'IN_QUEUE' then
-    table.insert(out, ep)
-    table.insert(out, id)
-  elseif f[1] == 'IN_PROGRESS' and f[2] then
+  if f[1] == 'IN_PROGRESS' and f[2] then
     redis.call('SREM', wkey(ep, f[2]), id)
     stop(ep, f[2], id, now)
   end
@@ -48,7 +45,7 @@ for _, m in ipairs(redis.call('ZRANGEBYSCORE', gkey('expiry'), '-inf', now, 'LIM
     wake(jobChangedWake(ep, id))
   end
 end
-return out
+return #due
 `;
 
 /**
@@ -91,7 +88,7 @@ local function requeue(ep, id, k, f, wid, why)
   redis.call('HSET', k, 'status', 'IN_QUEUE', 'retries', retries + 1, 'queuedAt', now, 'lastWorkerId', wid)
   redis.call('HDEL', k, 'workerId', 'takenAt', 'output')
   redis.call('DEL', skey(ep, id))
-  redis.call('ZADD', ekey(ep, 'queued'), now, id)
+  enqueue(ep, id, now)
   if f[4] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
   redis.call('SREM', ekey(ep, 'running'), id)
   redis.call('ZREM', gkey('deadlines'), member(ep, id))

@@ -28,8 +28,8 @@ export const SWEEP_SCRIPTS = {
   timeouts: defineLuaScript<Batch & { now: number }, string[]>(lua.SWEEP_TIMEOUTS, (a) => ({
     argv: [a.base, a.now, a.limit],
   })),
-  /** `[ep, id, ...]` of deleted jobs that were still queued. */
-  expired: defineLuaScript<Batch & { now: number }, string[]>(lua.SWEEP_EXPIRED, (a) => ({
+  /** How many due jobs were deleted. */
+  expired: defineLuaScript<Batch & { now: number }, number>(lua.SWEEP_EXPIRED, (a) => ({
     argv: [a.base, a.now, a.limit],
   })),
   /** Jobs of workers not seen since `cutoff`. */

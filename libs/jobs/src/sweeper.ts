@@ -1,18 +1,14 @@
-import type { EndpointQueues, Redis } from '@runplane/queue';
+import type { Redis } from '@runplane/queue';
 import type { JobKeys } from './protocol';
 import { pairs } from './scripts';
 import { SWEEP_SCRIPTS } from './sweep-scripts';
-// Oldest queued jobs checked per endpoint and sweep: a bound on the repair's cost behind a deep backlog.
-const REPAIR_CHECKS = 50;
 
 /** What the sweeper needs from its engine. */
 export interface SweeperOptions {
   heartbeatIntervalMs: number;
   maxRetries: number;
   batch: number;
-  /** A queued job older than this (injected clock) without a queue entry gets one back (default 10 s). */
-  repairGraceMs?: number;
-  /** A job went back to its queue (lost worker): add its queue entry and wake takers. */
+  /** A job went back to its queue (lost worker): wake takers. */
   requeued(endpointId: string, jobId: string): Promise<void>;
   /** A job reached a terminal state in a sweep (timeout, retries exhausted): its webhook. */
   finished(endpointId: string, jobId: string): Promise<void>;
@@ -28,7 +24,6 @@ export class Sweeper {
   constructor(
     private readonly redis: Redis,
     private readonly keys: JobKeys,
-    private readonly queues: EndpointQueues,
     private readonly options: SweeperOptions,
   ) {}
 
@@ -43,16 +38,13 @@ export class Sweeper {
     const timedOut = pairs(await SWEEP_SCRIPTS.timeouts.run(this.redis, { base, now, limit }));
     await Promise.all(timedOut.map(({ endpointId, id }) => this.options.finished(endpointId, id)));
 
-    const expiredQueued = pairs(await SWEEP_SCRIPTS.expired.run(this.redis, { base, now, limit }));
-    // Best effort: an entry a taker holds right now is dropped at its claim, the job being gone.
-    await Promise.all(expiredQueued.map(({ endpointId, id }) => this.queues.remove(endpointId, id).catch(() => false)));
+    await SWEEP_SCRIPTS.expired.run(this.redis, { base, now, limit });
 
     const cutoff = now - 3 * heartbeatIntervalMs;
     await this.settle(await SWEEP_SCRIPTS.lostWorkers.run(this.redis, { base, now, cutoff, maxRetries, limit }));
     // A worker with the job-stop channel asks for its stop requests within moments (its poll is parked, or comes back
     // within a second); one that has not in 3 heartbeat intervals has no such channel, and is recycled.
     await SWEEP_SCRIPTS.unheededStops.run(this.redis, { base, cutoff, limit });
-    await this.repairQueues(now);
     await this.options.relayWebhooks(now);
   }
 
@@ -70,22 +62,5 @@ export class Sweeper {
   private async settle([requeued, failed]: [string[], string[]]): Promise<void> {
     await Promise.all(pairs(requeued).map(({ endpointId, id }) => this.options.requeued(endpointId, id)));
     await Promise.all(pairs(failed).map(({ endpointId, id }) => this.options.finished(endpointId, id)));
-  }
-
-  /**
-   * A process killed between a Lua step and the BullMQ call after it (a re-queue, a retry) leaves a queued job
-   * without a queue entry; the oldest queued jobs of each endpoint are checked and given their entry back.
-   */
-  private async repairQueues(now: number): Promise<void> {
-    const cutoff = now - (this.options.repairGraceMs ?? 10_000);
-    const endpoints = await this.redis.smembers(this.keys.global('endpoints'));
-    for (const endpointId of endpoints) {
-      const queued = this.keys.endpoint(endpointId, 'queued');
-      const ids = await this.redis.zrangebyscore(queued, '-inf', cutoff, 'LIMIT', 0, REPAIR_CHECKS);
-      if (ids.length === 0) continue;
-      const present = await this.queues.present(endpointId, ids);
-      const missing = ids.filter((id) => !present.has(id));
-      await Promise.all(missing.map((id) => this.options.requeued(endpointId, id)));
-    }
   }
 }

@@ -1,17 +1,15 @@
-import { EndpointQueues } from '@runplane/queue';
 import type { RedisJobEngine } from './redis-job-engine';
 import { WorkerRetirement } from './worker-retirement';
 import { parkedOn, startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 
 /**
  * Workers the scheduler removes are retired in the engine's keys: no job is claimed for them any more, on either
- * replica and by any way a job reaches a take (hand-over, hand-off, claim by id, queue fetch), and an idle worker is
+ * replica and by any way a job reaches a take (hand-over, hand-off, claim by id, take from the queue), and an idle worker is
  * retired only while it holds no job. Two engines on one prefix play two job-router replicas.
  */
 describe('WorkerRetirement', () => {
   let f: EngineFixture;
   let other: RedisJobEngine;
-  let queues: EndpointQueues;
   let retirement: WorkerRetirement;
   let n = 0;
   const endpoint = () => `ep${++n}`;
@@ -19,11 +17,9 @@ describe('WorkerRetirement', () => {
   beforeAll(() => {
     f = startEngine('jobs-retirement');
     other = f.replica();
-    queues = new EndpointQueues({ redis: f.redis, prefix: f.prefix });
     retirement = new WorkerRetirement(f.redis, f.prefix);
   });
   afterAll(async () => {
-    await queues.close();
     await f.close();
   });
   afterEach(() => expect(f.errors).toEqual([]));
@@ -106,7 +102,8 @@ describe('WorkerRetirement', () => {
   it('ends a retired take woken with a job id empty and passes the wake to another take there', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
-    await queues.remove(ep, run.id);
+    // Out of the queue, so only the claim by the id the wake names can give it out.
+    await f.redis.zrem(f.keys.endpoint(ep, 'queued'), run.id);
     const retired = other.take({ endpointId: ep, workerId: 'gone', count: 1, waitMs: 60_000 });
     await parkedOn(other, 1);
     const live = other.take({ endpointId: ep, workerId: 'live', count: 1, waitMs: 60_000 });
@@ -118,13 +115,13 @@ describe('WorkerRetirement', () => {
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'live' });
   });
 
-  it('puts a job a retired take fetched back at the head of the queue', async () => {
+  it('leaves the queue untouched when a retired worker takes', async () => {
     const ep = endpoint();
     const first = await f.engine.submit(submission(ep, { input: { n: 1 } }));
     const second = await f.engine.submit(submission(ep, { input: { n: 2 } }));
     await retirement.retire(ep, 'gone');
     expect(await f.engine.take({ endpointId: ep, workerId: 'gone', count: 2, waitMs: 0 })).toEqual([]);
-    expect((await queues.present(ep, [first.id, second.id])).size).toBe(2);
+    expect(await f.queued(ep)).toEqual([first.id, second.id]);
     expect(await f.engine.get(ep, first.id)).toEqual({ id: first.id, status: 'IN_QUEUE', retries: 0 });
     expect((await other.take({ endpointId: ep, workerId: 'live', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
       first.id,

@@ -15,7 +15,5 @@ export { assertQueueConnection, bullPrefix, createQueue } from './queues';
 export type { AddJobOptions, JobEnvelope, QueueConnection, TypedQueue } from './queues';
 export { createWorker, UnrecoverableError } from './workers';
 export type { JobContext, JobHandlers, TypedWorker, WorkerOptions } from './workers';
-export { EndpointQueues } from './endpoint-queues';
 export { warnOfError } from './warnings';
-export type { EndpointQueuesOptions, FetchedEntry } from './endpoint-queues';
 export * from './catalogs';

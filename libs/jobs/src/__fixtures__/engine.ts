@@ -14,6 +14,8 @@ export interface EngineFixture {
   /** The engine's keys and wake channel. */
   keys: JobKeys;
   errors: Error[];
+  /** The ids in the endpoint's queue, oldest first (the engine's `queued` sorted set). */
+  queued(endpointId: string): Promise<string[]>;
   /** Publishes the wake another replica sends for a job it queued (`t|<ep>|<origin>|<jobId>`). */
   wakeFromAnotherReplica(endpointId: string, jobId: string): Promise<number>;
   /** Another engine on the same keys and clock, as a second job-router replica would run; closed by `close()`. */
@@ -38,6 +40,7 @@ export function startEngine(label: string, options: Partial<RedisJobEngineOption
     prefix,
     keys,
     errors,
+    queued: (endpointId) => redis.zrange(keys.endpoint(endpointId, 'queued'), '0', '-1'),
     wakeFromAnotherReplica: (endpointId, jobId) =>
       redis.publish(keys.wakeChannel, encodeWake({ type: 'queued', endpointId, origin: 'another-replica', jobId })),
     replica() {
