@@ -1,7 +1,7 @@
 import { NotFoundError } from '@runplane/contracts';
 import type { Redis } from '@runplane/queue';
 import type { JobCounts, JobRecord, JobStatus, JobSubmission, LiveWorkers } from './engine';
-import { RESULT_RETENTION } from './policy';
+import { JOB_POLICY_LIMITS, RESULT_RETENTION } from './policy';
 import type { JobKeys } from './protocol';
 
 /** What a job's hash holds (all strings, as Redis returns them). */
@@ -14,7 +14,7 @@ function num(value: string | undefined): number | undefined {
 /** Maps job `id`'s hash to the /status record, keys in RunPod's order; running jobs report execution time so far. */
 export function toJobRecord(id: string, hash: JobHash, now: number): JobRecord {
   const takenAt = num(hash['takenAt']);
-  const queuedAt = num(hash['queuedAt']);
+  const queuedAt = num(hash['queuedAt'] ?? hash['submittedAt']);
   const timed = takenAt !== undefined && queuedAt !== undefined;
   return {
     id,
@@ -38,22 +38,27 @@ export const NO_EXTRA = '{}';
 /**
  * The hash fields of a job just submitted (field/value pairs for the SUBMIT script), and the size of what a hand-off
  * message would carry (its input and extra, JSON). Fields at their default are left out, and readers take the default
- * when a field is absent: `retries` (0), `lowPriority` and `sync` ('1' only when set), `extra` ('{}'). The id is the
- * key's own. Jobs recorded with these fields written out (and an `id` field) read the same.
+ * when a field is absent: `retries` (0), `lowPriority` and `sync` ('1' only when set), `extra` ('{}'),
+ * `executionTimeoutMs` (600000), `retentionMs` (that of /run or /runsync), `queuedAt` (`submittedAt`: not re-queued
+ * yet) and `ttlAt` (`submittedAt` + 24 h); the Lua scripts read them through `timeoutOf`, `retentionOf` and `ttlAtOf`.
+ * The id is the key's own. Jobs recorded with these fields written out (and an `id` field) read the same.
  */
 export function newRecordFields(
   job: JobSubmission,
   now: number,
 ): { fields: (string | number)[]; handOffChars: number } {
-  const retentionMs = job.retentionMs ?? (job.sync ? RESULT_RETENTION.syncMs : RESULT_RETENTION.runMs);
+  const { executionTimeoutMs, ttlMs, lowPriority } = job.policy;
+  const defaultRetentionMs = job.sync ? RESULT_RETENTION.syncMs : RESULT_RETENTION.runMs;
+  const retentionMs = job.retentionMs ?? defaultRetentionMs;
   const input = JSON.stringify(job.input);
   const extra = JSON.stringify(job.extra);
   const fields: (string | number)[] = [
     'status', 'IN_QUEUE', 'accountId', job.accountId, 'input', input, ...(extra !== NO_EXTRA ? ['extra', extra] : []),
-    'executionTimeoutMs', job.policy.executionTimeoutMs, ...(job.policy.lowPriority ? ['lowPriority', '1'] : []),
-    ...(job.sync ? ['sync', '1'] : []), 'retentionMs', retentionMs, 'submittedAt', now, 'queuedAt', now,
-    'ttlAt', now + job.policy.ttlMs, ...(job.webhook !== undefined ? ['webhook', job.webhook] : []),
-    ...(job.traceparent ? ['traceparent', job.traceparent] : []),
+    ...(executionTimeoutMs !== JOB_POLICY_LIMITS.executionTimeout.default ? ['executionTimeoutMs', executionTimeoutMs] : []),
+    ...(lowPriority ? ['lowPriority', '1'] : []), ...(job.sync ? ['sync', '1'] : []),
+    ...(retentionMs !== defaultRetentionMs ? ['retentionMs', retentionMs] : []), 'submittedAt', now,
+    ...(ttlMs !== JOB_POLICY_LIMITS.ttl.default ? ['ttlAt', now + ttlMs] : []),
+    ...(job.webhook !== undefined ? ['webhook', job.webhook] : []), ...(job.traceparent ? ['traceparent', job.traceparent] : []),
   ]; // prettier-ignore
   return { fields, handOffChars: input.length + extra.length };
 }

@@ -7,6 +7,7 @@
 
 import { JOB_EVENTS_MAX_LEN } from './events';
 import { NO_EXTRA } from './job-store';
+import { JOB_POLICY_LIMITS, RESULT_RETENTION } from './policy';
 import { LUA_KEYS, LUA_TAKERS, LUA_WAKES } from './protocol';
 
 /** What every script starts with: the key base, key and message builders, events, wakes and terminal steps. */
@@ -17,6 +18,12 @@ local function emit(kind, ep, ...)
   redis.call('XADD', gkey('events'), 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', 'type', kind, 'endpointId', ep, ...)
 end
 local function wake(message) redis.call('PUBLISH', gkey('wake'), message) end
+-- Record fields left out at their default (see newRecordFields in job-store.ts) are read through these.
+local function timeoutOf(ms) return tonumber(ms or '${JOB_POLICY_LIMITS.executionTimeout.default}') end
+local function ttlAtOf(ttlAt, submittedAt) return tonumber(ttlAt) or tonumber(submittedAt) + ${JOB_POLICY_LIMITS.ttl.default} end
+local function retentionOf(ms, sync)
+  return tonumber(ms) or (sync == '1' and ${RESULT_RETENTION.syncMs} or ${RESULT_RETENTION.runMs})
+end
 -- Queues a job at the tail of its endpoint's queue, the sorted set takes hand out lowest score first. The score is
 -- the queue time, or just after the tail's when that is not earlier, so jobs queued in one millisecond keep their
 -- order. (Formatted by hand: Redis would round a Lua number to 14 digits, losing the fraction.)
@@ -42,16 +49,17 @@ end
 -- Returns true when it did.
 local function finish(ep, id, status, now, err)
   local k = jkey(ep, id)
-  local f = redis.call('HMGET', k, 'workerId', 'ttlAt', 'retentionMs', 'webhook', 'queuedAt', 'takenAt')
+  local f = redis.call('HMGET', k, 'workerId', 'ttlAt', 'retentionMs', 'webhook', 'queuedAt', 'takenAt', 'submittedAt',
+    'sync')
   redis.call('HSET', k, 'status', status, 'doneAt', now)
   if err then redis.call('HSET', k, 'error', err) end
   unqueue(ep, id)
   redis.call('SREM', ekey(ep, 'running'), id)
   redis.call('ZREM', gkey('deadlines'), member(ep, id))
   if f[1] then redis.call('SREM', wkey(ep, f[1]), id) end
-  redis.call('ZADD', gkey('expiry'), math.min(tonumber(f[2]), now + tonumber(f[3])), member(ep, id))
+  redis.call('ZADD', gkey('expiry'), math.min(ttlAtOf(f[2], f[7]), now + retentionOf(f[3], f[8])), member(ep, id))
   redis.call('HINCRBY', ekey(ep, 'stats'), status, 1)
-  emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '', 'queuedAt', f[5] or '',
+  emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '', 'queuedAt', f[5] or f[7] or '',
     'takenAt', f[6] or '', 'doneAt', now)
   wake(jobChangedWake(ep, id))
   if f[4] then redis.call('ZADD', gkey('outbox'), now, member(ep, id)) end
@@ -73,7 +81,7 @@ local function claim(ep, id, wid, now)
   unqueue(ep, id)
   redis.call('SADD', ekey(ep, 'running'), id)
   redis.call('SADD', wkey(ep, wid), id)
-  redis.call('ZADD', gkey('deadlines'), now + tonumber(f[2]), member(ep, id))
+  redis.call('ZADD', gkey('deadlines'), now + timeoutOf(f[2]), member(ep, id))
   redis.call('ZADD', gkey('workers'), now, member(ep, wid))
   redis.call('ZADD', ekey(ep, 'workers'), now, wid)
   emit('job.started', ep, 'jobId', id, 'workerId', wid)
@@ -160,11 +168,11 @@ return out
 export const UNCLAIM = `${PRELUDE}
 local ep, id, wid = ARGV[2], ARGV[3], ARGV[4]
 local k = jkey(ep, id)
-local f = redis.call('HMGET', k, 'status', 'workerId', 'queuedAt', 'lowPriority', 'retries')
+local f = redis.call('HMGET', k, 'status', 'workerId', 'queuedAt', 'lowPriority', 'retries', 'submittedAt')
 if f[1] ~= 'IN_PROGRESS' or f[2] ~= wid then return 0 end
 redis.call('HSET', k, 'status', 'IN_QUEUE')
 redis.call('HDEL', k, 'workerId', 'takenAt')
-redis.call('ZADD', ekey(ep, 'queued'), f[3], id)
+redis.call('ZADD', ekey(ep, 'queued'), f[3] or f[6], id)
 if f[4] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 redis.call('SREM', ekey(ep, 'running'), id)
 redis.call('SREM', wkey(ep, wid), id)
@@ -227,7 +235,7 @@ return f[1]
 export const RETRY = `${PRELUDE}
 local ep, id, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
 local k = jkey(ep, id)
-local f = redis.call('HMGET', k, 'status', 'ttlAt', 'lowPriority')
+local f = redis.call('HMGET', k, 'status', 'ttlAt', 'lowPriority', 'submittedAt')
 if not f[1] then return 'missing' end
 if f[1] ~= 'FAILED' and f[1] ~= 'TIMED_OUT' then return f[1] end
 redis.call('HSET', k, 'status', 'IN_QUEUE', 'queuedAt', now)
@@ -235,7 +243,7 @@ redis.call('HDEL', k, 'output', 'error', 'workerId', 'takenAt', 'doneAt', 'lastW
 redis.call('DEL', skey(ep, id))
 enqueue(ep, id, now)
 if f[3] == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
-redis.call('ZADD', gkey('expiry'), f[2], member(ep, id))
+redis.call('ZADD', gkey('expiry'), ttlAtOf(f[2], f[4]), member(ep, id))
 redis.call('HINCRBY', ekey(ep, 'stats'), 'retried', 1)
 emit('job.queued', ep, 'jobId', id, 'lowPriority', f[3] or '0', 'retry', '1')
 return 'queued'
@@ -245,12 +253,12 @@ return 'queued'
 export const SET_TTL = `${PRELUDE}
 local ep, id, ttl = ARGV[2], ARGV[3], tonumber(ARGV[4])
 local k = jkey(ep, id)
-local f = redis.call('HMGET', k, 'status', 'submittedAt', 'doneAt', 'retentionMs')
+local f = redis.call('HMGET', k, 'status', 'submittedAt', 'doneAt', 'retentionMs', 'sync')
 if not f[1] then return 'missing' end
 local ttlAt = tonumber(f[2]) + ttl
 redis.call('HSET', k, 'ttlAt', ttlAt)
 local deleteAt = ttlAt
-if TERMINAL[f[1]] then deleteAt = math.min(ttlAt, tonumber(f[3]) + tonumber(f[4])) end
+if TERMINAL[f[1]] then deleteAt = math.min(ttlAt, tonumber(f[3]) + retentionOf(f[4], f[5])) end
 redis.call('ZADD', gkey('expiry'), deleteAt, member(ep, id))
 return 'ok'
 `;

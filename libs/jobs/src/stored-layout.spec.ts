@@ -14,10 +14,38 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
   it('records a queued job without the fields that hold their defaults', async () => {
     const { id } = await f.engine.submit(submission('lay1'));
     const hash = await f.redis.hgetall(f.keys.job('lay1', id));
-    expect(Object.keys(hash).sort()).toEqual(
-      ['accountId', 'executionTimeoutMs', 'input', 'queuedAt', 'retentionMs', 'status', 'submittedAt', 'ttlAt'].sort(),
-    );
+    expect(Object.keys(hash).sort()).toEqual(['accountId', 'input', 'status', 'submittedAt'].sort());
     expect(await f.engine.get('lay1', id)).toEqual({ id, status: 'IN_QUEUE', retries: 0 });
+  });
+
+  it('reads the fields it left out as their defaults: deadline, delay, retention and ttl', async () => {
+    const ep = 'lay4';
+    const started = f.clock.now();
+    const run = await f.engine.submit(submission(ep));
+    const sync = await f.engine.submit(submission(ep, { sync: true }));
+    const expiryOf = async (id: string) => Number(await f.redis.zscore(f.keys.global('expiry'), indexMember(ep, id)));
+    expect(await expiryOf(run.id)).toBe(started + 86_400_000);
+    f.clock.advance(250);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w1', count: 2, waitMs: 0 })).toHaveLength(2);
+    const deadline = await f.redis.zscore(f.keys.global('deadlines'), indexMember(ep, run.id));
+    expect(Number(deadline)).toBe(started + 250 + 600_000);
+    expect(await f.engine.get(ep, run.id)).toMatchObject({ delayTime: 250 });
+    await f.engine.complete(ep, 'w1', run.id, { output: 1 });
+    await f.engine.complete(ep, 'w1', sync.id, { output: 2 });
+    expect(await expiryOf(run.id)).toBe(started + 250 + 30 * 60_000);
+    expect(await expiryOf(sync.id)).toBe(started + 250 + 60_000);
+    // Set apart from the default, each is written out and read back.
+    const own = await f.engine.submit(
+      submission(ep, {
+        policy: { executionTimeoutMs: 5_000, ttlMs: 60_000, lowPriority: false },
+        retentionMs: 120_000,
+      }),
+    );
+    expect(await f.redis.hmget(f.keys.job(ep, own.id), 'executionTimeoutMs', 'ttlAt', 'retentionMs')).toEqual([
+      '5000',
+      String(started + 250 + 60_000),
+      '120000',
+    ]);
   });
 
   it('keeps the fields that differ from their defaults, and gives a taker its extra keys', async () => {

@@ -8,7 +8,7 @@ for _, m in ipairs(redis.call('ZRANGEBYSCORE', gkey('deadlines'), '-inf', now, '
   local ep, id = split(m)
   local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId', 'executionTimeoutMs')
   if f[1] == 'IN_PROGRESS' then
-    finish(ep, id, 'TIMED_OUT', now, 'job timed out after ' .. f[3] .. ' ms (executionTimeout)')
+    finish(ep, id, 'TIMED_OUT', now, 'job timed out after ' .. timeoutOf(f[3]) .. ' ms (executionTimeout)')
     stop(ep, f[2], id, now)
     table.insert(out, ep)
     table.insert(out, id)
