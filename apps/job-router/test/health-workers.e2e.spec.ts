@@ -50,7 +50,7 @@ describe('job-router /health worker states', () => {
     expect(other.json().workers).toEqual({ idle: 0, running: 0, initializing: 0, throttled: 0, unhealthy: 0 });
   });
 
-  it('gives a queued job’s status and /health the waiting reason the scheduler published, and drops it once the job runs', async () => {
+  it('gives a queued job’s status, status-sync and /health the waiting reason the scheduler published, and drops it once the job runs', async () => {
     const account = await h.accountWithKey();
     const endpointId = await h.endpoint(account.accountId);
     const states = new WorkerStateStore(h.app.get<Redis>(REDIS_CLIENT));
@@ -68,6 +68,8 @@ describe('job-router /health worker states', () => {
     expect(run.json()).toEqual({ id: jobId, status: 'IN_QUEUE' });
     const status = await h.inject({ method: 'GET', url: `/v2/${endpointId}/status/${jobId}`, headers });
     expect(status.json()).toMatchObject({ id: jobId, status: 'IN_QUEUE', waitingReason: waiting });
+    const held = await h.inject({ method: 'GET', url: `/v2/${endpointId}/status-sync/${jobId}?wait=1000`, headers });
+    expect(held.json()).toMatchObject({ id: jobId, status: 'IN_QUEUE', waitingReason: waiting });
     const health = await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers });
     expect(health.json().waitingReason).toEqual(waiting);
     expect(health.json().workers.unhealthy).toBe(1);

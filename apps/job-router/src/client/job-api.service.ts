@@ -183,9 +183,10 @@ export class JobApiService {
     return waiting ? { ...view, waitingReason: waiting } : view;
   }
 
-  async statusSync(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<JobRecord> {
+  /** The job once it finished, or as it is after `waitMs`: still queued, with why it waits, like {@link status}. */
+  async statusSync(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<JobStatusView> {
     const endpoint = await this.jobEndpoint(principal, endpointId, jobId);
-    return callerView(endpoint, await this.engine.waitFor(endpoint.id, jobId, waitMs, this.options.closing));
+    return this.withWaiting(endpoint, await this.engine.waitFor(endpoint.id, jobId, waitMs, this.options.closing));
   }
 
   async stream(principal: Principal, endpointId: string, jobId: string, waitMs: number): Promise<StreamRead> {
