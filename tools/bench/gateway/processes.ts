@@ -1,10 +1,8 @@
 // The processes of the gateway read-path suite: the gateway itself (apps/gateway/src/main.ts, as deployed) and the
 // bare Fastify + pg baseline, each on its own port so the load generator does not share their event loops.
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { getFreePort, pollUntil, spawnProcessGroup, stopProcessGroup } from '@runplane/testing';
-
-const REPO_ROOT = join(__dirname, '..', '..', '..');
+import { getFreePort } from '@runplane/testing';
+import { nodeScriptArgs, REPO_ROOT, startBenchProcess } from '../bench-process';
 
 /**
  * The environment a benchmarked gateway runs with: its database and Redis prefix, a fresh encryption key, quiet logs,
@@ -39,23 +37,15 @@ export async function startServer(
   cpuProfileDir?: string,
 ): Promise<ServerProcess> {
   const port = await getFreePort();
-  const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  const child = spawnProcessGroup(process.execPath, [...profile, '-r', '@swc-node/register', script], {
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startBenchProcess({
+    name: script,
+    command: process.execPath,
+    args: nodeScriptArgs(script, cpuProfileDir),
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    ready: async () => (await fetch(`${base}/healthz`)).ok,
+    description: `${script} ready`,
   });
-  const base = `http://127.0.0.1:${port}`;
-  try {
-    await pollUntil(async () => (await fetch(`${base}/healthz`)).ok, {
-      timeoutMs: 60_000,
-      intervalMs: 100,
-      ignoreErrors: true,
-      description: `${script} ready`,
-    });
-  } catch (error) {
-    await stopProcessGroup(child, 1000);
-    throw new Error(`${script} did not start:\n${child.output()}`, { cause: error });
-  }
-  // SIGTERM lets the process shut down cleanly, which is also when V8 writes the CPU profile.
-  return { base, pid: child.pid, close: () => stopProcessGroup(child, 10_000) };
+  return { base, pid: server.pid, close: server.stop };
 }

@@ -1,15 +1,14 @@
 // The "minimal pipeline" baseline: a bare Fastify + raw BullMQ server process (minimal-server.ts) on the same Redis,
 // driven like the job-router, for /run accept and end to end with 50 raw BullMQ workers completing the jobs.
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createWorker, type Redis } from '@runplane/queue';
-import { getFreePort, pollUntil, spawnProcessGroup, stopProcessGroup } from '@runplane/testing';
+import { getFreePort } from '@runplane/testing';
+import { nodeScriptArgs, REPO_ROOT, startBenchProcess } from '../bench-process';
 import { measureCpu } from '../cpu-meter';
 import { ms } from '../results';
 import { catalog } from './catalog';
 import { call, INPUT, type JobsBenchOptions } from './router';
 
-const REPO_ROOT = join(__dirname, '..', '..', '..');
 const ENDPOINT = 'minimal';
 
 /** A running minimal-pipeline server. */
@@ -23,27 +22,17 @@ export interface MinimalServer {
 /** Starts minimal-server.ts as its own process on `prefix` and resolves once it answers. */
 export async function startMinimalServer(redisUrl: string, prefix: string): Promise<MinimalServer> {
   const port = await getFreePort();
-  const child = spawnProcessGroup(
-    process.execPath,
-    ['-r', '@swc-node/register', 'tools/bench/jobs/minimal-server.ts'],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, REDIS_URL: redisUrl, MINIMAL_PREFIX: prefix, PORT: String(port) },
-    },
-  );
   const base = `http://127.0.0.1:${port}`;
-  try {
-    await pollUntil(async () => (await fetch(`${base}/healthz`)).ok, {
-      timeoutMs: 60_000,
-      intervalMs: 100,
-      ignoreErrors: true,
-      description: 'minimal server ready',
-    });
-  } catch (error) {
-    await stopProcessGroup(child, 1000);
-    throw new Error(`the minimal server did not start:\n${child.output()}`, { cause: error });
-  }
-  return { base, pid: child.pid, prefix, close: () => stopProcessGroup(child, 10_000) };
+  const server = await startBenchProcess({
+    name: 'the minimal server',
+    command: process.execPath,
+    args: nodeScriptArgs('tools/bench/jobs/minimal-server.ts'),
+    cwd: REPO_ROOT,
+    env: { ...process.env, REDIS_URL: redisUrl, MINIMAL_PREFIX: prefix, PORT: String(port) },
+    ready: async () => (await fetch(`${base}/healthz`)).ok,
+    description: 'minimal server ready',
+  });
+  return { base, pid: server.pid, prefix, close: server.stop };
 }
 
 const runBody = JSON.stringify({ input: INPUT });

@@ -1,6 +1,7 @@
 // Temporal's development server as the peer under benchmark: `temporal server start-dev` on a free port, its default
 // in-memory SQLite store, no Web UI, and the request-rate throttles lifted as the job-router's JOB_RATE_LIMITS are.
-import { getFreePort, pollUntil, type ProcessGroup, spawnProcessGroup, stopProcessGroup } from '@runplane/testing';
+import { getFreePort } from '@runplane/testing';
+import { startBenchProcess } from '../bench-process';
 import { runClient } from './client';
 
 /** A running development server. */
@@ -39,25 +40,19 @@ export function startDevArgs(port: number): string[] {
 /** Starts the development server and resolves once the bench client finds its `default` namespace answering. */
 export async function startTemporalServer(binaries: { temporal: string; client: string }): Promise<TemporalServer> {
   const port = await getFreePort();
-  const child: ProcessGroup = spawnProcessGroup(binaries.temporal, startDevArgs(port), {
+  const address = `127.0.0.1:${port}`;
+  const server = await startBenchProcess({
+    name: 'temporal server start-dev',
+    command: binaries.temporal,
+    args: startDevArgs(port),
     cwd: process.cwd(),
     env: { ...process.env },
+    ready: async () =>
+      (await runClient(binaries.client, address, ['-mode', 'ready', '-ready-within', '1s'])).mode === 'ready',
+    description: 'temporal dev server ready',
+    timeoutMs: 120_000,
+    intervalMs: 500,
+    failGraceMs: 5000,
   });
-  const address = `127.0.0.1:${port}`;
-  try {
-    await pollUntil(
-      async () =>
-        (await runClient(binaries.client, address, ['-mode', 'ready', '-ready-within', '1s'])).mode === 'ready',
-      {
-        timeoutMs: 120_000,
-        intervalMs: 500,
-        ignoreErrors: true,
-        description: 'temporal dev server ready',
-      },
-    );
-  } catch (error) {
-    await stopProcessGroup(child, 5000);
-    throw new Error(`temporal server start-dev did not start:\n${child.output()}`, { cause: error });
-  }
-  return { address, pid: child.pid, close: () => stopProcessGroup(child, 10_000) };
+  return { address, pid: server.pid, close: server.stop };
 }
