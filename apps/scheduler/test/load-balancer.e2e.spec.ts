@@ -1,9 +1,10 @@
 // Load-balancing endpoints on the local driver: the scheduler scales an endpoint's workers from 0 on the job-routers'
 // traffic (the LoadBalancerTraffic snapshots and lb.demand event a job-router publishes, written here as one would),
 // gives each worker free loopback ports as PORT and PORT_HEALTH, records where its servers listen, keeps a worker with
-// a request in flight while idle ones go, and scales back to 0.
+// a request in flight while idle ones go (each drained first: removed only once the job-routers know it drains and have
+// no request on it), and scales back to 0.
 import { readFileSync } from 'node:fs';
-import { LoadBalancerTraffic } from '@runplane/jobs';
+import { LB_SNAPSHOT_STALE_MS, LoadBalancerTraffic, WorkerRetirement } from '@runplane/jobs';
 import { isProcessAlive, pollUntil } from '@runplane/testing';
 import { type PlatformHarness, startPlatform } from './harness';
 import { createLbEndpoint, processRecord } from './workloads';
@@ -28,11 +29,13 @@ function envOf(pid: number): Record<string, string> {
 describe('load-balancing endpoints on the local driver', () => {
   let p: PlatformHarness;
   let traffic: LoadBalancerTraffic;
+  let retirement: WorkerRetirement;
   let endpointId: string;
 
   beforeAll(async () => {
     p = await startPlatform('sched-lb');
     traffic = new LoadBalancerTraffic(p.redis, p.prefix);
+    retirement = new WorkerRetirement(p.redis, p.prefix);
     endpointId = await createLbEndpoint(p, SERVER, {
       workersMax: 3,
       idleTimeout: 1,
@@ -46,9 +49,27 @@ describe('load-balancing endpoints on the local driver', () => {
   }, 60_000);
 
   const workers = () => p.db.pod.findMany({ where: { endpointId }, orderBy: { createdAt: 'asc' } });
-  /** Publishes one job-router's traffic, fresh each time (older snapshots count as a replica gone). */
-  const route = (waiting: number, inFlight: Record<string, number> = {}) =>
-    traffic.publish(endpointId, 'router-a', { at: Date.now(), waiting, inFlight, requestsPerSecond: 0 });
+  /** The workers the scheduler is draining (retired, rows still there). */
+  const draining = async () => [
+    ...(
+      await retirement.retiredAmong(
+        endpointId,
+        (await workers()).map((row) => row.id),
+      )
+    ).keys(),
+  ];
+  /**
+   * Publishes one job-router's traffic, fresh each time (older snapshots count as a replica gone), naming the workers
+   * it knows drain as a job-router does once it read their retired marks; `unaware`, as one that has not yet.
+   */
+  const route = async (waiting: number, inFlight: Record<string, number> = {}, { unaware = false } = {}) =>
+    traffic.publish(endpointId, 'router-a', {
+      at: Date.now(),
+      waiting,
+      inFlight,
+      requestsPerSecond: 0,
+      draining: unaware ? [] : await draining(),
+    });
   /** Holds the traffic while waiting for the fleet to reach a state. */
   const holding = <T>(
     load: () => Promise<void>,
@@ -157,4 +178,35 @@ describe('load-balancing endpoints on the local driver', () => {
     );
     for (const types of billed.values()) expect([...types].sort()).toEqual(['worker.started', 'worker.stopped']);
   }, 90_000);
+
+  it('drains an idle worker before it goes: kept while a job-router has not seen it drain or has a request on it', async () => {
+    const worker = await holding(
+      () => route(1),
+      async () => (await workers()).find((row) => row.serviceAddress !== null),
+      'a worker for a waiting request',
+    );
+    // Idle now: it is retired (no job-router gives it a new request) but kept, since this one has not read the mark.
+    await holding(
+      () => route(0, {}, { unaware: true }),
+      async () => ((await draining()).includes(worker.id) ? true : undefined),
+      'the idle worker to drain',
+    );
+    const since = (await retirement.retiredAmong(endpointId, [worker.id])).get(worker.id) as number;
+    const hold = async (load: () => Promise<void>, untilMs: number) => {
+      while (Date.now() < untilMs) {
+        await load();
+        p.scheduler().loop.trigger();
+        await p.scheduler().loop.settled();
+        expect((await workers()).map((row) => row.id)).toEqual([worker.id]);
+      }
+    };
+    await hold(() => route(0, {}, { unaware: true }), since + LB_SNAPSHOT_STALE_MS + 1_000);
+    // Seen to drain, but a request routed to it just before is still in flight.
+    await hold(() => route(0, { [worker.id]: 1 }), Date.now() + 1_000);
+    await holding(
+      () => route(0),
+      async () => ((await workers()).length === 0 ? true : undefined),
+      'the drained worker to go',
+    );
+  }, 60_000);
 });

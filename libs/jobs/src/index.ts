@@ -16,6 +16,8 @@ export {
 export { MAX_STREAM_CHUNK_BYTES, splitStreamOutput } from './stream-chunks';
 export { JOB_EVENT_TYPES, type JobEventType } from './events';
 export {
+  drainedOut,
+  LB_DRAIN_MAX_MS,
   LB_SNAPSHOT_STALE_MS,
   LoadBalancerTraffic,
   mergeLbSnapshots,

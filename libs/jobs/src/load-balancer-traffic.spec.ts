@@ -1,6 +1,12 @@
 import { createRedis } from '@runplane/queue';
 import { cleanupRedisPrefix, TEST_REDIS_URL, testRedisPrefix } from '@runplane/testing';
-import { LB_SNAPSHOT_STALE_MS, LoadBalancerTraffic, mergeLbSnapshots } from './load-balancer-traffic';
+import {
+  drainedOut,
+  LB_DRAIN_MAX_MS,
+  LB_SNAPSHOT_STALE_MS,
+  LoadBalancerTraffic,
+  mergeLbSnapshots,
+} from './load-balancer-traffic';
 
 describe('mergeLbSnapshots', () => {
   it('sums live replicas and ignores a replica that stopped refreshing', () => {
@@ -21,7 +27,40 @@ describe('mergeLbSnapshots', () => {
       ]),
       totalInFlight: 6,
       requestsPerSecond: 5.5,
+      routers: 2,
+      draining: new Map(),
     });
+  });
+});
+
+describe('drainedOut', () => {
+  const retiredAt = 1_000_000;
+  const after = retiredAt + LB_SNAPSHOT_STALE_MS;
+  const snapshot = (draining: string[], inFlight: Record<string, number> = {}) => ({
+    at: after,
+    waiting: 0,
+    inFlight,
+    requestsPerSecond: 0,
+    draining,
+  });
+
+  it('lets a worker go once every live replica knows it drains and has nothing in flight on it', () => {
+    const both = mergeLbSnapshots([snapshot(['w1']), snapshot(['w1'])], after);
+    expect(drainedOut(both, 'w1', retiredAt, after)).toBe(true);
+    expect(drainedOut(both, 'w1', retiredAt, after - 1)).toBe(false);
+    // A replica that has not read the mark yet could still give it a request.
+    const oneUnaware = mergeLbSnapshots([snapshot(['w1']), snapshot([])], after);
+    expect(drainedOut(oneUnaware, 'w1', retiredAt, after)).toBe(false);
+    const busy = mergeLbSnapshots([snapshot(['w1']), snapshot(['w1'], { w1: 1 })], after);
+    expect(drainedOut(busy, 'w1', retiredAt, after)).toBe(false);
+    // No live replica: none serves the endpoint, and a new one reads the mark before its first request.
+    expect(drainedOut(mergeLbSnapshots([], after), 'w1', retiredAt, after)).toBe(true);
+  });
+
+  it('lets a worker go after the longest drain whatever is still in flight', () => {
+    const busy = mergeLbSnapshots([{ ...snapshot(['w1'], { w1: 2 }), at: retiredAt + LB_DRAIN_MAX_MS }], after);
+    expect(drainedOut(busy, 'w1', retiredAt, retiredAt + LB_DRAIN_MAX_MS - 1)).toBe(false);
+    expect(drainedOut(busy, 'w1', retiredAt, retiredAt + LB_DRAIN_MAX_MS)).toBe(true);
   });
 });
 

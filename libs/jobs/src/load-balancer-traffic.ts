@@ -20,6 +20,8 @@ export interface LbRouterSnapshot {
   inFlight: Record<string, number>;
   /** Requests received per second over the replica's recent window. */
   requestsPerSecond: number;
+  /** Workers the replica knows are draining (retired): it gives them no new request. */
+  draining?: string[];
 }
 
 /** Every live replica's traffic of one endpoint, summed. */
@@ -29,19 +31,34 @@ export interface LbTrafficView {
   inFlight: Map<string, number>;
   totalInFlight: number;
   requestsPerSecond: number;
+  /** How many live replicas published a snapshot. */
+  routers: number;
+  /** For each draining worker, how many live replicas know it drains. */
+  draining: Map<string, number>;
 }
 
 /** A snapshot older than this is a replica that is gone. */
 export const LB_SNAPSHOT_STALE_MS = 5_000;
+/** A draining worker is removed after this long even with requests still in flight on it. */
+export const LB_DRAIN_MAX_MS = 5 * 60_000;
 /** The hash expires when no replica has written for this long. */
 const LB_HASH_TTL_MS = 60_000;
 const LB_KEY = 'lb';
 
 /** Sums the live snapshots of one endpoint (pure, for the reader and its spec). */
 export function mergeLbSnapshots(snapshots: readonly LbRouterSnapshot[], now: number): LbTrafficView {
-  const view: LbTrafficView = { waiting: 0, inFlight: new Map(), totalInFlight: 0, requestsPerSecond: 0 };
+  const view: LbTrafficView = {
+    waiting: 0,
+    inFlight: new Map(),
+    totalInFlight: 0,
+    requestsPerSecond: 0,
+    routers: 0,
+    draining: new Map(),
+  };
   for (const snapshot of snapshots) {
     if (now - snapshot.at > LB_SNAPSHOT_STALE_MS) continue;
+    view.routers += 1;
+    for (const workerId of snapshot.draining ?? []) view.draining.set(workerId, (view.draining.get(workerId) ?? 0) + 1);
     view.waiting += snapshot.waiting;
     view.requestsPerSecond += snapshot.requestsPerSecond;
     for (const [workerId, count] of Object.entries(snapshot.inFlight)) {
@@ -50,6 +67,18 @@ export function mergeLbSnapshots(snapshots: readonly LbRouterSnapshot[], now: nu
     }
   }
   return view;
+}
+
+/**
+ * Whether a worker draining since `retiredAt` may go: once every live replica says it knows the worker drains and has
+ * no request in flight on it, at the earliest {@link LB_SNAPSHOT_STALE_MS} after the retirement (by then every live
+ * snapshot was taken after it; a replica with no live snapshot reads the mark before its next request), or after
+ * {@link LB_DRAIN_MAX_MS} whatever is in flight.
+ */
+export function drainedOut(view: LbTrafficView, workerId: string, retiredAt: number, now: number): boolean {
+  if (now - retiredAt >= LB_DRAIN_MAX_MS) return true;
+  if (now - retiredAt < LB_SNAPSHOT_STALE_MS) return false;
+  return (view.inFlight.get(workerId) ?? 0) === 0 && (view.draining.get(workerId) ?? 0) === view.routers;
 }
 
 /** Writes (job-router) and reads (scheduler) the load-balancing traffic snapshots. */

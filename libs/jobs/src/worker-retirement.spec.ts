@@ -24,6 +24,19 @@ describe('WorkerRetirement', () => {
   });
   afterEach(() => expect(f.errors).toEqual([]));
 
+  it('tells when each retired worker of a list was retired, leaving out the others', async () => {
+    const ep = endpoint();
+    await retirement.retire(ep, 'a', 1_000);
+    await retirement.retire(ep, 'c', 3_000);
+    expect(await retirement.retiredAmong(ep, ['a', 'b', 'c'])).toEqual(
+      new Map([
+        ['a', 1_000],
+        ['c', 3_000],
+      ]),
+    );
+    expect(await retirement.retiredAmong(ep, [])).toEqual(new Map());
+  });
+
   it('retires an idle worker only while it holds no job; retire() marks a busy one too', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));

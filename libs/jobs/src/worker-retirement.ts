@@ -42,6 +42,18 @@ export class WorkerRetirement {
     return value === null ? null : Number(value);
   }
 
+  /** When each of `workerIds` that is retired was (ms since the epoch); those not retired are left out. */
+  async retiredAmong(endpointId: string, workerIds: readonly string[]): Promise<Map<string, number>> {
+    const retired = new Map<string, number>();
+    if (workerIds.length === 0) return retired;
+    const values = await this.redis.mget(workerIds.map((workerId) => this.keys.retired(endpointId, workerId)));
+    values.forEach((value, index) => {
+      const workerId = workerIds[index];
+      if (value !== null && workerId !== undefined) retired.set(workerId, Number(value));
+    });
+    return retired;
+  }
+
   private run(endpointId: string, workerId: string, onlyIfIdle: boolean, at: number): Promise<number> {
     const base = this.keys.base;
     return SCRIPTS.retire.run(this.redis, { base, endpointId, workerId, onlyIfIdle, ttlMs: RETIRED_MARK_MS, at });

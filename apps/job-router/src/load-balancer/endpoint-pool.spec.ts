@@ -1,14 +1,13 @@
-import type { LbWorkerRow } from '@runplane/endpoints';
-import { EndpointPool } from './endpoint-pool';
+import { EndpointPool, type PoolWorkerRow } from './endpoint-pool';
 import type { WorkerHealth } from './worker-health';
 
 /** Rows and health answers the spec sets; the pool reads them as it would Postgres and the workers. */
 class Fleet {
-  rows: LbWorkerRow[] = [];
+  rows: PoolWorkerRow[] = [];
   health = new Map<string, WorkerHealth>();
   probed: string[] = [];
 
-  add(id: string, health: WorkerHealth, row: Partial<LbWorkerRow> = {}): void {
+  add(id: string, health: WorkerHealth, row: Partial<PoolWorkerRow> = {}): void {
     const address = `10.0.0.${this.rows.length + 1}:80`;
     this.rows.push({
       id,
@@ -17,6 +16,7 @@ class Fleet {
       healthAddress: address,
       healthCheckPath: null,
       statusMessage: null,
+      draining: false,
       ...row,
     });
     this.health.set(address, health);
@@ -103,6 +103,27 @@ describe('EndpointPool', () => {
     const abandoned = pool.waitAndTake(60_000, leaving.signal);
     leaving.abort();
     expect(await abandoned).toBeNull();
+  });
+
+  it('gives a draining worker no new request, and says it drains while its requests in flight go on', async () => {
+    const fleet = new Fleet();
+    fleet.add('a', 'ready');
+    fleet.add('b', 'ready');
+    const pool = fleet.pool();
+    await pool.refresh();
+    const first = pool.take();
+    expect(first?.id).toBe('a');
+    expect(pool.draining()).toEqual([]);
+    fleet.rows = fleet.rows.map((row) => (row.id === 'a' ? { ...row, draining: true } : row));
+    fleet.probed = [];
+    await pool.refresh();
+    // Its health is not checked any more; the next requests go to the other worker, however busy.
+    expect(fleet.probed).toEqual(['10.0.0.2:80/ping']);
+    expect([pool.take()?.id, pool.take()?.id]).toEqual(['b', 'b']);
+    expect(pool.draining()).toEqual(['a']);
+    expect(pool.inFlight()).toEqual({ a: 1, b: 2 });
+    pool.release(first as NonNullable<typeof first>);
+    expect(pool.inFlight()).toEqual({ b: 2 });
   });
 
   it('forgets workers whose rows are gone', async () => {

@@ -1,10 +1,15 @@
 import type { LbWorkerRow } from '@runplane/endpoints';
 import { DEFAULT_HEALTH_CHECK_PATH, type HealthProbe, type WorkerHealth } from './worker-health';
 
+/** A worker's row, and whether the scheduler is draining it (retired: it is about to be removed). */
+export interface PoolWorkerRow extends LbWorkerRow {
+  draining: boolean;
+}
+
 /** One worker of a load-balancing endpoint as this replica sees it. */
 export interface UpstreamWorker {
   readonly id: string;
-  row: LbWorkerRow;
+  row: PoolWorkerRow;
   /** The last health check's answer; `unknown` while the workload is not running or has no address yet. */
   health: WorkerHealth | 'unknown';
   /** Taken out after a failed connection, until its health check answers 200 again. */
@@ -13,19 +18,40 @@ export interface UpstreamWorker {
   inFlight: number;
 }
 
-/** Reads an endpoint's workers (the endpoints lib's repository, wired by the module). */
+/** Reads an endpoint's workers (their rows in Postgres and the scheduler's retired marks, wired by the module). */
 export interface WorkerSource {
-  workers(endpointId: string): Promise<LbWorkerRow[]>;
+  workers(endpointId: string): Promise<PoolWorkerRow[]>;
+}
+
+/** Where the rows and the retired marks come from (LoadBalancerUpstreamsRepository, WorkerRetirement). */
+export interface WorkerSourceParts {
+  rows: { workers(endpointId: string): Promise<LbWorkerRow[]> };
+  retirement: { retiredAmong(endpointId: string, workerIds: readonly string[]): Promise<Map<string, number>> };
+}
+
+/** The workers of an endpoint as its pool reads them: the rows, each draining when the scheduler retired it. */
+export function workerSource({ rows, retirement }: WorkerSourceParts): WorkerSource {
+  return {
+    async workers(endpointId) {
+      const found = await rows.workers(endpointId);
+      const retired = await retirement.retiredAmong(
+        endpointId,
+        found.map((row) => row.id),
+      );
+      return found.map((row) => ({ ...row, draining: retired.has(row.id) }));
+    },
+  };
 }
 
 function isReady(worker: UpstreamWorker): boolean {
-  return worker.health === 'ready' && !worker.down;
+  return worker.health === 'ready' && !worker.down && !worker.row.draining;
 }
 
 /**
  * The workers of one load-balancing endpoint, refreshed from Postgres and health-checked on each {@link refresh}:
  * only a worker whose health check answered 200 (and whose last connection did not fail) takes requests, the one
- * with the fewest requests in flight first. Requests with no ready worker wait here for one.
+ * with the fewest requests in flight first. Requests with no ready worker wait here for one. A draining worker gets no
+ * new request; those in flight on it go on, and the snapshot says it drains (see `drainedOut` in `@runplane/jobs`).
  */
 export class EndpointPool {
   private readonly workers = new Map<string, UpstreamWorker>();
@@ -60,7 +86,8 @@ export class EndpointPool {
   }
 
   private async check(worker: UpstreamWorker): Promise<void> {
-    const { observedPhase, serviceAddress, healthAddress, healthCheckPath } = worker.row;
+    const { observedPhase, serviceAddress, healthAddress, healthCheckPath, draining } = worker.row;
+    if (draining) return;
     if (observedPhase !== 'RUNNING' || !serviceAddress || !healthAddress) {
       worker.health = 'unknown';
       return;
@@ -125,6 +152,11 @@ export class EndpointPool {
     const counts: Record<string, number> = {};
     for (const worker of this.workers.values()) if (worker.inFlight > 0) counts[worker.id] = worker.inFlight;
     return counts;
+  }
+
+  /** The workers this replica knows are draining. */
+  draining(): string[] {
+    return [...this.workers.values()].filter((worker) => worker.row.draining).map((worker) => worker.id);
   }
 
   /** Whether any request is in flight on this replica. */

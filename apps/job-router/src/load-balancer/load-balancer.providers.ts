@@ -17,7 +17,7 @@ import {
   PlainRoutes,
   REDIS_CLIENT,
 } from '@runplane/http';
-import { LoadBalancerRequestCounts, LoadBalancerTraffic } from '@runplane/jobs';
+import { LoadBalancerRequestCounts, LoadBalancerTraffic, WorkerRetirement } from '@runplane/jobs';
 import type { MetricsRegistry } from '@runplane/observability';
 import type { Redis } from '@runplane/queue';
 import type { JobRouterConfig } from '../config';
@@ -26,6 +26,7 @@ import { QUEUE_FREE_REDIS } from '../tokens';
 import { LbEndpointDirectory } from './lb-endpoints';
 import { LbMetrics } from './lb-metrics';
 import { type LbProxyDeps, LoadBalancerProxy } from './lb-proxy';
+import { workerSource } from './endpoint-pool';
 import { LoadBalancer } from './load-balancer';
 import { httpHealthProbe } from './worker-health';
 
@@ -63,7 +64,10 @@ export function loadBalancerProviders(config: JobRouterConfig): Provider[] {
       useFactory: (db: DbClient, redis: Redis) =>
         new LoadBalancer(
           {
-            source: new LoadBalancerUpstreamsRepository(db),
+            source: workerSource({
+              rows: new LoadBalancerUpstreamsRepository(db),
+              retirement: new WorkerRetirement(redis, config.REDIS_PREFIX),
+            }),
             probe: httpHealthProbe(config.LB_HEALTH_TIMEOUT_MS),
             traffic: new LoadBalancerTraffic(redis, config.REDIS_PREFIX),
             counts: new LoadBalancerRequestCounts(redis, config.REDIS_PREFIX),

@@ -119,6 +119,7 @@ export class LoadBalancer {
       waiting: entry.traffic.waiting,
       inFlight: entry.pool.inFlight(),
       requestsPerSecond: entry.traffic.requestsPerSecond(now),
+      draining: entry.pool.draining(),
     };
     return this.deps.traffic.publish(entry.pool.endpointId, this.routerId, snapshot);
   }

@@ -1,15 +1,15 @@
-import type { LbWorkerRow } from '@runplane/endpoints';
-import type { UpstreamWorker } from './endpoint-pool';
+import type { PoolWorkerRow, UpstreamWorker } from './endpoint-pool';
 import { explainUnavailable } from './unavailable';
 
-function worker(health: UpstreamWorker['health'], row: Partial<LbWorkerRow> = {}): UpstreamWorker {
-  const base: LbWorkerRow = {
+function worker(health: UpstreamWorker['health'], row: Partial<PoolWorkerRow> = {}): UpstreamWorker {
+  const base: PoolWorkerRow = {
     id: 'w',
     observedPhase: 'RUNNING',
     serviceAddress: '10.0.0.1:80',
     healthAddress: '10.0.0.1:80',
     healthCheckPath: null,
     statusMessage: null,
+    draining: false,
   };
   return { id: 'w', row: { ...base, ...row }, health, down: false, inFlight: 0 };
 }
@@ -20,6 +20,12 @@ describe('explainUnavailable', () => {
       reason: 'NO_WORKERS',
       message: 'No worker of this endpoint is running yet (waited 60 s for one)',
     });
+  });
+
+  it('leaves draining workers out: the endpoint has none while its last one drains', () => {
+    const draining = worker('ready', { draining: true });
+    expect(explainUnavailable([draining], [], 5_000).reason).toBe('NO_WORKERS');
+    expect(explainUnavailable([draining, worker('initializing')], [], 5_000).reason).toBe('WORKERS_STARTING');
   });
 
   it('counts workers initializing and not answering as starting', () => {

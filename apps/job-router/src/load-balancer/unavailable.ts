@@ -32,12 +32,16 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** What the workers (this replica's view) and the scheduler's worker states say about the missing ready worker. */
+/**
+ * What the workers (this replica's view) and the scheduler's worker states say about the missing ready worker.
+ * Draining workers are on their way out: they do not count.
+ */
 export function explainUnavailable(
-  workers: readonly UpstreamWorker[],
+  seen: readonly UpstreamWorker[],
   states: readonly WorkerStateEntry[],
   waitedMs: number,
 ): Explanation {
+  const workers = seen.filter((worker) => !worker.row.draining);
   const crash = crashOf(workers, states);
   if (crash) return { reason: 'CRASH_LOOP', message: `Workers of this endpoint keep crashing: ${crash}` };
   const noCapacity = noCapacityOf(workers, states);

@@ -1,5 +1,6 @@
 import type { ScalableEndpoint, WorkerPrices, WorkerRow, WorkerStateEntry } from '@runplane/endpoints';
 import {
+  drainedOut,
   EMPTY_VIEW,
   type JobScalingReader,
   type LbTrafficView,
@@ -167,11 +168,11 @@ export class AutoscalerService {
   private async scale(endpoint: ScalableEndpoint, pass: EndpointInputs, prices: WorkerPrices): Promise<void> {
     const { rows, view } = pass;
     const now = this.clock();
-    const { workers, plan, queue } =
+    const { workers, plan, queue, drained } =
       endpoint.type === 'LOAD_BALANCER'
         ? await this.requestPlan(endpoint, rows, now)
         : this.queuePlan(endpoint, rows, view, now);
-    this.passes.set(endpoint.id, { endpoint, queue, before: rows.length });
+    this.passes.set(endpoint.id, { endpoint, queue, before: workers.length });
     await noteFromPass(this.coldStarts, rows, workers, new Date(now));
     // Workers the cluster cannot schedule (their machine filled up meanwhile) wait: throttled, with the cluster's reason.
     const throttled: WorkerStateEntry[] = rows
@@ -180,17 +181,18 @@ export class AutoscalerService {
     if (plan.add > 0) {
       const { added, refusal } = await this.addWorkers(endpoint, plan.add, prices, now);
       if (refusal) throttled.push({ workerId: `throttled-${added + 1}`, state: 'throttled', reason: refusal });
-      this.onDecision(decisionInput(endpoint, rows.length, { added, removed: 0 }));
+      this.onDecision(decisionInput(endpoint, workers.length, { added, removed: 0 }));
     }
     const removed = new Set<string>();
     for (const id of plan.remove) {
       const row = rows.find((worker) => worker.id === id);
       if (!row) continue;
-      if (await this.remove(row, { onlyIfIdle: true })) removed.add(id);
+      if (await this.removeIdle(endpoint, row, now)) removed.add(id);
       // Else it took a job since the view was read: it stays, busy again.
       else this.idle.busy(id, now);
     }
-    this.onDecision(decisionInput(endpoint, rows.length, { added: 0, removed: removed.size }));
+    for (const row of drained ?? []) await this.remove(row);
+    this.onDecision(decisionInput(endpoint, workers.length, { added: 0, removed: removed.size }));
     if (rows.length > 0 && workers.some((worker) => !worker.initializing)) {
       // A worker was heard from: the crash loop (if any) is over.
       this.failures.delete(endpoint.id);
@@ -222,13 +224,27 @@ export class AutoscalerService {
     return { workers, plan, queue: { queued: view.queued, scalingQueued: view.scalingQueued } };
   }
 
-  /** A load-balancing endpoint scales on its requests; each decision is logged with the signals behind it. */
+  /**
+   * A load-balancing endpoint scales on its requests; each decision is logged with the signals behind it. Its draining
+   * workers (see {@link removeIdle}) serve no more: they are left out, and those done draining are removed.
+   */
   private async requestPlan(endpoint: ScalableEndpoint, rows: WorkerRow[], now: number): Promise<Plan> {
     const traffic = await this.signals.traffic.view(endpoint.id, now);
-    const workers = rows.map((row) => this.serverWorker(row, traffic, now));
+    const draining = await this.removal.drainingSince(
+      endpoint.id,
+      rows.map((row) => row.id),
+    );
+    const drained = rows.filter((row) => {
+      const since = draining.get(row.id);
+      return since !== undefined && drainedOut(traffic, row.id, since, now);
+    });
+    const workers = rows.filter((row) => !draining.has(row.id)).map((row) => this.serverWorker(row, traffic, now));
+    let drainingInFlight = 0;
+    for (const id of draining.keys()) drainingInFlight += traffic.inFlight.get(id) ?? 0;
     const signals = {
       waiting: traffic.waiting,
-      inFlight: traffic.totalInFlight,
+      // Requests still on draining workers need no new one.
+      inFlight: traffic.totalInFlight - drainingInFlight,
       requestsPerSecond: traffic.requestsPerSecond,
     };
     const plan = requestScalingPlan(settingsOf(endpoint), signals, workers);
@@ -236,7 +252,17 @@ export class AutoscalerService {
     if (plan.add > 0) logScaling(endpoint.id, { before, after: before + plan.add, reason: plan.reason });
     if (plan.remove.length > 0)
       logScaling(endpoint.id, { before, after: before - plan.remove.length, reason: `idle: ${plan.reason}` });
-    return { workers, plan, queue: null };
+    return { workers, plan, queue: null, drained };
+  }
+
+  /**
+   * Removes an idle worker: a queue worker at once if it still holds no job (false when it took one), a load-balancing
+   * worker by draining it first (a request routed to it just before stays in flight until it is done).
+   */
+  private async removeIdle(endpoint: ScalableEndpoint, row: WorkerRow, now: number): Promise<boolean> {
+    if (endpoint.type !== 'LOAD_BALANCER') return this.remove(row, { onlyIfIdle: true });
+    await this.removal.drain(row, now);
+    return true;
   }
 
   /**

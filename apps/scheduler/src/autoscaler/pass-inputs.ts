@@ -14,9 +14,12 @@ export interface EndpointInputs {
 
 /** One endpoint's workers as a pass sees them, what it decided and (a queue endpoint) its queued jobs. */
 export interface Plan {
+  /** The workers that serve (a load-balancing endpoint's draining ones left out). */
   workers: ScalingWorker[];
   plan: Pick<ScalingDecision, 'add' | 'remove'>;
   queue: QueueCounts | null;
+  /** Load-balancing workers done draining: removed now. */
+  drained?: WorkerRow[];
 }
 
 export function settingsOf(endpoint: ScalableEndpoint): ScalingSettings {

@@ -29,6 +29,19 @@ export class WorkerRemoval {
     private readonly removed: WorkerRemovedHandler,
   ) {}
 
+  /**
+   * Starts draining a load-balancing worker: retired at `at`, it gets no new request from any job-router, and is
+   * removed once those in flight are done (`drainedOut` in `@runplane/jobs`).
+   */
+  async drain(row: Pick<WorkerRow, 'id' | 'endpointId'>, at: number): Promise<void> {
+    await this.retirement.retire(row.endpointId as string, row.id, at);
+  }
+
+  /** The endpoint's workers being drained, with when each started (retired but not removed yet). */
+  drainingSince(endpointId: string, workerIds: readonly string[]): Promise<Map<string, number>> {
+    return this.retirement.retiredAmong(endpointId, workerIds);
+  }
+
   /** Removes the worker; with `onlyIfIdle`, a worker holding a job is neither retired nor removed (false). */
   async remove(row: Pick<WorkerRow, 'id' | 'accountId' | 'endpointId'>, options: RemovalOptions): Promise<boolean> {
     const endpointId = row.endpointId as string;
