@@ -1,14 +1,27 @@
-import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { KubeApiError, type KubeTestClient, type KubeTestEnv, NODE_POOL_LABEL } from '@runplane/testing';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createKubeClients, type KubeClients } from '@runplane/kube';
+import {
+  createTestNamespace,
+  KubeApiError,
+  KubeTestClient,
+  kubeTestEnv,
+  type KubeTestEnv,
+  NODE_POOL_LABEL,
+  type NodePoolSpec,
+  registerNodePools,
+  removeNodePool,
+  type TestNamespace,
+} from '@runplane/testing';
 import { stringify } from 'yaml';
 import { type KubeObject, ofKind, RELEASE, render, serviceEnv, SERVICES } from './helm-chart';
-import { type PlatformHarness, startPlatform } from '../../apps/scheduler/test/harness';
 
 /**
  * The Helm chart's identities on the test cluster: its ServiceAccounts and RBAC applied to a release namespace (the
  * control plane's) and a workload namespace, and TokenRequest tokens for them, so a spec can act exactly as a
- * service of an installed release would.
+ * service of an installed release would. {@link ChartFixture} holds what one chart spec sets up on the cluster and
+ * removes it all.
  */
 
 /** The ServiceAccount name of a chart service. */
@@ -16,14 +29,27 @@ export function serviceAccountName(service: (typeof SERVICES)[number]): string {
   return `${RELEASE}-runplane-${service}`;
 }
 
-/** The chart rendered for a release in `release` whose workloads go to `workloads` on the kwok pool `pool`. */
+/** Where a spec renders the chart: the release namespace, the workload namespace and the kwok pool of its workloads. */
+export interface ChartTarget {
+  release: string;
+  /** The workload namespace; the release namespace when absent. */
+  workloads?: string;
+  pool: string;
+  /** `--set` pairs beyond the namespaces, the pool and `workloads.requestContainerDisk=false`. */
+  set?: string[];
+}
+
+/** The chart rendered for a {@link ChartTarget}. */
 export interface ChartIdentity {
   objects: KubeObject[];
   /** What was applied: every ServiceAccount, the (Cluster)Roles, bindings and PriorityClasses. */
   applied: KubeObject[];
-  /** The scheduler's env as the chart sets it (driver, namespace, node selector, Lease ...). */
+  /** The scheduler's env as the chart sets it (driver, namespace, node selector, Lease, S3 endpoints ...). */
   schedulerEnv: Record<string, string>;
 }
+
+/** The applied kinds: ServiceAccounts, RBAC and the PriorityClasses. */
+const IDENTITY_KINDS = ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'PriorityClass'];
 
 const SCHEDULER_KEYS = [
   'SCHEDULER_DRIVER',
@@ -49,32 +75,25 @@ export async function createIgnoringConflict(client: KubeTestClient, object: Kub
   });
 }
 
-/** Renders the chart for the two namespaces and applies its ServiceAccounts and RBAC (PriorityClasses may exist). */
-export async function applyChartIdentity(
-  env: KubeTestEnv,
-  release: string,
-  workloads: string,
-  pool: string,
-): Promise<ChartIdentity> {
-  const selector = `workloads.nodeSelector.${NODE_POOL_LABEL.replace(/\./g, '\\.')}=${pool}`;
+/** Renders the chart for the target and applies its ServiceAccounts and RBAC (PriorityClasses may exist). */
+export async function applyChartIdentity(env: KubeTestEnv, target: ChartTarget): Promise<ChartIdentity> {
   const objects = await render({
-    namespace: release,
-    set: [`workloads.namespace=${workloads}`, selector, 'workloads.requestContainerDisk=false'],
+    namespace: target.release,
+    set: [
+      ...(target.workloads === undefined ? [] : [`workloads.namespace=${target.workloads}`]),
+      `workloads.nodeSelector.${NODE_POOL_LABEL.replace(/\./g, '\\.')}=${target.pool}`,
+      'workloads.requestContainerDisk=false',
+      ...(target.set ?? []),
+    ],
   });
-  const applied = [
-    'ServiceAccount',
-    'ClusterRole',
-    'ClusterRoleBinding',
-    'Role',
-    'RoleBinding',
-    'PriorityClass',
-  ].flatMap((kind) => ofKind(objects, kind));
+  const applied = IDENTITY_KINDS.flatMap((kind) => ofKind(objects, kind));
   for (const object of applied) await createIgnoringConflict(env.client, object);
   const chartEnv = serviceEnv(objects, 'scheduler');
+  const volumeS3 = Object.keys(chartEnv).filter((key) => key.startsWith('KUBE_VOLUME_S3_'));
   return {
     objects,
     applied,
-    schedulerEnv: Object.fromEntries(SCHEDULER_KEYS.map((key) => [key, chartEnv[key] ?? ''])),
+    schedulerEnv: Object.fromEntries([...SCHEDULER_KEYS, ...volumeS3].map((key) => [key, chartEnv[key] ?? ''])),
   };
 }
 
@@ -119,24 +138,70 @@ export function writeTokenKubeconfig(env: KubeTestEnv, file: string, user: strin
   writeFileSync(file, stringify(kubeconfig), { mode: 0o600 });
 }
 
-/** The scheduler's settings that stay fixed in a spec acting as the chart's scheduler. */
-const SCHEDULER_TEST_ENV = { SCHEDULER_STOP_GRACE_MS: '1000' };
+/** A ServiceAccount signed in: its TokenRequest token, a kubeconfig whose only credential it is, a client using it. */
+export interface ChartLogin {
+  token: string;
+  kubeconfigPath: string;
+  client: KubeTestClient;
+}
 
 /**
- * Starts the platform with its scheduler configured as the chart configures it (`chartEnv`, the chart's scheduler
- * env picked by the spec) and authenticated only by the kubeconfig at `kubeconfigPath`.
+ * What one chart spec holds on the test cluster: its namespaces, its kwok node pool, the chart's identity, a scratch
+ * folder of kubeconfigs and admin clients. Each is made when the spec asks for it, and {@link close} removes what was
+ * made, however far `beforeAll` got.
  */
-export function startAsChartScheduler(
-  pool: string,
-  chartEnv: Record<string, string>,
-  kubeconfigPath: string,
-): Promise<PlatformHarness> {
-  return startPlatform(pool, {
-    scheduler: {
-      ...chartEnv,
-      KUBECONFIG: kubeconfigPath,
-      RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      ...SCHEDULER_TEST_ENV,
-    },
-  });
+export class ChartFixture {
+  readonly env = kubeTestEnv();
+  private readonly namespaces: TestNamespace[] = [];
+  private pool: string | undefined;
+  private target: ChartTarget | undefined;
+  private identity: ChartIdentity | undefined;
+  private folder: string | undefined;
+  private adminClients: KubeClients | undefined;
+
+  /** A fresh namespace named after `label`. */
+  async namespace(label: string): Promise<TestNamespace> {
+    const namespace = await createTestNamespace(label, this.env);
+    this.namespaces.push(namespace);
+    return namespace;
+  }
+
+  /** Registers kwok nodes of `pools` under the pool label `pool` and waits until they are Ready. */
+  async nodePools(pool: string, pools: readonly NodePoolSpec[]): Promise<void> {
+    this.pool = pool;
+    await registerNodePools(this.env, pools, { poolLabel: pool });
+  }
+
+  /** Applies the chart's ServiceAccounts and RBAC for the target (see {@link applyChartIdentity}). */
+  async applyIdentity(target: ChartTarget): Promise<ChartIdentity> {
+    this.target = target;
+    this.identity = await applyChartIdentity(this.env, target);
+    return this.identity;
+  }
+
+  /** Signs in as the chart's scheduler ServiceAccount in the release namespace of {@link applyIdentity}. */
+  async schedulerLogin(): Promise<ChartLogin> {
+    if (this.target === undefined) throw new Error('schedulerLogin needs the chart identity applied first');
+    const account = serviceAccountName('scheduler');
+    const token = await requestToken(this.env, this.target.release, account);
+    this.folder ??= mkdtempSync(path.join(tmpdir(), 'chart-fixture-'));
+    const kubeconfigPath = path.join(this.folder, 'scheduler.kubeconfig');
+    writeTokenKubeconfig(this.env, kubeconfigPath, account, token);
+    return { token, kubeconfigPath, client: new KubeTestClient({ ...this.env.connection, token }) };
+  }
+
+  /** Clients with the test cluster's admin credentials. */
+  admin(): KubeClients {
+    this.adminClients ??= createKubeClients({ kubeconfigPath: this.env.kubeconfigPath, qps: 100, burst: 200 });
+    return this.adminClients;
+  }
+
+  /** Removes what the fixture made: admin clients, namespaces (the last made first), node pool, identity, folder. */
+  async close(): Promise<void> {
+    this.adminClients?.close();
+    for (const namespace of [...this.namespaces].reverse()) await namespace.delete();
+    if (this.pool !== undefined) await removeNodePool(this.env, this.pool);
+    await removeChartIdentity(this.env, this.identity);
+    if (this.folder !== undefined) rmSync(this.folder, { recursive: true, force: true });
+  }
 }

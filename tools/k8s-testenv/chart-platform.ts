@@ -11,6 +11,7 @@ import {
   TEST_REDIS_URL,
 } from '@runplane/testing';
 import { REPO_ROOT, startApp, waitForPort, waitReady } from '../../apps/scheduler/test/app-process';
+import { type PlatformHarness, startPlatform } from '../../apps/scheduler/test/harness';
 import { accountWithKey } from '../../apps/scheduler/test/test-account';
 
 /**
@@ -99,4 +100,26 @@ function schedulerDefaults(stateDir: string, jobApiUrl: string): Record<string, 
     SCHEDULER_STOP_GRACE_MS: '1000',
     SCHEDULER_WORKER_PING_MS: '1000',
   };
+}
+
+/** The scheduler's settings that stay fixed in a spec acting as the chart's scheduler. */
+const SCHEDULER_TEST_ENV = { SCHEDULER_STOP_GRACE_MS: '1000' };
+
+/**
+ * Starts the platform with its scheduler configured as the chart configures it (`chartEnv`, the chart's scheduler
+ * env) and authenticated only by the kubeconfig at `kubeconfigPath`.
+ */
+export function startAsChartScheduler(
+  pool: string,
+  chartEnv: Record<string, string>,
+  kubeconfigPath: string,
+): Promise<PlatformHarness> {
+  return startPlatform(pool, {
+    scheduler: {
+      ...chartEnv,
+      KUBECONFIG: kubeconfigPath,
+      RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      ...SCHEDULER_TEST_ENV,
+    },
+  });
 }

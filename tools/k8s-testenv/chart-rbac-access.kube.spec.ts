@@ -3,8 +3,8 @@
 // scheduler is allowed exactly what its driver calls and refused Secrets outside the workload namespace (the
 // release's own config Secret included), node changes and other namespaces' pods; the other four services, whose
 // tokens are never mounted, are allowed nothing at all.
-import { createTestNamespace, kubeTestEnv, type TestNamespace } from '@runplane/testing';
-import { applyChartIdentity, type ChartIdentity, removeChartIdentity, serviceAccountName } from './chart-identity';
+import type { TestNamespace } from '@runplane/testing';
+import { ChartFixture, type ChartIdentity, serviceAccountName } from './chart-identity';
 import { RELEASE, SERVICES } from './helm-chart';
 
 const POOL = 'chart-rbac-access';
@@ -24,23 +24,21 @@ interface Review {
 }
 
 describe("the chart's ServiceAccounts, as the apiserver's authorizer sees them", () => {
-  const env = kubeTestEnv();
+  const chart = new ChartFixture();
+  const env = chart.env;
   let release: TestNamespace;
   let work: TestNamespace;
   let other: TestNamespace;
   let identity: ChartIdentity;
 
   beforeAll(async () => {
-    release = await createTestNamespace('chart-access', env);
-    work = await createTestNamespace('chart-access-work', env);
-    other = await createTestNamespace('chart-access-other', env);
-    identity = await applyChartIdentity(env, release.name, work.name, POOL);
+    release = await chart.namespace('chart-access');
+    work = await chart.namespace('chart-access-work');
+    other = await chart.namespace('chart-access-other');
+    identity = await chart.applyIdentity({ release: release.name, workloads: work.name, pool: POOL });
   }, 120_000);
 
-  afterAll(async () => {
-    await removeChartIdentity(env, identity);
-    for (const namespace of [other, work, release]) await namespace?.delete();
-  }, 120_000);
+  afterAll(() => chart.close(), 120_000);
 
   /** Whether the service's ServiceAccount may do the action, as the authorizer answers a SubjectAccessReview. */
   async function allowed(service: (typeof SERVICES)[number], action: Action): Promise<boolean> {

@@ -4,40 +4,14 @@
 // election), and under it the scheduler runs the Kubernetes scenarios: a GPU Pod with its ports Services and volume
 // claim, a network volume and a registry pull secret, serverless workers scaled 0 -> N -> 0, and after the leader is
 // killed with SIGKILL the other process takes the Lease and places the next Pod.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import {
-  createKubeClients,
-  GPU_RESOURCE,
-  type KubeClients,
-  LABELS,
-  MANAGED_SELECTOR,
-  type V1Pod,
-} from '@runplane/kube';
-import {
-  createTestNamespace,
-  kubeTestEnv,
-  KubeTestClient,
-  pollUntil,
-  type ProcessGroup,
-  registerNodePools,
-  removeNodePool,
-  signalProcessGroup,
-  type TestNamespace,
-} from '@runplane/testing';
+import { readFileSync } from 'node:fs';
+import { GPU_RESOURCE, type KubeClients, LABELS, MANAGED_SELECTOR, type V1Pod } from '@runplane/kube';
+import { pollUntil, type ProcessGroup, signalProcessGroup, type TestNamespace } from '@runplane/testing';
 import { parse } from 'yaml';
 import { createQueueDelayEndpoint } from '../../apps/scheduler/test/echo-endpoint';
 import { H100, h100Pool } from '../../apps/scheduler/test/kube-platform';
 import { KwokWorkers } from '../../apps/scheduler/test/kwok-workers';
-import {
-  applyChartIdentity,
-  type ChartIdentity,
-  removeChartIdentity,
-  requestToken,
-  serviceAccountName,
-  writeTokenKubeconfig,
-} from './chart-identity';
+import { ChartFixture, type ChartIdentity, type ChartLogin, serviceAccountName } from './chart-identity';
 import { type ProcessPlatform, startProcessPlatform } from './chart-platform';
 
 const POOL = 'chart-rbac-proc';
@@ -46,34 +20,35 @@ const SCHEDULER_SA = serviceAccountName('scheduler');
 type Job = { id: string; status: string; output?: { workerId: string } };
 
 describe("the chart's scheduler ServiceAccount token running real scheduler processes", () => {
-  const env = kubeTestEnv();
-  const dir = mkdtempSync(path.join(tmpdir(), 'chart-rbac-proc-'));
-  const kubeconfigPath = path.join(dir, 'scheduler.kubeconfig');
+  const chart = new ChartFixture();
   const schedulers = new Map<string, ProcessGroup>();
   let release: TestNamespace;
   let work: TestNamespace;
   let identity: ChartIdentity;
   let p: ProcessPlatform;
   let admin: KubeClients;
-  let token: string;
+  let login: ChartLogin;
   /** Objects that outlive their Pods: a network volume's claim stays with the volume. */
   let kept: string[] = [];
 
   beforeAll(async () => {
-    release = await createTestNamespace('chart-proc', env);
-    work = await createTestNamespace('chart-proc-work', env);
-    await registerNodePools(env, [h100Pool(2, 4)], { poolLabel: POOL });
-    identity = await applyChartIdentity(env, release.name, work.name, POOL);
-    token = await requestToken(env, release.name, SCHEDULER_SA);
-    writeTokenKubeconfig(env, kubeconfigPath, SCHEDULER_SA, token);
-    admin = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 100, burst: 200 });
+    release = await chart.namespace('chart-proc');
+    work = await chart.namespace('chart-proc-work');
+    await chart.nodePools(POOL, [h100Pool(2, 4)]);
+    identity = await chart.applyIdentity({ release: release.name, workloads: work.name, pool: POOL });
+    login = await chart.schedulerLogin();
+    admin = chart.admin();
     p = await startProcessPlatform(POOL, {
       JOB_TAKE_WAIT_MS: '1000',
       JOB_HEARTBEAT_INTERVAL_MS: '2000',
       JOB_SWEEP_INTERVAL_MS: '500',
     });
     // A killed leader never hands the Lease back: the other process takes it once it lapses.
-    const schedulerEnv = { ...identity.schedulerEnv, KUBECONFIG: kubeconfigPath, SCHEDULER_LEADER_TTL_MS: '3000' };
+    const schedulerEnv = {
+      ...identity.schedulerEnv,
+      KUBECONFIG: login.kubeconfigPath,
+      SCHEDULER_LEADER_TTL_MS: '3000',
+    };
     for (const name of ['scheduler-a', 'scheduler-b'])
       schedulers.set(name, await p.startScheduler({ ...schedulerEnv, KUBE_LEADER_IDENTITY: name }));
     await pollUntil(async () => (await p.db.machine.count({ where: { ready: true } })) === 2 || undefined, {
@@ -91,12 +66,7 @@ describe("the chart's scheduler ServiceAccount token running real scheduler proc
       );
       await p.close();
     }
-    admin?.close();
-    await work?.delete();
-    await release?.delete();
-    await removeNodePool(env, POOL);
-    await removeChartIdentity(env, identity);
-    rmSync(dir, { recursive: true, force: true });
+    await chart.close();
   }, 120_000);
 
   const until = <T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000) =>
@@ -148,11 +118,13 @@ describe("the chart's scheduler ServiceAccount token running real scheduler proc
     ).spec?.holderIdentity;
 
   it("gives the scheduler processes a kubeconfig whose only credential is the ServiceAccount's token", async () => {
-    const kubeconfig = parse(readFileSync(kubeconfigPath, 'utf8')) as { users: { user: Record<string, string> }[] };
+    const kubeconfig = parse(readFileSync(login.kubeconfigPath, 'utf8')) as {
+      users: { user: Record<string, string> }[];
+    };
     expect(kubeconfig.users).toHaveLength(1);
-    expect(kubeconfig.users[0]?.user).toEqual({ token });
+    expect(kubeconfig.users[0]?.user).toEqual({ token: login.token });
     const review = { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' };
-    const whoami = await new KubeTestClient({ ...env.connection, token }).create<{
+    const whoami = await login.client.create<{
       status: { userInfo: { username: string } };
     }>('/apis/authentication.k8s.io/v1/selfsubjectreviews', review);
     expect(whoami.status.userInfo.username).toBe(`system:serviceaccount:${release.name}:${SCHEDULER_SA}`);

@@ -2,30 +2,10 @@
 // kubeconfig holds only a TokenRequest token of the chart's scheduler ServiceAccount, run with the chart's scheduler
 // env (KUBE_VOLUME_S3_* included), applies its data center's volumes claim, volume-s3 Deployment and Service in the
 // workload namespace, and that token may neither read nor delete them, nor write Deployments elsewhere.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createKubeClients, type KubeClients } from '@runplane/kube';
-import {
-  createTestNamespace,
-  KubeTestClient,
-  kubeTestEnv,
-  NODE_POOL_LABEL,
-  pollUntil,
-  registerNodePools,
-  removeNodePool,
-  type TestNamespace,
-} from '@runplane/testing';
-import {
-  collection,
-  createIgnoringConflict,
-  requestToken,
-  serviceAccountName,
-  startAsChartScheduler,
-  statusOf,
-  writeTokenKubeconfig,
-} from './chart-identity';
-import { type KubeObject, ofKind, render, serviceEnv } from './helm-chart';
+import type { KubeClients } from '@runplane/kube';
+import { type KubeTestClient, pollUntil, type TestNamespace } from '@runplane/testing';
+import { ChartFixture, statusOf } from './chart-identity';
+import { startAsChartScheduler } from './chart-platform';
 import type { PlatformHarness } from '../../apps/scheduler/test/harness';
 import { rtxPool } from '../../apps/scheduler/test/kube-platform';
 
@@ -44,60 +24,38 @@ interface Deployment {
 }
 
 describe("the chart's scheduler RBAC with S3 endpoints of network volumes, on a real apiserver", () => {
-  const env = kubeTestEnv();
-  const dir = mkdtempSync(path.join(tmpdir(), 'chart-rbac-s3-'));
+  const chart = new ChartFixture();
+  const env = chart.env;
   let release: TestNamespace;
   let work: TestNamespace;
-  let applied: KubeObject[] = [];
   let asScheduler: KubeTestClient;
   let admin: KubeClients;
   let p: PlatformHarness;
 
   beforeAll(async () => {
-    release = await createTestNamespace('chart-s3', env);
-    work = await createTestNamespace('chart-s3-work', env);
-    await registerNodePools(env, [rtxPool(1)], { poolLabel: POOL });
-    const objects = await render({
-      namespace: release.name,
+    release = await chart.namespace('chart-s3');
+    work = await chart.namespace('chart-s3-work');
+    await chart.nodePools(POOL, [rtxPool(1)]);
+    const identity = await chart.applyIdentity({
+      release: release.name,
+      workloads: work.name,
+      pool: POOL,
       set: [
-        `workloads.namespace=${work.name}`,
-        `workloads.nodeSelector.${NODE_POOL_LABEL.replace(/\./g, '\\.')}=${POOL}`,
-        'workloads.requestContainerDisk=false',
         'volumeS3.enabled=true',
         'volumeS3.existingSecret=runplane-volume-s3',
         `volumeS3.image=${IMAGE}`,
         'volumeS3.storageGb=300',
       ],
     });
-    applied = ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'PriorityClass'].flatMap(
-      (kind) => ofKind(objects, kind),
-    );
-    for (const object of applied) await createIgnoringConflict(env.client, object);
-    const token = await requestToken(env, release.name, serviceAccountName('scheduler'));
-    const kubeconfigPath = path.join(dir, 'scheduler.kubeconfig');
-    writeTokenKubeconfig(env, kubeconfigPath, 'scheduler', token);
-    asScheduler = new KubeTestClient({ ...env.connection, token });
-    const chartEnv = serviceEnv(objects, 'scheduler');
-    const scheduler = Object.fromEntries(
-      Object.entries(chartEnv).filter(
-        ([key]) =>
-          key.startsWith('KUBE_VOLUME_S3_') ||
-          ['SCHEDULER_DRIVER', 'KUBE_NAMESPACE', 'KUBE_NODE_SELECTOR', 'KUBE_APPLY_PRIORITY_CLASSES'].includes(key) ||
-          ['KUBE_LEADER_LEASE', 'KUBE_REQUEST_CONTAINER_DISK'].includes(key),
-      ),
-    );
-    p = await startAsChartScheduler(POOL, scheduler, kubeconfigPath);
-    admin = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 100, burst: 200 });
+    const login = await chart.schedulerLogin();
+    asScheduler = login.client;
+    p = await startAsChartScheduler(POOL, identity.schedulerEnv, login.kubeconfigPath);
+    admin = chart.admin();
   }, 240_000);
 
   afterAll(async () => {
     await p?.close();
-    admin?.close();
-    for (const namespace of [work, release]) await namespace?.delete();
-    await removeNodePool(env, POOL);
-    for (const object of applied)
-      if (object.kind.startsWith('Cluster')) await env.client.delete(`${collection(object)}/${object.metadata.name}`);
-    rmSync(dir, { recursive: true, force: true });
+    await chart.close();
   }, 120_000);
 
   const deployments = (namespace: string) => `/apis/apps/v1/namespaces/${namespace}/deployments`;

@@ -1,92 +1,41 @@
-// The Helm chart's least-privilege RBAC is enough for the scheduler: the chart's ServiceAccount, (Cluster)Roles,
+// The Helm chart's least-privilege RBAC is enough for the scheduler: the chart's ServiceAccounts, (Cluster)Roles,
 // bindings and PriorityClasses are applied to the test cluster, and a scheduler running as that ServiceAccount (with
 // the chart's scheduler env) mirrors nodes, wins the Lease, creates and deletes a Pod's objects, and is refused
 // anything cluster-wide beyond reading nodes and pods.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LogLine } from '@runplane/contracts';
-import { createKubeClients, type KubeClients, MANAGED_SELECTOR } from '@runplane/kube';
-import {
-  createTestNamespace,
-  KubeTestClient,
-  kubeTestEnv,
-  kwokContainerLogFile,
-  NODE_POOL_LABEL,
-  pollUntil,
-  registerNodePools,
-  removeNodePool,
-  type TestNamespace,
-} from '@runplane/testing';
-import {
-  collection,
-  createIgnoringConflict,
-  requestToken,
-  statusOf,
-  startAsChartScheduler,
-  writeTokenKubeconfig,
-} from './chart-identity';
-import { type KubeObject, ofKind, RELEASE, render, serviceEnv } from './helm-chart';
+import { type KubeClients, MANAGED_SELECTOR } from '@runplane/kube';
+import { type KubeTestClient, kwokContainerLogFile, pollUntil, type TestNamespace } from '@runplane/testing';
+import { ChartFixture, statusOf } from './chart-identity';
+import { startAsChartScheduler } from './chart-platform';
 import type { PlatformHarness } from '../../apps/scheduler/test/harness';
 import { H100, H100_PAIR_POOL } from '../../apps/scheduler/test/kube-platform';
 
 const POOL = 'sched-chart-rbac';
-const SCHEDULER_SA = `${RELEASE}-runplane-scheduler`;
 
 describe("the Helm chart's scheduler RBAC on a real apiserver", () => {
-  const env = kubeTestEnv();
-  const dir = mkdtempSync(path.join(tmpdir(), 'chart-rbac-'));
+  const chart = new ChartFixture();
+  const env = chart.env;
   let ns: TestNamespace;
-  let rbac: KubeObject[];
   let asScheduler: KubeTestClient;
   let p: PlatformHarness;
   let admin: KubeClients;
 
   beforeAll(async () => {
-    ns = await createTestNamespace('chart-rbac', env);
-    await registerNodePools(env, [H100_PAIR_POOL], { poolLabel: POOL });
-    const objects = await render({
-      namespace: ns.name,
-      set: [
-        `workloads.nodeSelector.${NODE_POOL_LABEL.replace(/\./g, '\\.')}=${POOL}`,
-        'workloads.requestContainerDisk=false',
-      ],
-    });
-    const account = ofKind(objects, 'ServiceAccount').filter((sa) => sa.metadata.name === SCHEDULER_SA);
-    rbac = [
-      ...account,
-      ...['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'PriorityClass'].flatMap((kind) =>
-        ofKind(objects, kind),
-      ),
-    ];
-    for (const object of rbac) await createIgnoringConflict(env.client, object);
-    const token = await requestToken(env, ns.name, SCHEDULER_SA);
-    const kubeconfigPath = path.join(dir, 'scheduler.kubeconfig');
-    writeTokenKubeconfig(env, kubeconfigPath, 'scheduler', token);
-    asScheduler = new KubeTestClient({ ...env.connection, token });
-    const chartEnv = serviceEnv(objects, 'scheduler');
-    const keys = [
-      'SCHEDULER_DRIVER',
-      'KUBE_NAMESPACE',
-      'KUBE_NODE_SELECTOR',
-      'KUBE_APPLY_PRIORITY_CLASSES',
-      'KUBE_LEADER_LEASE',
-      'KUBE_REQUEST_CONTAINER_DISK',
-    ];
-    const scheduler = Object.fromEntries(keys.map((key) => [key, chartEnv[key]!]));
-    p = await startAsChartScheduler(POOL, scheduler, kubeconfigPath);
-    admin = createKubeClients({ kubeconfigPath: env.kubeconfigPath, qps: 100, burst: 200 });
+    ns = await chart.namespace('chart-rbac');
+    await chart.nodePools(POOL, [H100_PAIR_POOL]);
+    const identity = await chart.applyIdentity({ release: ns.name, pool: POOL });
+    const login = await chart.schedulerLogin();
+    asScheduler = login.client;
+    p = await startAsChartScheduler(POOL, identity.schedulerEnv, login.kubeconfigPath);
+    admin = chart.admin();
   }, 240_000);
 
   afterAll(async () => {
     await p?.close();
-    admin?.close();
-    await ns?.delete();
-    await removeNodePool(env, POOL);
-    for (const object of rbac ?? [])
-      if (object.kind.startsWith('Cluster')) await env.client.delete(`${collection(object)}/${object.metadata.name}`);
-    rmSync(dir, { recursive: true, force: true });
+    await chart.close();
   }, 120_000);
 
   const objects = async (): Promise<string[]> => {

@@ -4,16 +4,8 @@
 // before the services, every Deployment becomes ready, and `helm uninstall` leaves the namespace and the cluster as
 // they were before the install.
 import { randomBytes } from 'node:crypto';
-import {
-  createTestNamespace,
-  type KubeTestClient,
-  kubeTestEnv,
-  NODE_POOL_LABEL,
-  pollUntil,
-  registerNodePools,
-  removeNodePool,
-  type TestNamespace,
-} from '@runplane/testing';
+import { type KubeTestClient, NODE_POOL_LABEL, pollUntil, type TestNamespace } from '@runplane/testing';
+import { ChartFixture } from './chart-identity';
 import { CHART_DIR, SERVICES } from './helm-chart';
 import {
   clusterObjectsOf,
@@ -77,7 +69,8 @@ async function budgetCounts(client: KubeTestClient, namespace: string): Promise<
 }
 
 describe('helm install of the chart on the test cluster', () => {
-  const env = kubeTestEnv();
+  const chart = new ChartFixture();
+  const env = chart.env;
   // ClusterRole names hold the release and the namespace; a release of its own keeps them apart from other files'.
   const release = `hi-${randomBytes(3).toString('hex')}`;
   const fullname = `${release}-runplane`;
@@ -91,10 +84,8 @@ describe('helm install of the chart on the test cluster', () => {
 
   beforeAll(async () => {
     helm = helmCli(env);
-    ns = await createTestNamespace('helm-install', env);
-    await registerNodePools(env, [{ name: 'cpu', dataCenterId: 'EU-RO-1', count: 2, cpu: '16', memory: '64Gi' }], {
-      poolLabel: POOL,
-    });
+    ns = await chart.namespace('helm-install');
+    await chart.nodePools(POOL, [{ name: 'cpu', dataCenterId: 'EU-RO-1', count: 2, cpu: '16', memory: '64Gi' }]);
     // Bystanders: a ConfigMap and a running Pod of someone else, which neither the install nor the uninstall touches.
     await env.client.create(`/api/v1/namespaces/${ns.name}/configmaps`, {
       metadata: { name: 'bystander' },
@@ -123,8 +114,7 @@ describe('helm install of the chart on the test cluster', () => {
     if (helm !== undefined && ns !== undefined)
       await helm.run(['uninstall', release, '--namespace', ns.name, '--ignore-not-found']);
     helm?.close();
-    await ns?.delete();
-    await removeNodePool(env, POOL);
+    await chart.close();
   }, 120_000);
 
   /** The namespace's objects other than the pods and ReplicaSets the controllers create. */
