@@ -27,7 +27,8 @@ interface WorkerRef extends Based {
 /** Arguments of {@link SCRIPTS.submit}. */
 export interface SubmitArgs extends JobRef {
   now: number;
-  ttlAt: number;
+  /** When the job's ttl runs out; undefined for the default ttl (the endpoint's queue member in the expiry index). */
+  ttlAt?: number;
   lowPriority: boolean;
   /** The queued-job wake to publish when the job is queued ('' for none). */
   announce: string;
@@ -85,7 +86,7 @@ const worker = (a: WorkerRef): string[] => [a.base, a.endpointId, a.workerId];
 export const SCRIPTS = {
   /** Records and queues a job: 0 (the id exists), 1 (queued) or 2 (handed to a registered take). */
   submit: defineLuaScript<SubmitArgs, number>(lua.SUBMIT, (a) => ({
-    argv: [...job(a), a.now, a.ttlAt, flag(a.lowPriority), a.announce, flag(a.handOff), ...a.fields],
+    argv: [...job(a), a.now, a.ttlAt ?? '', flag(a.lowPriority), a.announce, flag(a.handOff), ...a.fields],
   })),
   /** `[input, extra, traceparent]` (traceparent '' when none), null when the job is not IN_QUEUE, or 'retired'. */
   claim: defineLuaScript<ClaimArgs, ClaimedJob | 'retired' | null>(lua.CLAIM, (a) => ({

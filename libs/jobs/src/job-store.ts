@@ -32,6 +32,23 @@ export function toJobRecord(id: string, hash: JobHash, now: number): JobRecord {
   };
 }
 
+/** `[member, score, ...]` as ZRANGE WITHSCORES answers it, as pairs. */
+function scored(reply: string[]): [string, number][] {
+  const pairs: [string, number][] = [];
+  for (let i = 0; i + 1 < reply.length; i += 2) pairs.push([reply[i] ?? '', Number(reply[i + 1])]);
+  return pairs;
+}
+
+/** The members of `entries`, highest score first, each once (a re-queued job is in both lists), at most `limit`. */
+function newestFirst(entries: [string, number][], limit: number): string[] {
+  const ids = new Set<string>();
+  for (const [id] of entries.sort((a, b) => b[1] - a[1])) {
+    if (ids.size === limit) break;
+    ids.add(id);
+  }
+  return [...ids];
+}
+
 /** A job's `extra` when it has none (JSON); its record leaves the field out. */
 export const NO_EXTRA = '{}';
 
@@ -77,9 +94,16 @@ export class JobReader {
     return hash;
   }
 
-  /** Up to `limit` most recent jobs of the endpoint, newest first. */
+  /**
+   * Up to `limit` most recent jobs of the endpoint, newest first: the queued ones read from the queue (by queue time),
+   * the others from `recent` (by submission time; a job enters it when it leaves the queue, see `remember` in lua.ts).
+   */
   async recent(endpointId: string, limit: number, now: number): Promise<JobRecord[]> {
-    const ids = await this.redis.zrevrange(this.keys.endpoint(endpointId, 'recent'), 0, limit - 1);
+    const [queued, left] = await Promise.all([
+      this.redis.zrevrange(this.keys.endpoint(endpointId, 'queued'), 0, limit - 1, 'WITHSCORES'),
+      this.redis.zrevrange(this.keys.endpoint(endpointId, 'recent'), 0, limit - 1, 'WITHSCORES'),
+    ]);
+    const ids = newestFirst([...scored(queued), ...scored(left)], limit);
     if (ids.length === 0) return [];
     const pipeline = this.redis.pipeline();
     for (const id of ids) pipeline.hgetall(this.keys.job(endpointId, id));

@@ -34,6 +34,13 @@ local function enqueue(ep, id, now)
   if tail >= now then score = tail + 1 / 1024 end
   redis.call('ZADD', q, string.format('%.17g', score), id)
 end
+-- Keeps a job that left its queue among the endpoint's recent ones (behind /requests: newest first by submission,
+-- the latest 1,000); a queued job is listed from its queue (see JobReader.recent).
+local function remember(ep, id, submittedAt)
+  local r = ekey(ep, 'recent')
+  redis.call('ZADD', r, 'NX', submittedAt, id)
+  redis.call('ZREMRANGEBYRANK', r, 0, -1001)
+end
 local function unqueue(ep, id)
   redis.call('ZREM', ekey(ep, 'queued'), id)
   redis.call('SREM', ekey(ep, 'low'), id)
@@ -58,6 +65,7 @@ local function finish(ep, id, status, now, err)
   redis.call('ZREM', gkey('deadlines'), member(ep, id))
   if f[1] then redis.call('SREM', wkey(ep, f[1]), id) end
   redis.call('ZADD', gkey('expiry'), math.min(ttlAtOf(f[2], f[7]), now + retentionOf(f[3], f[8])), member(ep, id))
+  remember(ep, id, f[7])
   redis.call('HINCRBY', ekey(ep, 'stats'), status, 1)
   emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '', 'queuedAt', f[5] or f[7] or '',
     'takenAt', f[6] or '', 'doneAt', now)
@@ -68,13 +76,15 @@ end
 `;
 
 /**
- * The claim step shared by CLAIM and SUBMIT: gives the IN_QUEUE job to a worker; returns {input, extra, traceparent}
- * ('' without one), or nil when the job is not IN_QUEUE.
+ * The claim step shared by CLAIM, TAKE and SUBMIT: gives the IN_QUEUE job to a worker; returns {input, extra,
+ * traceparent} ('' without one), or nil when the job is not IN_QUEUE. From then on the job has its own member in the
+ * expiry index, and is among the endpoint's recent jobs.
  */
 const CLAIM_STEP = `
 local function claim(ep, id, wid, now)
   local k = jkey(ep, id)
-  local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra', 'traceparent')
+  local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra', 'traceparent', 'ttlAt',
+    'submittedAt')
   if f[1] ~= 'IN_QUEUE' then return nil end
   redis.call('HSET', k, 'status', 'IN_PROGRESS', 'workerId', wid, 'takenAt', now)
   redis.call('HDEL', k, 'lastWorkerId')
@@ -82,6 +92,8 @@ local function claim(ep, id, wid, now)
   redis.call('SADD', ekey(ep, 'running'), id)
   redis.call('SADD', wkey(ep, wid), id)
   redis.call('ZADD', gkey('deadlines'), now + timeoutOf(f[2]), member(ep, id))
+  redis.call('ZADD', gkey('expiry'), ttlAtOf(f[6], f[7]), member(ep, id))
+  remember(ep, id, f[7])
   redis.call('ZADD', gkey('workers'), now, member(ep, wid))
   redis.call('ZADD', ekey(ep, 'workers'), now, wid)
   emit('job.started', ep, 'jobId', id, 'workerId', wid)
@@ -90,7 +102,8 @@ end
 `;
 
 /**
- * Creates the job hash and queues it: ARGV ep, id, now, ttlAt, low(0|1), a queued-job wake to publish ('' for none),
+ * Creates the job hash and queues it: ARGV ep, id, now, ttlAt ('' for the default ttl: the endpoint's queue member in
+ * the expiry index stands for the job, see QUEUE_TTL_ID), low(0|1), a queued-job wake to publish ('' for none),
  * handOff (1|0), then hash field/value pairs. With handOff, the job goes to the oldest take registered in
  * `<ep>:takers` (TakerEntry, see protocol/takers.ts and dispatch.ts) that has not expired and whose
  * worker is not retired: it is claimed for it here and a hand-off wake (HandOffWake, with the job's input and extra)
@@ -103,9 +116,8 @@ if redis.call('EXISTS', k) == 1 then return 0 end
 redis.call('HSET', k, unpack(ARGV, 9))
 enqueue(ep, id, now)
 if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
-redis.call('ZADD', gkey('expiry'), ttlAt, member(ep, id))
-redis.call('ZADD', ekey(ep, 'recent'), now, id)
-redis.call('ZREMRANGEBYRANK', ekey(ep, 'recent'), 0, -1001)
+if ttlAt == '' then redis.call('ZADD', gkey('expiry'), 'NX', ttlAtOf(nil, now), member(ep, QUEUE_TTL))
+else redis.call('ZADD', gkey('expiry'), ttlAt, member(ep, id)) end
 redis.call('SADD', gkey('endpoints'), ep)
 emit('job.queued', ep, 'jobId', id, 'lowPriority', low)
 if handOff == '1' then

@@ -1,5 +1,5 @@
 import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
-import { indexMember } from './protocol';
+import { indexMember, QUEUE_TTL_ID } from './protocol';
 
 describe('RedisJobEngine: the stored layout of a queued job', () => {
   let f: EngineFixture;
@@ -24,9 +24,12 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
     const run = await f.engine.submit(submission(ep));
     const sync = await f.engine.submit(submission(ep, { sync: true }));
     const expiryOf = async (id: string) => Number(await f.redis.zscore(f.keys.global('expiry'), indexMember(ep, id)));
-    expect(await expiryOf(run.id)).toBe(started + 86_400_000);
+    // Queued, the endpoint's queue member in the expiry index stands for both; once taken, each has its own.
+    expect(await expiryOf(QUEUE_TTL_ID)).toBe(started + 86_400_000);
+    expect(await f.redis.zscore(f.keys.global('expiry'), indexMember(ep, run.id))).toBeNull();
     f.clock.advance(250);
     expect(await f.engine.take({ endpointId: ep, workerId: 'w1', count: 2, waitMs: 0 })).toHaveLength(2);
+    expect(await expiryOf(run.id)).toBe(started + 86_400_000);
     const deadline = await f.redis.zscore(f.keys.global('deadlines'), indexMember(ep, run.id));
     expect(Number(deadline)).toBe(started + 250 + 600_000);
     expect(await f.engine.get(ep, run.id)).toMatchObject({ delayTime: 250 });

@@ -1,4 +1,5 @@
 import { PRELUDE } from './lua';
+import { JOB_POLICY_LIMITS } from './policy';
 
 /** Execution timeouts: ARGV now, limit. Marks due IN_PROGRESS jobs TIMED_OUT, tells their workers; returns [ep, id, ...]. */
 export const SWEEP_TIMEOUTS = `${PRELUDE}
@@ -21,14 +22,16 @@ return out
 
 /**
  * TTL and retention: ARGV now, limit. Deletes due jobs in any state (a queued one leaves its queue, a running one's
- * worker is told to stop); returns how many it deleted.
+ * worker is told to stop); returns how many index members it handled. An endpoint's queue member (`<ep>/~queue`, see
+ * QUEUE_TTL_ID) deletes the queued jobs standing behind it whose default ttl ran out, from the head of the queue (its
+ * jobs with a member of their own are left to it), and is then due again when the next of them is.
  */
 export const SWEEP_EXPIRED = `${PRELUDE}
-local now, limit = tonumber(ARGV[2]), ARGV[3]
-local due = redis.call('ZRANGEBYSCORE', gkey('expiry'), '-inf', now, 'LIMIT', 0, limit)
-for _, m in ipairs(due) do
-  local ep, id = split(m)
+local now, limit = tonumber(ARGV[2]), tonumber(ARGV[3])
+local left = limit
+local function expire(ep, id)
   local k = jkey(ep, id)
+  local m = member(ep, id)
   local f = redis.call('HMGET', k, 'status', 'workerId')
   if f[1] == 'IN_PROGRESS' and f[2] then
     redis.call('SREM', wkey(ep, f[2]), id)
@@ -43,6 +46,34 @@ for _, m in ipairs(due) do
   if f[1] then
     emit('job.expired', ep, 'jobId', id, 'status', f[1])
     wake(jobChangedWake(ep, id))
+  end
+end
+-- A queued job's score is its submission time (a whole ms) or a fraction of a ms after it when others were queued in
+-- the same ms, so every job of the default ttl due now scores below cutoff + 1. Jobs with their own member (a ttl of
+-- their own, or taken once) are skipped: up to the budget, a head of them holds up the rest, which stay due.
+local function expireQueue(ep, m)
+  local q = ekey(ep, 'queued')
+  local below = string.format('(%.17g', now - ${JOB_POLICY_LIMITS.ttl.default} + 1)
+  local skipped = 0
+  while left > 0 do
+    local ids = redis.call('ZRANGEBYSCORE', q, '-inf', below, 'LIMIT', skipped, left)
+    if #ids == 0 then break end
+    for _, id in ipairs(ids) do
+      left = left - 1
+      if redis.call('ZSCORE', gkey('expiry'), member(ep, id)) then skipped = skipped + 1 else expire(ep, id) end
+    end
+  end
+  local next = redis.call('ZRANGEBYSCORE', q, '-inf', '+inf', 'WITHSCORES', 'LIMIT', skipped, 1)
+  if next[1] then redis.call('ZADD', gkey('expiry'), math.floor(tonumber(next[2])) + ${JOB_POLICY_LIMITS.ttl.default}, m)
+  else redis.call('ZREM', gkey('expiry'), m) end
+end
+local due = redis.call('ZRANGEBYSCORE', gkey('expiry'), '-inf', now, 'LIMIT', 0, limit)
+for _, m in ipairs(due) do
+  local ep, id = split(m)
+  if id == QUEUE_TTL then expireQueue(ep, m)
+  elseif left > 0 then
+    left = left - 1
+    expire(ep, id)
   end
 end
 return #due

@@ -1,7 +1,10 @@
 import { NotFoundError } from '@runplane/contracts';
-import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+import { parkedOn, startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+import { indexMember, QUEUE_TTL_ID } from './protocol';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 describe('RedisJobEngine: time rules applied by sweep() on the injected clock', () => {
   let f: EngineFixture;
@@ -63,6 +66,45 @@ describe('RedisJobEngine: time rules applied by sweep() on the injected clock', 
     expect(await f.engine.stopRequests(ep, 'w1', 0)).toEqual([busy]);
     await expect(f.engine.complete(ep, 'w1', busy, { output: 'x' })).rejects.toThrow(NotFoundError);
     expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 0 });
+  });
+
+  it('deletes queued jobs of the default ttl from their queue, each when its own ttl runs out', async () => {
+    const ep = endpoint();
+    const queueMember = () => f.redis.zscore(f.keys.global('expiry'), indexMember(ep, QUEUE_TTL_ID));
+    // Taken and put back (its take hung up): it has its own member from then on, as a re-queued job does.
+    const hangUp = new AbortController();
+    const parked = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000, signal: hangUp.signal });
+    await parkedOn(f.engine, 1);
+    const submitting = f.engine.submit(submission(ep));
+    hangUp.abort();
+    const putBack = await submitting;
+    expect(await parked).toEqual([]);
+    expect(await f.engine.get(ep, putBack.id)).toMatchObject({ status: 'IN_QUEUE' });
+    const first = await f.engine.submit(submission(ep));
+    const longer = await f.engine.submit(submission(ep, { policy: policy(600_000, 2 * DAY) }));
+    f.clock.advance(HOUR);
+    const second = await f.engine.submit(submission(ep));
+    // Nothing is due a moment before the first jobs' ttl, then those two.
+    f.clock.advance(DAY - HOUR - 1);
+    await f.engine.sweep();
+    expect(await f.queued(ep)).toEqual([putBack.id, first.id, longer.id, second.id]);
+    f.clock.advance(1);
+    await f.engine.sweep();
+    for (const id of [putBack.id, first.id]) await expect(f.engine.get(ep, id)).rejects.toThrow(NotFoundError);
+    expect(await f.queued(ep)).toEqual([longer.id, second.id]);
+    // The job with its own ttl stays at the head; the next of the default ttl is due an hour later.
+    f.clock.advance(HOUR - 1);
+    await f.engine.sweep();
+    expect(await f.queued(ep)).toEqual([longer.id, second.id]);
+    f.clock.advance(1);
+    await f.engine.sweep();
+    await expect(f.engine.get(ep, second.id)).rejects.toThrow(NotFoundError);
+    // Left with a job that has its own member only, the queue's member is gone.
+    expect(await queueMember()).toBeNull();
+    f.clock.advance(DAY - HOUR);
+    await f.engine.sweep();
+    await expect(f.engine.get(ep, longer.id)).rejects.toThrow(NotFoundError);
+    expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0 });
   });
 
   it('setTtl moves the deletion time, counted from submission', async () => {

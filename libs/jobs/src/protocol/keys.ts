@@ -63,6 +63,13 @@ const IDEMPOTENCY = 'idem';
 /** Separates an index member's endpoint id from the job or worker id. */
 const MEMBER_SEPARATOR = '/';
 
+/**
+ * The id part of an endpoint's member in the expiry index (`<ep>/~queue`) standing in for its queued jobs that have
+ * the default ttl and were never taken: they sit in their queue in ttl order, so one member per endpoint does for
+ * them all (see SWEEP_EXPIRED). No job id starts with `~`.
+ */
+export const QUEUE_TTL_ID = '~queue';
+
 /** The engine's namespace under a deployment's Redis key prefix. */
 const NAMESPACE = 'jobs:';
 
@@ -172,4 +179,5 @@ local function retiredkey(ep, wid) return ekey(ep, '${RETIRED}:' .. wid) end
 local function gkey(name) return base .. name end
 local function member(ep, id) return ep .. '${MEMBER_SEPARATOR}' .. id end
 local function split(m) return string.match(m, '^([^${MEMBER_SEPARATOR}]+)${MEMBER_SEPARATOR}(.+)$') end
+local QUEUE_TTL = '${QUEUE_TTL_ID}'
 `;
