@@ -48,9 +48,11 @@ local function expire(ep, id)
     wake(jobChangedWake(ep, id))
   end
 end
--- A queued job's score is its submission time (a whole ms) or a fraction of a ms after it when others were queued in
--- the same ms, so every job of the default ttl due now scores below cutoff + 1. Jobs with their own member (a ttl of
--- their own, or taken once) are skipped: up to the budget, a head of them holds up the rest, which stay due.
+-- A queued job's score is its submission time (a whole ms), or a fraction of a ms after it when others were queued in
+-- the same ms, so a job of the default ttl due now scores below cutoff + 1. (More than 1,024 jobs in one ms, or
+-- replicas whose clocks differ, put a job's score further after its submission: it is deleted that much later, never
+-- earlier.) Jobs with their own member (a ttl of their own, or taken once) are skipped: up to the budget, a head of
+-- them holds up the rest, which stay due.
 local function expireQueue(ep, m)
   local q = ekey(ep, 'queued')
   local below = string.format('(%.17g', now - ${JOB_POLICY_LIMITS.ttl.default} + 1)
