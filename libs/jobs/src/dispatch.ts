@@ -5,8 +5,8 @@ import { type ClaimedJob, SCRIPTS } from './engine-scripts';
 import { encodeTakerEntry, type HandOffWake, type JobKeys, PARKING } from './protocol';
 import type { Reservation, Wakeups } from './wakeups';
 
-/** What a {@link JobDispatcher} works with: the job engine's clients, keys and wake-ups. */
-export interface JobDispatcherParts extends EngineConnections {
+/** What a {@link JobDispatcher} works with: the job engine's connection free of BullMQ, keys and wake-ups. */
+export interface JobDispatcherParts extends Pick<EngineConnections, 'queueFree'> {
   keys: JobKeys;
   wakeups: Wakeups;
   clock: Clock;
@@ -45,7 +45,7 @@ function takenJob(id: string, [input, extra, traceparent]: ClaimedJob): TakenJob
  * take woken on another replica claims it by id.
  */
 export class JobDispatcher {
-  /** Side effects under way that callers did not wait for (wakes, entry removals); see {@link settled}. */
+  /** Side effects under way that callers did not wait for (wakes, registration removals); see {@link settled}. */
   private readonly background = new Set<Promise<void>>();
   /** Takes under way on this replica; see {@link close}. */
   private readonly takes = new Set<Promise<TakenJob[]>>();
@@ -171,7 +171,7 @@ export class JobDispatcher {
   }
 
   /** Wakes takers without holding up the caller. */
-  wakeInBackground(endpointId: string, jobId?: string): void {
+  private wakeInBackground(endpointId: string, jobId?: string): void {
     this.inBackground(this.wakeTakers(endpointId, jobId));
   }
 

@@ -66,8 +66,8 @@ export class RedisJobEngine implements JobEngine {
       batch,
     });
     this.wakeups = new Wakeups(this.queueOrdered, this.keys.wakeChannel);
-    const { queueOrdered, queueFree, keys, wakeups, clock, onError } = this;
-    this.dispatcher = new JobDispatcher({ queueOrdered, queueFree, keys, wakeups, clock, onError });
+    const { queueFree, keys, wakeups, clock, onError } = this;
+    this.dispatcher = new JobDispatcher({ queueFree, keys, wakeups, clock, onError });
     const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 10_000;
     this.takeBeats = new TakeBeats(heartbeatIntervalMs);
     this.sweeper = new Sweeper(this.queueOrdered, this.keys, {
@@ -270,8 +270,8 @@ export class RedisJobEngine implements JobEngine {
   }
 
   private async create(job: JobSubmission, id: string, now: number): Promise<JobRecord> {
-    const { queueOrdered, queueFree, keys, dispatcher } = this;
-    await recordAndDispatch({ queueOrdered, queueFree, keys, dispatcher }, { job, id, now });
+    const { queueFree, keys, dispatcher } = this;
+    await recordAndDispatch({ queueFree, keys, dispatcher }, { job, id, now });
     return { id, status: 'IN_QUEUE', retries: 0 };
   }
 

@@ -8,7 +8,7 @@ import { JOB_POLICY_LIMITS } from './policy';
 import type { JobKeys } from './protocol';
 
 /** What recording a submitted job works with: the engine's connections, keys and dispatcher. */
-export interface SubmissionParts extends EngineConnections {
+export interface SubmissionParts extends Pick<EngineConnections, 'queueFree'> {
   keys: JobKeys;
   dispatcher: JobDispatcher;
 }
