@@ -53,8 +53,9 @@ function newestFirst(entries: [string, number][], limit: number): string[] {
 export const NO_EXTRA = '{}';
 
 /**
- * The hash fields of a job just submitted (field/value pairs for the SUBMIT script), and the size of what a hand-off
- * message would carry (its input and extra, JSON). Fields at their default are left out, and readers take the default
+ * The hash fields of a job just submitted (field/value pairs for the SUBMIT script), its `ttlAt` when its ttl is not
+ * the default (the same it writes as a field), and the size of what a hand-off message would carry (its input and
+ * extra, JSON). Fields at their default are left out, and readers take the default
  * when a field is absent: `retries` (0), `lowPriority` and `sync` ('1' only when set), `extra` ('{}'),
  * `executionTimeoutMs` (600000), `retentionMs` (that of /run or /runsync), `queuedAt` (`submittedAt`: not re-queued
  * yet) and `ttlAt` (`submittedAt` + 24 h); the Lua scripts read them through `timeoutOf`, `retentionOf` and `ttlAtOf`.
@@ -63,21 +64,22 @@ export const NO_EXTRA = '{}';
 export function newRecordFields(
   job: JobSubmission,
   now: number,
-): { fields: (string | number)[]; handOffChars: number } {
+): { fields: (string | number)[]; ttlAt?: number; handOffChars: number } {
   const { executionTimeoutMs, ttlMs, lowPriority } = job.policy;
   const defaultRetentionMs = job.sync ? RESULT_RETENTION.syncMs : RESULT_RETENTION.runMs;
   const retentionMs = job.retentionMs ?? defaultRetentionMs;
   const input = JSON.stringify(job.input);
   const extra = JSON.stringify(job.extra);
+  const ttlAt = ttlMs !== JOB_POLICY_LIMITS.ttl.default ? now + ttlMs : undefined;
   const fields: (string | number)[] = [
     'status', 'IN_QUEUE', 'accountId', job.accountId, 'input', input, ...(extra !== NO_EXTRA ? ['extra', extra] : []),
     ...(executionTimeoutMs !== JOB_POLICY_LIMITS.executionTimeout.default ? ['executionTimeoutMs', executionTimeoutMs] : []),
     ...(lowPriority ? ['lowPriority', '1'] : []), ...(job.sync ? ['sync', '1'] : []),
     ...(retentionMs !== defaultRetentionMs ? ['retentionMs', retentionMs] : []), 'submittedAt', now,
-    ...(ttlMs !== JOB_POLICY_LIMITS.ttl.default ? ['ttlAt', now + ttlMs] : []),
+    ...(ttlAt !== undefined ? ['ttlAt', ttlAt] : []),
     ...(job.webhook !== undefined ? ['webhook', job.webhook] : []), ...(job.traceparent ? ['traceparent', job.traceparent] : []),
   ]; // prettier-ignore
-  return { fields, handOffChars: input.length + extra.length };
+  return { fields, ttlAt, handOffChars: input.length + extra.length };
 }
 
 /** Read side of the engine's keys: records, recent jobs, counts. */

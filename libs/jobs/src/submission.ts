@@ -4,7 +4,6 @@ import { HAND_OFF_MAX_CHARS, type JobDispatcher } from './dispatch';
 import type { JobSubmission } from './engine';
 import { SCRIPTS } from './engine-scripts';
 import { newRecordFields } from './job-store';
-import { JOB_POLICY_LIMITS } from './policy';
 import type { JobKeys } from './protocol';
 
 /** What recording a submitted job works with: the engine's connections, keys and dispatcher. */
@@ -46,7 +45,7 @@ async function recordInSpan(parts: SubmissionParts, { job, id, now }: NewJob): P
     endpointId,
     jobId: id,
     now,
-    ttlAt: job.policy.ttlMs === JOB_POLICY_LIMITS.ttl.default ? undefined : now + job.policy.ttlMs,
+    ttlAt: record.ttlAt,
     lowPriority: job.policy.lowPriority,
     announce: taker ? '' : dispatcher.announcement(endpointId, id),
     handOff: !taker && record.handOffChars <= HAND_OFF_MAX_CHARS,
