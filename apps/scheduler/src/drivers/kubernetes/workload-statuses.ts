@@ -118,8 +118,9 @@ export class WorkloadStatuses {
    * creation, and a preempted one (kube-scheduler deletes it) leaves a tombstone, so the Pod shows why once it is gone.
    */
   observed(podId: string, pod: V1Pod | undefined): void {
-    if (pod && this.pending.get(podId)?.generation === this.of(pod).generation) this.pending.delete(podId);
-    const status = pod ? this.of(pod) : undefined;
-    if (status?.preempted) this.tombstones.set(podId, status);
+    if (!pod) return;
+    const status = this.of(pod);
+    if (this.pending.get(podId)?.generation === status.generation) this.pending.delete(podId);
+    if (status.preempted) this.tombstones.set(podId, status);
   }
 }
