@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { type Prisma, PrismaClient } from './generated/prisma/client';
+import { preparedStatementNames, preparedStatementsOf } from './statement-names';
 
 /** A Prisma client that owns a connection pool. */
 export type DatabaseClient = PrismaClient;
@@ -37,17 +38,24 @@ function reportingClient(onError: (error: Error) => void): typeof pg.Client {
   };
 }
 
-/** Creates a Rust-free Prisma client over node-postgres for the given postgres:// URL. */
+/**
+ * Creates a Rust-free Prisma client over node-postgres for the given postgres:// URL. Each connection prepares the
+ * query shapes it runs (see {@link preparedStatementNames}) unless the URL says `pgbouncer=true`.
+ */
 export function createPrismaClient(databaseUrl: string, options: PrismaClientOptions = {}): DatabaseClient {
   const onError = options.onConnectionError;
+  const { url, prepared } = preparedStatementsOf(databaseUrl);
   const adapter = new PrismaPg(
     {
-      connectionString: databaseUrl,
+      connectionString: url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       ...(onError ? { Client: reportingClient(onError) } : {}),
     },
-    onError ? { onPoolError: onError, onConnectionError: onError } : undefined,
+    {
+      ...(prepared ? { statementNameGenerator: preparedStatementNames() } : {}),
+      ...(onError ? { onPoolError: onError, onConnectionError: onError } : {}),
+    },
   );
   return new PrismaClient({ adapter });
 }
