@@ -137,6 +137,32 @@ describe('v1 /endpoints: reads, worker states and tenancy', () => {
     expect(await ok<EndpointDto>(other, 'GET', `/v1/endpoints/${theirs.id}`)).toEqual(theirs);
   });
 
+  it("shows the template's env under the endpoint's own, and nothing of a template that turned private", async () => {
+    const shared = await ok<TemplateDto>(other, 'POST', '/v1/templates', {
+      name: 'shared env',
+      imageName: 'other/shared:2',
+      isPublic: true,
+      env: { SHARED: 'yes', BOTH: 'template' },
+    });
+    const ep = await createEndpoint({ templateId: shared.id, name: 'on a shared template' });
+    // v1 creates endpoints without env of their own; GraphQL's saveEndpoint writes it.
+    await gw.db.endpoint.update({ where: { id: ep.id }, data: { env: { BOTH: 'endpoint' } } });
+    const reads = async (): Promise<EndpointDto[]> => [
+      await ok<EndpointDto>(owner, 'GET', `/v1/endpoints/${ep.id}?includeTemplate=true`),
+      (await ok<EndpointDto[]>(owner, 'GET', '/v1/endpoints?includeTemplate=true')).find((e) => e.id === ep.id)!,
+    ];
+    for (const read of await reads()) {
+      expect(read.env).toEqual({ SHARED: 'yes', BOTH: 'endpoint' });
+      expect(read.template).toMatchObject({ id: shared.id, env: { SHARED: 'yes', BOTH: 'template' } });
+    }
+    await ok(other, 'PATCH', `/v1/templates/${shared.id}`, { isPublic: false });
+    for (const read of await reads()) {
+      expect(read.env).toEqual({ BOTH: 'endpoint' });
+      expect(read).not.toHaveProperty('template');
+    }
+    expect((await call(owner, 'DELETE', `/v1/endpoints/${ep.id}`)).statusCode).toBe(204);
+  });
+
   it('answers odd path ids with 404, not 500', async () => {
     for (const id of ['%00', 'a%00b', 'a%20b', '..%2F..', 'x'.repeat(90), 'x'.repeat(300), '%E2%9C%93', "'%3B--"]) {
       expect((await call(owner, 'GET', `/v1/endpoints/${id}`)).statusCode).toBe(404);

@@ -1,4 +1,15 @@
-import { type DbClient, type Endpoint, withTransaction } from '@runplane/db';
+import { type DbClient, type Endpoint, type Template, withTransaction } from '@runplane/db';
+
+/** The columns of an endpoint's template its reads need: who may use it, and the env it brings. */
+const TEMPLATE_ENV = { select: { accountId: true, isPublic: true, isRunpod: true, env: true } } as const;
+
+/** What an endpoint's reads take of its template. */
+export type EndpointTemplateRow = Pick<Template, 'accountId' | 'isPublic' | 'isRunpod' | 'env'>;
+
+/** An endpoint as its reads show it: with its template's {@link EndpointTemplateRow}, read in the same query. */
+export type ShownEndpoint = Endpoint & { template: EndpointTemplateRow };
+
+const ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] as const;
 
 /** The columns an endpoint's configuration is made of (everything but identity, version and timestamps). */
 export type EndpointConfig = Omit<
@@ -28,13 +39,14 @@ export class EndpointsRepository {
    * One page of the account's endpoints in the order of {@link listByAccount}: at most `take` after the endpoint at
    * `after` (its creation time and id), so a page reads its own rows, not every endpoint before it.
    */
-  pageByAccount(accountId: string, after: EndpointPosition | undefined, take: number): Promise<Endpoint[]> {
+  pageByAccount(accountId: string, after: EndpointPosition | undefined, take: number): Promise<ShownEndpoint[]> {
     const later = after
       ? { createdAt: { gte: after.createdAt }, OR: [{ createdAt: { gt: after.createdAt } }, { id: { gt: after.id } }] }
       : {};
     return this.db.endpoint.findMany({
       where: { accountId, ...later },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      include: { template: TEMPLATE_ENV },
+      orderBy: [...ORDER],
       take,
     });
   }
@@ -43,8 +55,18 @@ export class EndpointsRepository {
     return this.db.endpoint.findFirst({ where: { id, accountId } });
   }
 
-  listByAccount(accountId: string): Promise<Endpoint[]> {
-    return this.db.endpoint.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  /** {@link findById} with the endpoint's template. */
+  findShown(accountId: string, id: string): Promise<ShownEndpoint | null> {
+    return this.db.endpoint.findFirst({ where: { id, accountId }, include: { template: TEMPLATE_ENV } });
+  }
+
+  /** The account's endpoints, oldest first, each with its template. */
+  listByAccount(accountId: string): Promise<ShownEndpoint[]> {
+    return this.db.endpoint.findMany({
+      where: { accountId },
+      include: { template: TEMPLATE_ENV },
+      orderBy: [...ORDER],
+    });
   }
 
   /** Writes a new configuration; `bumpVersion` increments the version in the same statement. */

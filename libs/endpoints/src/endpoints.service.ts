@@ -11,7 +11,8 @@ import {
 import { type Endpoint, isForeignKeyViolation } from '@runplane/db';
 import { newEndpointId } from './endpoint-id';
 import { checkWorkerBounds, type EndpointShapeChecker, requestedVolumeIds } from './endpoint-shape';
-import type { EndpointConfig, EndpointPosition, EndpointsRepository } from './endpoints.repository';
+import { toEndpointDto } from './endpoint-dto';
+import type { EndpointConfig, EndpointPosition, EndpointsRepository, ShownEndpoint } from './endpoints.repository';
 import type { EndpointRuntimeData, EndpointTemplateSource, EndpointWorkerSource } from './ports';
 
 /** Defaults of RunPod's EndpointCreateInput that the service applies. */
@@ -25,48 +26,6 @@ const DEFAULTS = {
   workersMin: 0,
   workersMax: 3,
 } as const;
-
-function envOf(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(
-    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  );
-}
-
-/**
- * The wire env is the template's env under the endpoint's own entries: workers run the template, and the
- * template's edits reach its endpoints without copying. A template the account may no longer use adds nothing.
- */
-function toDto(row: Endpoint, template: TemplateDto | null): EndpointDto {
-  return {
-    id: row.id,
-    name: row.name,
-    userId: row.accountId,
-    templateId: row.templateId,
-    version: row.version,
-    computeType: row.computeType,
-    gpuTypeIds: row.gpuTypeIds,
-    gpuCount: row.gpuCount,
-    cpuFlavorIds: row.cpuFlavorIds,
-    vcpuCount: row.vcpuCount,
-    instanceIds: row.instanceIds,
-    dataCenterIds: row.dataCenterIds,
-    ...(row.networkVolumeId === null ? {} : { networkVolumeId: row.networkVolumeId }),
-    networkVolumeIds: row.networkVolumeIds,
-    allowedCudaVersions: row.allowedCudaVersions,
-    ...(row.minCudaVersion === null ? {} : { minCudaVersion: row.minCudaVersion }),
-    env: { ...(template?.env ?? {}), ...envOf(row.env) },
-    executionTimeoutMs: row.executionTimeoutMs,
-    idleTimeout: row.idleTimeout,
-    scalerType: row.scalerType,
-    scalerValue: row.scalerValue,
-    workersMin: row.workersMin,
-    workersMax: row.workersMax,
-    flashboot: row.flashboot,
-    type: row.type,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 /** Runs a write; a template or volume deleted between the checks and the write answers 409, not 500. */
 async function referencesKept<T>(write: () => Promise<T>): Promise<T> {
@@ -93,7 +52,7 @@ export class EndpointsService {
     const template = await this.usableTemplate(accountId, input.templateId);
     const config = await this.newConfig(accountId, input, template);
     const row = await referencesKept(() => this.endpoints.create({ ...config, id: newEndpointId(), accountId }));
-    return toDto(row, template);
+    return toEndpointDto(row, template.env);
   }
 
   async list(accountId: string, query: EndpointQuery): Promise<EndpointDto[]> {
@@ -110,7 +69,8 @@ export class EndpointsService {
   }
 
   async get(accountId: string, id: string, query: EndpointQuery): Promise<EndpointDto> {
-    const [dto] = await this.withIncludes(accountId, [await this.require(accountId, id)], query);
+    const row = await this.endpoints.findShown(accountId, id);
+    const [dto] = row ? await this.withIncludes(accountId, [row], query) : [];
     if (!dto) throw new NotFoundError('Endpoint');
     return dto;
   }
@@ -129,7 +89,7 @@ export class EndpointsService {
     const bump = newTemplateId !== null || (input.type !== undefined && input.type !== row.type);
     const updated = await referencesKept(() => this.endpoints.update(accountId, id, changes, bump));
     if (!updated) throw new NotFoundError('Endpoint');
-    return toDto(updated, template);
+    return toEndpointDto(updated, template?.env);
   }
 
   /**
@@ -153,7 +113,7 @@ export class EndpointsService {
     const bump = template.id !== row.templateId;
     const updated = await referencesKept(() => this.endpoints.update(accountId, id, config, bump));
     if (!updated) throw new NotFoundError('Endpoint');
-    return toDto(updated, template);
+    return toEndpointDto(updated, template?.env);
   }
 
   /**
@@ -253,18 +213,19 @@ export class EndpointsService {
     return changes;
   }
 
-  private async withIncludes(accountId: string, rows: Endpoint[], query: EndpointQuery): Promise<EndpointDto[]> {
-    // Every endpoint's template in one read, however many endpoints the page has.
-    const templates = await this.templates.findUsableMany(
-      accountId,
-      rows.map((row) => row.templateId),
-    );
-    const dtos: EndpointDto[] = [];
-    for (const row of rows) {
-      const template = templates.get(row.templateId);
-      const dto = toDto(row, template ?? null);
-      if (query.includeTemplate && template) dto.template = template;
-      dtos.push(dto);
+  /** The endpoints' answers; their templates' env came with them in the same read. */
+  private async withIncludes(accountId: string, rows: ShownEndpoint[], query: EndpointQuery): Promise<EndpointDto[]> {
+    const dtos = rows.map((row) => toEndpointDto(row, this.templates.usableEnv(accountId, row.template)));
+    if (query.includeTemplate && rows.length > 0) {
+      // Every endpoint's template in one read, however many endpoints the page has.
+      const templates = await this.templates.findUsableMany(
+        accountId,
+        rows.map((row) => row.templateId),
+      );
+      dtos.forEach((dto) => {
+        const template = templates.get(dto.templateId);
+        if (template) dto.template = template;
+      });
     }
     if (query.includeWorkers && dtos.length > 0) {
       const [workers, states] = await Promise.all([

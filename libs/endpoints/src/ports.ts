@@ -1,4 +1,5 @@
 import type { EndpointWorkerStateDto, PodDto, TemplateDto, WaitingReasonDto } from '@runplane/contracts';
+import type { EndpointTemplateRow } from './endpoints.repository';
 
 /**
  * What endpoints need from other domains. Domain libs don't import each other, so the app wires these to
@@ -11,6 +12,11 @@ export interface EndpointTemplateSource {
   findUsable(accountId: string, templateId: string): Promise<TemplateDto | null>;
   /** {@link findUsable} for many templates in one read: the usable ones by id. */
   findUsableMany(accountId: string, templateIds: readonly string[]): Promise<Map<string, TemplateDto>>;
+  /**
+   * The env a template brings to its endpoints, from the columns read with them (one query for both); null when the
+   * account may not use the template.
+   */
+  usableEnv(accountId: string, template: EndpointTemplateRow): Record<string, string> | null;
 }
 
 /** The account's network volumes. */

@@ -25,6 +25,9 @@ export interface TemplateRow {
 /** Columns a template update may change (undefined = keep). */
 export type TemplateChanges = Partial<Omit<TemplateRow, 'id' | 'accountId' | 'category' | 'isServerless'>>;
 
+/** The columns of a template that decide who may use it and what variables it brings. */
+export type TemplateEnvRow = Pick<Template, 'accountId' | 'isPublic' | 'isRunpod' | 'env'>;
+
 /** Which templates beyond the caller's own a list includes. */
 export interface TemplateVisibility {
   includePublic: boolean;
@@ -36,6 +39,11 @@ export interface TemplateVisibility {
 const readableBy = (accountId: string): Prisma.TemplateWhereInput => ({
   OR: [{ accountId }, { isPublic: true }, { isRunpod: true }],
 });
+
+/** {@link readableBy} for a row already read (another domain's join brought it). */
+export function isReadableBy(row: TemplateEnvRow, accountId: string): boolean {
+  return row.accountId === accountId || row.isPublic || row.isRunpod;
+}
 
 /** Persistence of templates; every method takes the calling account. */
 export class TemplatesRepository {

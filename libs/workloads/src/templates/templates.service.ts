@@ -8,7 +8,12 @@ import {
 } from '@runplane/contracts';
 import { isUniqueViolation, newId, type Template } from '@runplane/db';
 import { inUseMessage } from '../registry-auth/in-use';
-import type { TemplateChanges, TemplatesRepository } from './templates.repository';
+import {
+  isReadableBy,
+  type TemplateChanges,
+  type TemplateEnvRow,
+  type TemplatesRepository,
+} from './templates.repository';
 
 /** How the templates service checks that registry credentials belong to the caller. */
 export interface RegistryAuthLookup {
@@ -108,6 +113,14 @@ export class TemplatesService {
     if (unique.length === 0) return new Map();
     const rows = await this.templates.findReadableMany(accountId, unique);
     return new Map(rows.map((row) => [row.id, toDto(row, accountId)]));
+  }
+
+  /**
+   * The variables a template brings to what is built from it, from the columns another domain read with its own rows
+   * (an endpoint list reads its templates' env in the same query); null when the caller may not use the template.
+   */
+  usableEnv(accountId: string, row: TemplateEnvRow): Record<string, string> | null {
+    return isReadableBy(row, accountId) ? envOf(row.env) : null;
   }
 
   /** Changes the caller's own template; another account's, even a public one, is not found. */

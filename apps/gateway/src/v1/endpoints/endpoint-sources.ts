@@ -27,6 +27,7 @@ export function templateSource(templates: TemplatesService): EndpointTemplateSou
   return {
     findUsable: (accountId, id): Promise<TemplateDto | null> => orNull(templates.findUsable(accountId, id)),
     findUsableMany: (accountId, ids) => templates.findUsableMany(accountId, ids),
+    usableEnv: (accountId, template) => templates.usableEnv(accountId, template),
   };
 }
 
