@@ -121,15 +121,19 @@ export class KubernetesDriver implements ComputeDriver {
     this.statuses.deleted(podId);
     this.tokens.deleted(podId);
     const pod = cache.pods.get(ownNames.pod(podId), this.namespace);
-    if (pod && (!pod.metadata?.deletionTimestamp || this.statuses.lost(pod))) {
-      await this.writer.deletePod(podId, this.statuses.lost(pod) ? 0 : this.settings.terminationGracePeriodSeconds);
+    const lost = pod !== undefined && this.statuses.lost(pod);
+    // Sent once per pod: until the informer shows it gone, a later pass has nothing to add (but a lost one's force).
+    if (pod && !lost && this.statuses.deletionSent(podId, pod)) return;
+    if (pod && (!pod.metadata?.deletionTimestamp || lost)) {
+      await this.writer.deletePod(podId, lost ? 0 : this.settings.terminationGracePeriodSeconds);
     }
     await this.writer.deleteServices(cache, podId);
     await this.writer.deleteOwned(cache, podId);
     await this.writer.deleteUnusedPullSecrets(cache, pod, podId);
     for (const name of this.tokens.unused(pod ? tokenSecretsOf(pod) : [], this.podOf(cache), cache.secrets))
-      await this.writer.deleteSecret(name);
-    if (!pod) this.tokens.gone(podId);
+      await this.tokens.remove(name, (secret) => this.writer.deleteSecret(secret));
+    if (pod) this.statuses.sentDeletion(podId, pod);
+    else this.tokens.gone(podId);
   }
 
   async status(podId: string): Promise<WorkloadStatus | null> {

@@ -104,6 +104,27 @@ describe('TokenSecrets', () => {
     expect(restarted.leftovers(podCache([]), secretCache(created), 10_000)).toEqual([]);
   });
 
+  it('deletes a Secret once, however many of its workloads find it unused before the informer shows it gone', async () => {
+    const name = tokens.gather('acc1');
+    await Promise.all([tokens.ready('p1', name, { 'p1.k': 'MQ==' }), tokens.ready('p2', name, { 'p2.k': 'Mg==' })]);
+    const pods = [pod('p1', name, true), pod('p2', name, true)];
+    tokens.deleted('p1');
+    tokens.deleted('p2');
+    const deletes: string[] = [];
+    const remove = async (secret: string): Promise<void> => void deletes.push(secret);
+    // Both workloads' deletes, then a sweep, while the cache still holds the Secret.
+    for (const found of [tokens.unused([name], podCache(pods), secretCache(created)), [name]])
+      for (const secret of found) await tokens.remove(secret, remove);
+    tokens.sweep(podCache(pods), secretCache(created), remove, () => undefined);
+    expect(tokens.unused([name], podCache(pods), secretCache(created))).toEqual([]);
+    expect(deletes).toEqual([name]);
+    // Gone from the cache, it is forgotten; a failed delete is tried again.
+    tokens.sweep(podCache([]), secretCache([]), remove, () => undefined);
+    await expect(tokens.remove(name, () => Promise.reject(new Error('apiserver down')))).rejects.toThrow('down');
+    await tokens.remove(name, remove);
+    expect(deletes).toEqual([name, name]);
+  });
+
   it('looks up only the pods a Secret holds keys for, however many pods the namespace has', async () => {
     const name = tokens.gather('acc1');
     await Promise.all([

@@ -40,8 +40,11 @@ export class TokenSecrets {
   private readonly created = new Map<string, string>();
   /** Workloads being deleted (their pods may still show in the cache for a moment). */
   private readonly deleting = new Set<string>();
-  /** Leftover Secrets whose delete is under way. */
-  private readonly sweeping = new Set<string>();
+  /**
+   * Secrets whose delete was sent, until the informer shows them gone: every workload of a Secret finds it unused once
+   * the last of them goes, and the sweep finds it again while the cache still holds it.
+   */
+  private readonly removed = new Set<string>();
 
   constructor(
     private readonly namespace: string,
@@ -92,7 +95,7 @@ export class TokenSecrets {
     secrets: ResourceWatch<V1Secret>,
   ): string[] {
     return [...new Set(names)].filter((name) => {
-      if (this.open.has(name)) return false;
+      if (this.open.has(name) || this.removed.has(name)) return false;
       const secret = secrets.get(name, this.namespace);
       if (secret?.metadata?.labels?.[TOKEN_SECRET_LABEL] !== 'true') return false;
       return !tokenSecretPodIds(secret).some(
@@ -111,19 +114,30 @@ export class TokenSecrets {
     return this.unused(old, podOf, secrets);
   }
 
-  /** Deletes the {@link leftovers} in the background, each once at a time. */
+  /** Deletes the Secret `name` once: until the informer shows it gone, a second call sends nothing. */
+  async remove(name: string, remove: (name: string) => Promise<void>): Promise<void> {
+    if (this.removed.has(name)) return;
+    this.removed.add(name);
+    try {
+      await remove(name);
+    } catch (error) {
+      this.removed.delete(name);
+      throw error;
+    }
+  }
+
+  /** Deletes the {@link leftovers} in the background; forgets the removed Secrets the informer shows gone. */
   sweep(
     podOf: (podId: string) => V1Pod | undefined,
     secrets: ResourceWatch<V1Secret>,
     remove: (name: string) => Promise<void>,
     log: (message: string, error?: unknown) => void,
   ): void {
+    for (const name of this.removed) if (!secrets.get(name, this.namespace)) this.removed.delete(name);
     for (const name of this.leftovers(podOf, secrets)) {
-      if (this.sweeping.has(name)) continue;
-      this.sweeping.add(name);
-      void remove(name)
-        .catch((error: unknown) => log(`removing the unused token Secret ${name} failed`, error))
-        .finally(() => this.sweeping.delete(name));
+      void this.remove(name, remove).catch((error: unknown) =>
+        log(`removing the unused token Secret ${name} failed`, error),
+      );
     }
   }
 

@@ -18,6 +18,12 @@ export class WorkloadStatuses {
    * worker token that revokes the one the pod got.
    */
   private readonly pending = new Map<string, WorkloadStatus>();
+  /**
+   * The pod (its uid) of each deleted workload whose deletion the driver has sent, until the informer shows it gone:
+   * the reconciler calls delete on every pass while the pod is still listed, and under load the informer may not show
+   * its deletion for seconds.
+   */
+  private readonly deletions = new Map<string, string>();
 
   constructor(
     private readonly namespace: string,
@@ -113,12 +119,27 @@ export class WorkloadStatuses {
     this.pending.delete(podId);
   }
 
+  /** Whether the deletion of this very pod (not an earlier or later one of the workload) has been sent. */
+  deletionSent(podId: string, pod: V1Pod): boolean {
+    const uid = pod.metadata?.uid;
+    return uid !== undefined && this.deletions.get(podId) === uid;
+  }
+
+  /** The deletion of `pod` and of the objects it held has been sent. */
+  sentDeletion(podId: string, pod: V1Pod): void {
+    const uid = pod.metadata?.uid;
+    if (uid !== undefined) this.deletions.set(podId, uid);
+  }
+
   /**
    * The informer showed a change of a workload, whose pod is now `pod`: a pod of the generation being created ends the
    * creation, and a preempted one (kube-scheduler deletes it) leaves a tombstone, so the Pod shows why once it is gone.
    */
   observed(podId: string, pod: V1Pod | undefined): void {
-    if (!pod) return;
+    if (!pod) {
+      this.deletions.delete(podId);
+      return;
+    }
     const status = this.of(pod);
     if (this.pending.get(podId)?.generation === status.generation) this.pending.delete(podId);
     if (status.preempted) this.tombstones.set(podId, status);
