@@ -1,4 +1,4 @@
-import { pollUntil, createTestNamespace, kubeTestEnv, type TestNamespace } from '@runplane/testing';
+import { pollUntil, createTestNamespace, kubeTestEnv, TcpProxy, type TestNamespace } from '@runplane/testing';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { createKubeClients, type KubeClients } from './client';
 import { isConflict, isNotFound, kubeErrorMessage } from './errors';
@@ -32,6 +32,19 @@ describe('createKubeClients against a real apiserver', () => {
     const ns = await fromText.core.readNamespace({ name: namespace.name });
     expect(ns.metadata?.name).toBe(namespace.name);
     fromText.close();
+  });
+
+  it('sends request after request over the connections it opened, not a new TLS connection each', async () => {
+    const proxy = await TcpProxy.start(env.connection.server);
+    const viaProxy = createKubeClients({ kubeconfig: proxy.kubeconfigVia(env.kubeconfig), qps: 50, burst: 50 });
+    try {
+      for (let read = 0; read < 20; read += 1)
+        expect((await viaProxy.core.readNamespace({ name: namespace.name })).metadata?.name).toBe(namespace.name);
+      expect(proxy.connections).toBe(1);
+    } finally {
+      viaProxy.close();
+      await proxy.close();
+    }
   });
 
   it('never lets more than `burst` requests out before the bucket refills (queued calls wait)', async () => {

@@ -8,6 +8,8 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private readonly server: Server;
   private refusing = false;
+  /** Client connections forwarded so far. */
+  private forwarded = 0;
 
   private constructor(private readonly target: URL) {
     this.server = createServer((client) => this.forward(client));
@@ -25,6 +27,11 @@ export class TcpProxy {
     const address = this.server.address();
     if (address === null || typeof address === 'string') throw new Error('the proxy has no TCP address');
     return address.port;
+  }
+
+  /** How many client connections the proxy has forwarded (a client that reuses its connections opens few). */
+  get connections(): number {
+    return this.forwarded;
   }
 
   /** `text` (a kubeconfig) with the target's origin pointed at this proxy. */
@@ -50,6 +57,7 @@ export class TcpProxy {
 
   private forward(client: Socket): void {
     if (this.refusing) return void client.resetAndDestroy();
+    this.forwarded += 1;
     const upstream = connect(Number(this.target.port), this.target.hostname);
     for (const socket of [client, upstream]) {
       this.sockets.add(socket);
