@@ -43,14 +43,16 @@ describe('crash-looping workers', () => {
       // Each failure removes the worker and a new one (a new Pod id, a new token) replaces it.
       const replaced = await pollUntil(
         async () => {
-          const issued = await p.db.workerToken.findMany({ where: { endpointId }, distinct: ['workerId'] });
-          return issued.length >= 3 ? issued : undefined;
+          const issued = await p.db.workerToken.findMany({ where: { endpointId }, orderBy: { createdAt: 'asc' } });
+          // The workers in the order they came: a distinct read has no order of its own.
+          const workers = [...new Set(issued.map((token) => token.workerId))];
+          return workers.length >= 3 ? workers : undefined;
         },
         { timeoutMs: 30_000, description: 'three workers in turn' },
       );
       expect(
         await p.db.workerToken.count({
-          where: { endpointId, workerId: { in: replaced.slice(0, 2).map((t) => t.workerId) }, revokedAt: null },
+          where: { endpointId, workerId: { in: replaced.slice(0, 2) }, revokedAt: null },
         }),
       ).toBe(0);
       const published = await pollUntil(
