@@ -85,7 +85,8 @@ export function rewriteAliases(code: string, outFile: string, distDir: string): 
   });
 }
 
-async function compileFile(srcFile: string, outFile: string, distDir: string): Promise<void> {
+/** Compiles one TypeScript file to `outFile` (and its source map), its `@runplane/<lib>` imports pointing into `distDir`. */
+export async function compileFile(srcFile: string, outFile: string, distDir: string): Promise<void> {
   const output = await transformFile(srcFile, { ...SWC_OPTIONS, filename: srcFile, outputPath: outFile });
   mkdirSync(dirname(outFile), { recursive: true });
   const mapName = `${outFile.split(sep).pop() ?? ''}.map`;

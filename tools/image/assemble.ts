@@ -10,7 +10,18 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, posix, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,6 +48,8 @@ export interface AssembledImage {
   env: Record<string, string>;
   /** The flags its CMD gives `node` before the script (see nodeFlagsOf). */
   nodeFlags: string[];
+  /** Stands for the base image's `/usr/local/bin/node` (see baseImageNode). */
+  node: string;
 }
 
 // Under the system temp directory, not HOME: the image's user (10001) must be able to reach the tree.
@@ -178,6 +191,24 @@ function copyFromStage(
 }
 
 /**
+ * The base image's Node (`/usr/local/bin/node` of node:24-bookworm-slim): this process's own binary, copied under
+ * the cache (mode 0755) when missing or older, so the image user can run it wherever this checkout lies (a checkout
+ * under a 0700 directory, as `mktemp -d` makes, is closed to every other user).
+ */
+export function baseImageNode(cacheDir: string): string {
+  const node = join(cacheDir, 'base', 'usr', 'local', 'bin', 'node');
+  const source = statSync(process.execPath);
+  const copied = existsSync(node) ? statSync(node) : undefined;
+  if (copied !== undefined && copied.size === source.size && copied.mtimeMs >= source.mtimeMs) return node;
+  mkdirSync(dirname(node), { recursive: true });
+  const scratch = `${node}.tmp-${process.pid}`;
+  copyFileSync(process.execPath, scratch);
+  chmodSync(scratch, 0o755);
+  renameSync(scratch, node);
+  return node;
+}
+
+/**
  * Assembles the image's WORKDIR tree under the cache directory and returns it. Dependency stages are reused while
  * their inputs are unchanged; everything the final stage copies is copied afresh on every call.
  */
@@ -200,7 +231,13 @@ export async function assembleImage(options: AssembleOptions = {}): Promise<Asse
     const stage = namedStage(stages, copy.from);
     copyFromStage(copy, { dir: await stageRoot(build, stage), stage }, appDir, image.workdir);
   }
-  return { appDir, workdir: image.workdir, env: image.env, nodeFlags: nodeFlagsOf(image.cmd) };
+  return {
+    appDir,
+    workdir: image.workdir,
+    env: image.env,
+    nodeFlags: nodeFlagsOf(image.cmd),
+    node: baseImageNode(cacheDir),
+  };
 }
 
 if (require.main === module) {

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import runpodSdk from 'runpod-sdk';
 import { createEchoEndpoint } from '../platform/test/runner-harness';
 import { type AssembledImage, assembleImage } from './assemble';
-import { treeSnapshot, runInImage, type ImageRun } from './test/image-harness';
+import { echoWorkerDir, treeSnapshot, runInImage, type ImageRun } from './test/image-harness';
 import {
   isReady,
   type PlatformSettings,
@@ -54,6 +54,7 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
   let db: DatabaseClient;
   let redisPrefix: string;
   let schedulerStateDir: string;
+  let workerDir: string;
   let before: Map<string, string>;
   const services: RunningService[] = [];
   let settings: PlatformSettings;
@@ -76,6 +77,7 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
     redisPrefix = testRedisPrefix('image');
     schedulerStateDir = mkdtempSync(join(tmpdir(), 'runplane-image-scheduler-'));
     if (IMAGE_USER !== undefined) chownSync(schedulerStateDir, IMAGE_USER.uid, IMAGE_USER.gid);
+    workerDir = await echoWorkerDir(image, IMAGE_USER);
   }, 1_200_000);
 
   afterAll(async () => {
@@ -83,7 +85,8 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
     await db?.$disconnect();
     await database?.drop();
     if (IMAGE_USER === undefined && image !== undefined) await chmodTree(image.appDir, 'u+w');
-    if (schedulerStateDir !== undefined) rmSync(schedulerStateDir, { recursive: true, force: true });
+    for (const dir of [schedulerStateDir, workerDir])
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     const redis = createRedis(REDIS_URL);
     await cleanupRedisPrefix(redis, redisPrefix);
     await redis.quit();
@@ -151,13 +154,14 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
       appDir: image.appDir,
       imageEnv: image.env,
       nodeFlags: image.nodeFlags,
+      node: image.node,
       databaseUrl: database.url,
       redisUrl: REDIS_URL,
       redisPrefix,
       encryptionKey: randomBytes(32).toString('hex'),
       ports: byName,
       schedulerStateDir,
-      workerDir: REPO_ROOT,
+      workerDir,
       ...(IMAGE_USER === undefined ? {} : { user: IMAGE_USER }),
     };
     for (const name of SERVICES) services.push(startService(name, settings));
@@ -189,7 +193,10 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
     const secret = key.stdout.trim().split('\n').pop() ?? '';
     await startPlatform();
 
-    const endpoint = await createEchoEndpoint(settings.ports.gateway, secret, 0, 2);
+    const endpoint = await createEchoEndpoint(settings.ports.gateway, secret, 0, {
+      idleTimeout: 2,
+      startCmd: ['worker.js'],
+    });
     const sdk = runpodSdk(secret, { baseUrl: `http://127.0.0.1:${settings.ports['job-router']}/v2` }).endpoint(
       endpoint.id,
     );
@@ -230,7 +237,7 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
     if (IMAGE_USER !== undefined) chownSync(dir, IMAGE_USER.uid, IMAGE_USER.gid);
     const [port = 0] = await getFreePorts(1);
     const env = {
-      PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+      PATH: [dirname(image.node), '/usr/bin', '/bin'].join(':'),
       ...image.env,
       DATABASE_URL: database.url,
       RUNPLANE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
@@ -240,7 +247,7 @@ describe('the container image (its file tree, assembled from the Dockerfile, run
       VOLUME_S3_PORT: String(port),
     };
     // Without VOLUME_S3_ENGINE_OPTIONAL a missing engine stops it at start: ready means it found and started one.
-    const child = spawn(process.execPath, [...image.nodeFlags, 'dist/apps/volume-s3/main.js'], {
+    const child = spawn(image.node, [...image.nodeFlags, 'dist/apps/volume-s3/main.js'], {
       cwd: image.appDir,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

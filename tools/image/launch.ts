@@ -30,6 +30,8 @@ export interface PlatformSettings {
   /** The scheduler's local driver: where it keeps pid files, and where relative worker commands run. */
   schedulerStateDir: string;
   workerDir: string;
+  /** The `node` that runs the services (default this process's own); `dist` mode gives the image's. */
+  node?: string;
   /** Run as this user (only root may); the image runs as 10001:10001. */
   user?: { uid: number; gid: number };
 }
@@ -45,7 +47,7 @@ export function serviceCommand(name: ServiceName, mode: PlatformSettings['mode']
 export function serviceEnv(name: ServiceName, settings: PlatformSettings): Record<string, string> {
   const env: Record<string, string> = {
     // Node's own directory first, as `node` is on the image's PATH.
-    PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    PATH: [dirname(settings.node ?? process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
     ...settings.imageEnv,
     HOST: '127.0.0.1',
     PORT: String(settings.ports[name]),
@@ -77,7 +79,7 @@ export interface RunningService {
 /** Starts one service (not waiting for it to be ready). */
 export function startService(name: ServiceName, settings: PlatformSettings): RunningService {
   const cwd = settings.mode === 'dist' ? settings.appDir : REPO_ROOT;
-  const child = spawn(process.execPath, serviceCommand(name, settings.mode, settings.nodeFlags), {
+  const child = spawn(settings.node ?? process.execPath, serviceCommand(name, settings.mode, settings.nodeFlags), {
     cwd,
     env: serviceEnv(name, settings),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,7 +17,7 @@ describe('npm start (smoke)', () => {
    * jobs, and ends it once it has been idle for the endpoint's idleTimeout.
    */
   async function runJobsOnLocalWorkers(gatewayPort: number, jobApiPort: number, secret: string): Promise<void> {
-    const endpoint = await createEchoEndpoint(gatewayPort, secret, 0, 2);
+    const endpoint = await createEchoEndpoint(gatewayPort, secret, 0, { idleTimeout: 2 });
     const sdk = runpodSdk(secret, { baseUrl: `http://127.0.0.1:${jobApiPort}/v2` }).endpoint(endpoint.id);
     if (!sdk) throw new Error('runpod-sdk returned no endpoint');
 

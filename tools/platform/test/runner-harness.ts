@@ -147,15 +147,24 @@ export async function postV1(
   return JSON.parse(text) as { id: string };
 }
 
+/** How {@link createEchoEndpoint} shapes the endpoint beyond its minimum workers. */
+export interface EchoEndpointOptions {
+  /** Seconds a worker may idle before it is scaled down (default 5). */
+  idleTimeout?: number;
+  /** The worker's arguments to `node` (default: the echo worker's source through the SWC loader). */
+  startCmd?: string[];
+}
+
 /** An echo-worker endpoint with `workersMin` workers kept running. */
 export async function createEchoEndpoint(
   gatewayPort: number,
   secret: string,
   workersMin: number,
-  idleTimeout = 5,
+  options: EchoEndpointOptions = {},
 ): Promise<{ id: string }> {
   const template = await postV1(gatewayPort, secret, '/templates', {
     ...ECHO_WORKER_TEMPLATE,
+    ...(options.startCmd === undefined ? {} : { dockerStartCmd: options.startCmd }),
     name: `echo-${workersMin}-${Date.now()}`,
   });
   return postV1(gatewayPort, secret, '/endpoints', {
@@ -165,7 +174,7 @@ export async function createEchoEndpoint(
     gpuCount: 1,
     workersMin,
     workersMax: Math.max(1, workersMin),
-    idleTimeout,
+    idleTimeout: options.idleTimeout ?? 5,
     scalerType: 'QUEUE_DELAY',
     scalerValue: 1,
   });
