@@ -6,16 +6,17 @@ const t = (seconds: number): Date => new Date(Date.UTC(2026, 10, 24, 12, 0, seco
 class Rows {
   readonly rows = new Map<string, Record<string, string>>();
   readonly queries: string[][] = [];
-  async record(id: string, phases: Readonly<Record<string, Date>>): Promise<void> {
-    const added = Object.fromEntries(Object.entries(phases).map(([phase, at]) => [phase, at.toISOString()]));
-    this.rows.set(id, { ...added, ...this.rows.get(id) });
-  }
-  async read(id: string): Promise<{ phases: Record<string, string>; createdAt: Date }> {
-    return { phases: this.rows.get(id) ?? {}, createdAt: t(0) };
+  readonly writes: string[][] = [];
+  async recordMany(records: readonly { podId: string; phases: Readonly<Record<string, Date>> }[]): Promise<void> {
+    this.writes.push(records.map((record) => record.podId));
+    for (const { podId, phases } of records) {
+      const added = Object.fromEntries(Object.entries(phases).map(([phase, at]) => [phase, at.toISOString()]));
+      this.rows.set(podId, { ...added, ...this.rows.get(podId) });
+    }
   }
   async readMany(ids: readonly string[]): Promise<Map<string, { phases: Record<string, string>; createdAt: Date }>> {
     this.queries.push([...ids]);
-    return new Map(await Promise.all(ids.map(async (id) => [id, await this.read(id)] as const)));
+    return new Map(ids.map((id) => [id, { phases: this.rows.get(id) ?? {}, createdAt: t(0) }]));
   }
 }
 
@@ -132,6 +133,17 @@ describe('ColdStarts', () => {
       scheduled: t(3).toISOString(),
       containerStarted: t(4).toISOString(),
     });
+  });
+
+  it('reads and writes the workers noted in one turn in one query each', async () => {
+    const rows = new Rows();
+    const coldStarts = new ColdStarts(rows);
+    await Promise.all(['x', 'y', 'z'].map((id) => coldStarts.note(id, { scheduled: t(2) })));
+    expect(rows.queries).toEqual([['x', 'y', 'z']]);
+    // Each row's placement (its creation) and its scheduling, written together.
+    expect(rows.writes.flat().sort()).toEqual(['x', 'x', 'y', 'y', 'z', 'z']);
+    expect(rows.writes.length).toBeLessThanOrEqual(2);
+    expect(rows.rows.get('y')).toEqual({ placed: t(0).toISOString(), scheduled: t(2).toISOString() });
   });
 
   it('keeps a driver’s pull reported after the container started, and dates a pull never reported at the start', async () => {

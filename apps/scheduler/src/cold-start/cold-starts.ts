@@ -1,5 +1,6 @@
 import { COLD_START_PHASES, type ColdStartPhase } from '@runplane/contracts';
-import type { ColdStartRow, ColdStartsRepository } from '@runplane/workloads';
+import type { ColdStartRecord, ColdStartRow, ColdStartsRepository } from '@runplane/workloads';
+import { MicroBatch } from '../batching/micro-batch';
 import type { WorkloadStatus } from '../drivers/compute-driver';
 
 /** Where each phase's seconds go (the `runplane_worker_cold_start_seconds` histogram). */
@@ -31,6 +32,7 @@ function bounds(reached: Reached, phase: ColdStartPhase): { before: number | nul
  * autoscaler and the reconciler note what they see, each phase is kept once, in order (a phase seen late is dated no
  * earlier than the one before it), written to the worker's row and observed in the histogram as the time since the
  * phase before it. A restarted scheduler reads what the row holds before noting more, so nothing is counted twice.
+ * The rows read and written in one event-loop turn (a pass noting hundreds of workers) take one query each way.
  */
 export class ColdStarts {
   private readonly workers = new Map<string, Promise<Reached>>();
@@ -42,7 +44,19 @@ export class ColdStarts {
 
   private histogram: PhaseSeconds | null = null;
 
-  constructor(private readonly repository: Pick<ColdStartsRepository, 'record' | 'read' | 'readMany'>) {}
+  private readonly reads: MicroBatch<string, ColdStartRow | null>;
+  private readonly writes: MicroBatch<ColdStartRecord, undefined>;
+
+  constructor(private readonly repository: Pick<ColdStartsRepository, 'recordMany' | 'readMany'>) {
+    this.reads = new MicroBatch(async (ids) => {
+      const rows = await repository.readMany([...new Set(ids)]);
+      return ids.map((id) => rows.get(id) ?? null);
+    });
+    this.writes = new MicroBatch(async (records) => {
+      await repository.recordMany(records);
+      return records.map(() => undefined);
+    });
+  }
 
   /** Reads the rows of the workers not read yet in one query (a pass's workers, before it notes them one by one). */
   async preload(workerIds: readonly string[]): Promise<void> {
@@ -77,7 +91,7 @@ export class ColdStarts {
       added[phase] = new Date(at);
       if (before !== null) this.histogram?.observe({ phase }, (at - before) / 1000);
     }
-    if (Object.keys(added).length > 0) await this.repository.record(workerId, added);
+    if (Object.keys(added).length > 0) await this.writes.load({ podId: workerId, phases: added });
   }
 
   /** The furthest phase any of these workers reached (null when none reached one this scheduler knows of). */
@@ -112,7 +126,7 @@ export class ColdStarts {
     }
     if (row && !reached.has('placed')) {
       reached.set('placed', row.createdAt.getTime());
-      await this.repository.record(workerId, { placed: row.createdAt });
+      await this.writes.load({ podId: workerId, phases: { placed: row.createdAt } });
     }
     this.known.set(workerId, reached);
     return reached;
@@ -132,7 +146,7 @@ export class ColdStarts {
   private reached(workerId: string): Promise<Reached> {
     let loading = this.workers.get(workerId);
     if (!loading) {
-      loading = this.repository.read(workerId).then((row) => this.fromRow(workerId, row));
+      loading = this.reads.load(workerId).then((row) => this.fromRow(workerId, row));
       this.track(workerId, loading);
     }
     return loading;

@@ -1,5 +1,11 @@
 import type { DbClient } from '@runplane/db';
 
+/** Phases to add to a worker's row (see {@link ColdStartsRepository.recordMany}). */
+export interface ColdStartRecord {
+  podId: string;
+  phases: Readonly<Record<string, Date>>;
+}
+
 /** A worker's recorded phases (phase → ISO time) and when its row was created. */
 export interface ColdStartRow {
   phases: Record<string, string>;
@@ -16,19 +22,24 @@ const phasesOf = (value: unknown): Record<string, string> =>
 export class ColdStartsRepository {
   constructor(private readonly db: DbClient) {}
 
-  /** Adds the phases the row does not hold yet. */
-  async record(podId: string, phases: Readonly<Record<string, Date>>): Promise<void> {
-    const added = JSON.stringify(Object.fromEntries(Object.entries(phases).map(([k, at]) => [k, at.toISOString()])));
+  /**
+   * Adds to each row the phases it does not hold yet, in one statement. Phases given twice for one Pod are merged,
+   * the first given winning, as the row's own phases win over any given.
+   */
+  async recordMany(records: readonly ColdStartRecord[]): Promise<void> {
+    const merged = new Map<string, Record<string, string>>();
+    for (const { podId, phases } of records) {
+      const iso = Object.fromEntries(Object.entries(phases).map(([phase, at]) => [phase, at.toISOString()]));
+      merged.set(podId, { ...iso, ...merged.get(podId) });
+    }
+    if (merged.size === 0) return;
+    const rows = JSON.stringify([...merged].map(([id, added]) => ({ id, added })));
     await this.db.$executeRaw`
-      UPDATE "pods" SET "coldStart" = ${added}::jsonb || COALESCE("coldStart", '{}'::jsonb) WHERE "id" = ${podId}`;
+      UPDATE "pods" AS p SET "coldStart" = v.added || COALESCE(p."coldStart", '{}'::jsonb)
+      FROM jsonb_to_recordset(${rows}::jsonb) AS v(id text, added jsonb) WHERE p."id" = v.id`;
   }
 
-  /** The phases a worker reached and when its row was created (its placement), or null when it has no row. */
-  async read(podId: string): Promise<ColdStartRow | null> {
-    return (await this.readMany([podId])).get(podId) ?? null;
-  }
-
-  /** {@link read} for many workers in one query; a worker without a row is absent. */
+  /** The phases each worker reached and when its row was created, in one query; a worker without a row is absent. */
   async readMany(podIds: readonly string[]): Promise<Map<string, ColdStartRow>> {
     const rows = await this.db.pod.findMany({
       where: { id: { in: [...podIds] } },

@@ -28,7 +28,7 @@ export {
   type PodCpuFlavor,
   type PodGpuType,
 } from './pod-pricing';
-export { ColdStartsRepository, type ColdStartRow } from './cold-starts.repository';
+export { type ColdStartRecord, ColdStartsRepository, type ColdStartRow } from './cold-starts.repository';
 export { PodsStateRepository, type ObservedFields, type PodRecord, type PodState } from './pods-state.repository';
 export { WorkloadExtrasRepository, type WorkloadExtrasRow } from './workload-extras.repository';
 export { createWorkloadExtrasReader, WorkloadExtrasReader, type WorkloadExtras } from './workload-extras';
