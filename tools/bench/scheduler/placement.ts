@@ -2,27 +2,13 @@
 // and the autoscaler's reaction to a queued job.
 import type { createPrismaClient } from '@runplane/db';
 import type { RedisJobEngine } from '@runplane/jobs';
-import {
-  GPU_RESOURCE,
-  isNotFound,
-  type KubeClients,
-  LABELS,
-  PRIORITY_CLASS_NAMES,
-  type V1Pod,
-  watchResource,
-} from '@runplane/kube';
-import {
-  createTestNamespace,
-  GPU_PRODUCT_LABEL,
-  type KubeControlPlane,
-  NODE_POOL_LABEL,
-  pollUntil,
-} from '@runplane/testing';
+import { isNotFound, type KubeClients, LABELS, type V1Pod, watchResource } from '@runplane/kube';
+import { createTestNamespace, type KubeControlPlane, pollUntil } from '@runplane/testing';
 import type { SchedulerRuntime } from '../../../apps/scheduler/src/scheduler-runtime';
 import { type CpuByParty, cpuSnapshot, perPod } from './cpu';
+import { directPodBody, type DirectPodShape } from './direct-pods';
 
-/** The kwok GPU node pool of the bench. */
-export const POOL = 'bench-scheduler';
+export { POOL } from './direct-pods';
 const seconds = (start: number): number => (performance.now() - start) / 1000;
 
 /** Seconds until every pod was bound, and the CPU each party spent in exactly that time (per pod). */
@@ -70,24 +56,18 @@ function ignoreNotFound(error: unknown): void {
   if (!isNotFound(error)) throw error;
 }
 
-/** kube-scheduler alone: the same GPU pods created directly, 50 requests in flight. */
+/**
+ * kube-scheduler alone: the pods Runplane would create for as many workers (or, with `shape` 'minimal', bare GPU pods)
+ * created directly, 50 requests in flight (see direct-pods.ts).
+ */
 export async function baselineBindRate(
   plane: KubeControlPlane,
   kube: KubeClients,
   count: number,
+  shape: DirectPodShape = 'worker',
 ): Promise<{ rate: number; cpuMsPerPod: CpuByParty }> {
   const ns = await createTestNamespace('bench-direct', plane.kubeconfigPath);
-  const body = (index: number): V1Pod => ({
-    metadata: { name: `direct-${index}` },
-    spec: {
-      priorityClassName: PRIORITY_CLASS_NAMES.onDemand,
-      nodeSelector: { [NODE_POOL_LABEL]: POOL, [GPU_PRODUCT_LABEL]: 'NVIDIA-GeForce-RTX-4090' },
-      tolerations: [{ key: GPU_RESOURCE, operator: 'Exists', effect: 'NoSchedule' }],
-      containers: [
-        { name: 'workload', image: 'runplane/echo-worker:dev', resources: { limits: { [GPU_RESOURCE]: '1' } } },
-      ],
-    },
-  });
+  const body = directPodBody(shape, ns.name);
   try {
     const bound = await timeToBind({ plane, kube, namespace: ns.name, count }, async () => {
       let next = 0;
