@@ -35,6 +35,7 @@ export {
   type EndpointWorkerStates,
   type WorkerState,
   type WorkerStateEntry,
+  type WorkerStatesPatch,
 } from './worker-states';
 
 /** What the endpoints service is built from: the database and the other domains it reads. */

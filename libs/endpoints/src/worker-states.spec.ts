@@ -60,4 +60,35 @@ describe('WorkerStateStore', () => {
     await store.replace('ep-wait', [{ workerId: 'a', state: 'idle' }]);
     expect((await store.read('ep-wait')).waiting).toBeNull();
   });
+
+  it('patches part of the states: sets and drops entries, keeps or drops the waiting reason, and restarts the expiry', async () => {
+    const waiting = { code: 'NO_CAPACITY' as const, message: 'No capacity', at: '2026-11-24T12:00:00.000Z' };
+    await store.replace(
+      'ep-patch',
+      [
+        { workerId: 'a', state: 'initializing' },
+        { workerId: 'b', state: 'initializing' },
+      ],
+      waiting,
+    );
+    await redis.expire('workers:state:ep-patch', 5);
+    await store.patch('ep-patch', {
+      set: [
+        { workerId: 'a', state: 'idle' },
+        { workerId: 'c', state: 'running' },
+      ],
+      removed: ['b'],
+    });
+    const patched = await store.read('ep-patch');
+    expect(patched.workers).toEqual([
+      { workerId: 'a', state: 'idle' },
+      { workerId: 'c', state: 'running' },
+    ]);
+    expect(patched.waiting).toEqual(waiting);
+    expect(await redis.ttl('workers:state:ep-patch')).toBeGreaterThan(5);
+    await store.patch('ep-patch', { set: [], removed: [], waiting: null });
+    expect((await store.read('ep-patch')).waiting).toBeNull();
+    await store.patch('ep-patch', { set: [], removed: ['a', 'c'] });
+    expect(await redis.exists('workers:state:ep-patch')).toBe(0);
+  });
 });

@@ -26,9 +26,26 @@ const WAITING_FIELD = '@waiting';
 /** States expire if the scheduler stops publishing them (a stale "idle" must not look like capacity). */
 const TTL_SECONDS = 30;
 
+/** A change to part of an endpoint's worker states (see {@link WorkerStateStore.patch}). */
+export interface WorkerStatesPatch {
+  /** Entries written, new or changed. */
+  set: readonly WorkerStateEntry[];
+  /** Worker ids whose entries go. */
+  removed: readonly string[];
+  /** The new waiting reason, `null` to drop it, left out to keep it. */
+  waiting?: WaitingReasonDto | null;
+}
+
+/** The hash fields of worker state entries: worker id → JSON of its state and reason. */
+function entryFields(entries: readonly WorkerStateEntry[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const entry of entries) fields[entry.workerId] = JSON.stringify({ state: entry.state, reason: entry.reason });
+  return fields;
+}
+
 /**
  * Worker states per endpoint in Redis, written by the scheduler's autoscaler and read by the job-router's /health.
- * One hash per endpoint, replaced as a whole each pass. `redis` is a client with the deployment's key prefix.
+ * One hash per endpoint, replaced as a whole or changed in part. `redis` is a client with the deployment's key prefix.
  */
 export class WorkerStateStore {
   constructor(private readonly redis: Redis) {}
@@ -45,14 +62,29 @@ export class WorkerStateStore {
   ): Promise<void> {
     const key = this.key(endpointId);
     const transaction = this.redis.multi().del(key);
-    const fields = Object.fromEntries(
-      workers.map((entry) => [entry.workerId, JSON.stringify({ state: entry.state, reason: entry.reason })]),
-    );
+    const fields = entryFields(workers);
     if (waiting) fields[WAITING_FIELD] = JSON.stringify(waiting);
     if (Object.keys(fields).length > 0) {
       transaction.hset(key, fields);
       transaction.expire(key, TTL_SECONDS);
     }
+    await transaction.exec();
+  }
+
+  /**
+   * Changes part of an endpoint's worker states in one transaction: `set` entries are written, `removed` worker ids
+   * dropped, and the waiting reason written (`null`: dropped; left out: kept). The expiry restarts, as on a replace.
+   */
+  async patch(endpointId: string, change: WorkerStatesPatch): Promise<void> {
+    const key = this.key(endpointId);
+    const fields = entryFields(change.set);
+    const removed = [...change.removed];
+    if (change.waiting) fields[WAITING_FIELD] = JSON.stringify(change.waiting);
+    else if (change.waiting === null) removed.push(WAITING_FIELD);
+    const transaction = this.redis.multi();
+    if (removed.length > 0) transaction.hdel(key, ...removed);
+    if (Object.keys(fields).length > 0) transaction.hset(key, fields);
+    transaction.expire(key, TTL_SECONDS);
     await transaction.exec();
   }
 
