@@ -1,7 +1,7 @@
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, pollUntil, testRedisPrefix } from '@runplane/testing';
 import { RateLimiterRedis } from '@runplane/http';
-import { JobRateLimiter, RateLimitedError } from '../src/limits/job-rate-limiter';
+import { JobRateLimiter, LIMIT_SCRIPTS, RateLimitedError } from '../src/limits/job-rate-limiter';
 import { DEFAULT_LIMITS, type LimitedOperation, parseLimitOverrides } from '../src/limits/limit-table';
 
 describe('JobRateLimiter (Redis)', () => {
@@ -125,9 +125,9 @@ describe('JobRateLimiter (Redis)', () => {
       outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
     const times = <T>(n: number, value: T): T[] => Array.from({ length: n }, () => value);
 
-    it('counts a burst with one consume of n points, admits exactly the limit in arrival order and refuses the rest with 429 info', async () => {
+    it('counts a burst with one call of n points, admits exactly the limit in arrival order and refuses the rest with 429 info', async () => {
       running = 0;
-      const consume = jest.spyOn(RateLimiterRedis.prototype, 'consume');
+      const count = jest.spyOn(LIMIT_SCRIPTS.count, 'run');
       const rl = withLimits('run=3/0');
       const outcomes = await burst(rl, 'ep-burst', 'run', 8);
       expect(statuses(outcomes)).toEqual([...times(3, 'fulfilled'), ...times(5, 'rejected')]);
@@ -140,7 +140,15 @@ describe('JobRateLimiter (Redis)', () => {
         const { retryAfterSeconds } = reason as RateLimitedError;
         expect(retryAfterSeconds >= 1 && retryAfterSeconds <= 10).toBe(true);
       }
-      expect(consume.mock.calls).toEqual([['ep-burst:run', 8]]);
+      expect(count.mock.calls.map(([, args]) => args)).toEqual([
+        {
+          rateKey: 'limits:rate:ep-burst:run',
+          busyKey: 'limits:busy:ep-burst:run',
+          points: 8,
+          windowSeconds: 10,
+          holdSeconds: 0,
+        },
+      ]);
       expect(await redis.get('limits:rate:ep-burst:run')).toBe('8');
     });
 
@@ -157,8 +165,9 @@ describe('JobRateLimiter (Redis)', () => {
       expect([run?.status, cancel?.status]).toEqual(['rejected', 'fulfilled']);
     });
 
-    it('refuses concurrent holders beyond the limit, gives back their slots at once, and frees all with one reward', async () => {
-      const reward = jest.spyOn(RateLimiterRedis.prototype, 'reward');
+    it('refuses concurrent holders beyond the limit, gives back their slots at once, and frees all with one give-back', async () => {
+      const giveBack = jest.spyOn(LIMIT_SCRIPTS.giveBack, 'run');
+      const given = () => giveBack.mock.calls.map(([, args]) => [args.busyKey, args.points]);
       const rl = withLimits('cancel=0/3');
       const outcomes = await burst(rl, 'ep-busy', 'cancel', 5);
       expect(statuses(outcomes)).toEqual([...times(3, 'fulfilled'), ...times(2, 'rejected')]);
@@ -169,17 +178,17 @@ describe('JobRateLimiter (Redis)', () => {
           message: 'Too many concurrent cancel requests for this endpoint (limit 3)',
         });
       }
-      // The refused requests' slots were given back (one reward) before they were answered.
-      expect(reward.mock.calls).toEqual([['ep-busy:cancel', 2]]);
+      // The refused requests' slots were given back (one call) before they were answered.
+      expect(given()).toEqual([['limits:busy:ep-busy:cancel', 2]]);
       expect(await redis.get('limits:busy:ep-busy:cancel')).toBe('3');
       const releases = admittedReleases(outcomes);
       const first = releases[0];
       if (!first) throw new Error('no release');
-      // Releases of one turn (one repeated: still idempotent) go out as one reward.
+      // Releases of one turn (one repeated: still idempotent) go out as one call.
       await Promise.all([...releases, first].map((release) => release()));
-      expect(reward.mock.calls).toEqual([
-        ['ep-busy:cancel', 2],
-        ['ep-busy:cancel', 3],
+      expect(given()).toEqual([
+        ['limits:busy:ep-busy:cancel', 2],
+        ['limits:busy:ep-busy:cancel', 3],
       ]);
       expect(await redis.get('limits:busy:ep-busy:cancel')).toBe('0');
       await first();
@@ -198,10 +207,10 @@ describe('JobRateLimiter (Redis)', () => {
       expect(await redis.get('limits:busy:ep-order:cancel')).toBe('0');
     });
 
-    it('fails the whole batch with the Redis error and gives back the slots it took', async () => {
-      const reward = jest.spyOn(RateLimiterRedis.prototype, 'reward');
+    it('fails the whole batch with the Redis error and takes no slot', async () => {
+      const giveBack = jest.spyOn(LIMIT_SCRIPTS.giveBack, 'run');
       const rl = withLimits('cancel=5/5');
-      // A key of the wrong type makes Redis fail the rate counter's script (WRONGTYPE); the slot counter works.
+      // A key of the wrong type makes Redis fail the rate counter (WRONGTYPE); the slot counter would work.
       await redis.hset('limits:rate:ep-broken:cancel', 'x', '1');
       const outcomes = await burst(rl, 'ep-broken', 'cancel', 4);
       expect(statuses(outcomes)).toEqual(times(4, 'rejected'));
@@ -209,18 +218,18 @@ describe('JobRateLimiter (Redis)', () => {
       expect(String(error)).toMatch(/WRONGTYPE/);
       expect(error).not.toBeInstanceOf(RateLimitedError);
       for (const other of others) expect(other).toBe(error);
-      expect(reward.mock.calls).toEqual([['ep-broken:cancel', 4]]);
-      expect(await redis.get('limits:busy:ep-broken:cancel')).toBe('0');
+      expect(giveBack).not.toHaveBeenCalled();
+      expect(await redis.get('limits:busy:ep-broken:cancel')).toBeNull();
     });
 
     it('gives back nothing when the slot counter itself failed', async () => {
-      const reward = jest.spyOn(RateLimiterRedis.prototype, 'reward');
+      const giveBack = jest.spyOn(LIMIT_SCRIPTS.giveBack, 'run');
       const rl = withLimits('cancel=5/5');
       await redis.hset('limits:busy:ep-broken-busy:cancel', 'x', '1');
       const outcomes = await burst(rl, 'ep-broken-busy', 'cancel', 3);
       expect(statuses(outcomes)).toEqual(times(3, 'rejected'));
       for (const reason of reasons(outcomes)) expect(String(reason)).toMatch(/WRONGTYPE/);
-      expect(reward).not.toHaveBeenCalled();
+      expect(giveBack).not.toHaveBeenCalled();
       // As before batching, the requests were still counted against the rate.
       expect(await redis.get('limits:rate:ep-broken-busy:cancel')).toBe('3');
     });
@@ -244,5 +253,37 @@ describe('JobRateLimiter (Redis)', () => {
       expect(statuses(outcomes)).toEqual([...times(2, 'fulfilled'), ...times(2, 'rejected')]);
       for (const reason of reasons(outcomes)) expect(reason).toBe(unavailable);
     });
+  });
+
+  it('counts on the counters rate-limiter-flexible keeps, so replicas of earlier versions share them', async () => {
+    // An earlier replica's counters: rate-limiter-flexible's RateLimiterRedis under the same key prefixes.
+    const earlierRate = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: 'limits:rate',
+      points: 1e9,
+      duration: 10,
+    });
+    const earlierBusy = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: 'limits:busy',
+      points: 1e9,
+      duration: 60,
+    });
+    await earlierRate.consume('ep-upgrade:cancel', 2);
+    await earlierBusy.consume('ep-upgrade:cancel', 1);
+    const rl = new JobRateLimiter(
+      redis,
+      { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('cancel=3/2'), maxHoldMs: 60_000 },
+      workers,
+    );
+    const release = await rl.acquire('ep-upgrade', 'cancel');
+    await expect(rl.acquire('ep-upgrade', 'cancel')).rejects.toMatchObject({
+      message: expect.stringContaining('Rate limit'),
+    });
+    expect((await earlierRate.get('ep-upgrade:cancel'))?.consumedPoints).toBe(4);
+    expect((await earlierBusy.get('ep-upgrade:cancel'))?.consumedPoints).toBe(2);
+    await release();
+    expect((await earlierBusy.get('ep-upgrade:cancel'))?.consumedPoints).toBe(1);
+    expect(await redis.pttl('limits:busy:ep-upgrade:cancel')).toBeGreaterThan(0);
   });
 });

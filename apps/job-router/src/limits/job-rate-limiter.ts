@@ -1,7 +1,6 @@
 import { DomainError } from '@runplane/contracts';
 import { atTurnEnd } from '@runplane/event-loop';
-import type { Redis } from '@runplane/queue';
-import { RateLimiterRedis, type RateLimiterRes } from '@runplane/http';
+import { defineLuaScript, type Redis } from '@runplane/queue';
 import { DEFAULT_LIMITS, type LimitedOperation, type OperationLimit } from './limit-table';
 
 /** A request over an endpoint's rate or concurrency limit (429); `retryAfterSeconds` goes into `Retry-After`. */
@@ -30,8 +29,67 @@ export interface JobRateLimitOptions {
   keyPrefix?: string;
 }
 
-/** Counting is ours (the effective limit changes with the worker count), so the library never rejects. */
-const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+/**
+ * One counter: created at 0 with its window's expiry unless it exists, raised by the points (lowered when they are
+ * negative), and read with the milliseconds left in its window (a counter found without an expiry gets one). Errors
+ * (a key of another type) are returned, not raised, so the caller decides what is undone.
+ */
+const COUNT_STEP = `
+local function count(key, points, seconds)
+  local made = redis.pcall('SET', key, 0, 'EX', seconds, 'NX')
+  if type(made) == 'table' and made.err then return made end
+  local consumed = redis.pcall('INCRBY', key, points)
+  if type(consumed) == 'table' then return consumed end
+  local ttl = redis.call('PTTL', key)
+  if ttl == -1 then
+    redis.call('EXPIRE', key, seconds)
+    ttl = 1000 * seconds
+  end
+  return {consumed, ttl}
+end
+`;
+
+/** What one batch of acquires counted: requests in the window and held slots (each null when not counted). */
+type Counted = [rate: [consumed: number, msLeft: number] | null, held: number | null];
+
+/**
+ * The scripts behind the limits. The counters are those rate-limiter-flexible's RateLimiterRedis keeps (same keys and
+ * steps), so replicas of earlier versions share them during an upgrade; both counters of a batch are counted in one
+ * call. KEYS: the rate and the slot counter. ARGV: points, the window's seconds (0: rate not counted), the hold's
+ * seconds (0: slots not counted). The rate is counted first: when its counter fails, no slot is taken; when the slot
+ * counter fails, the rate stays counted, as for a request refused after it was counted.
+ */
+export const LIMIT_SCRIPTS = {
+  count: defineLuaScript<
+    { rateKey: string; busyKey: string; points: number; windowSeconds: number; holdSeconds: number },
+    Counted
+  >(
+    `${COUNT_STEP}
+local points, windowSeconds, holdSeconds = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local rate, held = false, false
+if windowSeconds > 0 then
+  rate = count(KEYS[1], points, windowSeconds)
+  if rate.err then return rate end
+end
+if holdSeconds > 0 then
+  local slots = count(KEYS[2], points, holdSeconds)
+  if slots.err then return slots end
+  held = slots[1]
+end
+return {rate, held}
+`,
+    (a) => ({ keys: [a.rateKey, a.busyKey], argv: [a.points, a.windowSeconds, a.holdSeconds] }),
+  ),
+  /** Gives back slots: KEYS the slot counter, ARGV points and the hold's seconds. */
+  giveBack: defineLuaScript<{ busyKey: string; points: number; holdSeconds: number }, unknown>(
+    `${COUNT_STEP}
+local given = count(KEYS[1], -tonumber(ARGV[1]), tonumber(ARGV[2]))
+if given.err then return given end
+return 1
+`,
+    (a) => ({ keys: [a.busyKey], argv: [a.points, a.holdSeconds] }),
+  ),
+};
 
 /** Gives back the concurrency slot a request held. */
 export type Release = () => Promise<void>;
@@ -54,47 +112,36 @@ interface PendingAcquire {
   readonly waiters: Array<{ resolve: (release: Release) => void; reject: (reason: unknown) => void }>;
 }
 
-/** Slots of one key given back together: one reward, whose outcome every giver shares. */
+/** Slots of one key given back together: one give-back, whose outcome every giver shares. */
 interface PendingReturn {
   points: number;
   readonly sent: Promise<void>;
 }
 
 /**
- * Per-endpoint, per-operation limits on Redis through rate-limiter-flexible, shared by every job-router replica:
+ * Per-endpoint, per-operation limits on Redis, shared by every job-router replica:
  * requests per fixed window against max(base, running workers × per-worker value), and concurrent requests (a
  * counter of held slots whose key lapses after `maxHoldMs`, so a crashed replica's slots are forgotten). A taken
  * concurrency slot is given back by the returned release.
  *
- * Group commit: the acquires of one key in one event-loop turn cost one consume of n points per counter, and its
- * releases in one turn one reward; each request still gets exactly what n sequential acquires would give it.
+ * Group commit: the acquires of one key in one event-loop turn cost one call counting n points on both counters, and
+ * its releases in one turn one give-back; each request still gets exactly what n sequential acquires would give it.
  */
 export class JobRateLimiter {
-  private readonly rate: RateLimiterRedis;
-  private readonly concurrency: RateLimiterRedis;
+  private readonly keyPrefix: string;
+  private readonly windowSeconds: number;
+  private readonly holdSeconds: number;
   private readonly acquiring = new Map<string, PendingAcquire>();
   private readonly returning = new Map<string, PendingReturn>();
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly options: JobRateLimitOptions,
     private readonly workers: RunningWorkerCount,
   ) {
-    const prefix = `${options.keyPrefix ?? ''}limits`;
-    const windowSeconds = Math.max(1, Math.ceil(options.windowMs / 1000));
-    this.rate = new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `${prefix}:rate`,
-      points: UNBOUNDED,
-      duration: windowSeconds,
-    });
-    const holdSeconds = Math.max(1, Math.ceil(options.maxHoldMs / 1000));
-    this.concurrency = new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `${prefix}:busy`,
-      points: UNBOUNDED,
-      duration: holdSeconds,
-    });
+    this.keyPrefix = `${options.keyPrefix ?? ''}limits`;
+    this.windowSeconds = Math.max(1, Math.ceil(options.windowMs / 1000));
+    this.holdSeconds = Math.max(1, Math.ceil(options.maxHoldMs / 1000));
   }
 
   /** The base limits of an operation after configuration overrides. */
@@ -128,42 +175,48 @@ export class JobRateLimiter {
     this.acquiring.delete(batch.key);
     const { key, limit, waiters } = batch;
     const n = waiters.length;
-    // Both counters at once (one pipelined round trip), n points each; request i is the (consumed - n + 1 + i)-th.
-    const [counting, holding] = await Promise.allSettled([
-      limit.requests > 0 ? this.rate.consume(key, n) : undefined,
-      limit.concurrent > 0 ? this.concurrency.consume(key, n) : undefined,
-    ]);
-    const held = holding.status === 'fulfilled' && holding.value !== undefined;
-    let verdicts: Verdict[];
-    if (holding.status === 'rejected') verdicts = waiters.map(() => ({ reason: holding.reason }));
-    else if (counting.status === 'rejected') verdicts = waiters.map(() => ({ reason: counting.reason }));
-    else verdicts = await this.verdicts(batch, counting.value, holding.value);
-    await this.settle(batch, verdicts, held);
+    // Both counters in one call, n points each; request i is the (consumed - n + 1 + i)-th. A failed call fails the
+    // batch (flush's caller rejects every request with its error) and holds no slot.
+    const [rate, held] = await LIMIT_SCRIPTS.count.run(this.redis, {
+      rateKey: this.counterKey('rate', key),
+      busyKey: this.counterKey('busy', key),
+      points: n,
+      windowSeconds: limit.requests > 0 ? this.windowSeconds : 0,
+      holdSeconds: limit.concurrent > 0 ? this.holdSeconds : 0,
+    });
+    const counted = rate ? { consumed: Number(rate[0]), msBeforeNext: Number(rate[1]) } : undefined;
+    const holding = held === null ? undefined : Number(held);
+    await this.settle(batch, await this.verdicts(batch, counted, holding), holding !== undefined);
+  }
+
+  /** A counter's key: rate-limiter-flexible's `<prefix>limits:<rate|busy>:<key>`. */
+  private counterKey(counter: 'rate' | 'busy', key: string): string {
+    return `${this.keyPrefix}:${counter}:${key}`;
   }
 
   /** Each request's outcome, in the order n sequential acquires would check it: the rate first, then concurrency. */
   private async verdicts(
     batch: PendingAcquire,
-    counted: RateLimiterRes | undefined,
-    held: RateLimiterRes | undefined,
+    counted: { consumed: number; msBeforeNext: number } | undefined,
+    held: number | undefined,
   ): Promise<Verdict[]> {
     const { endpointId, caller, operation, limit, waiters } = batch;
     const offset = 1 - waiters.length;
     // Only a batch with a request over the base limit pays for the worker count, once; a caller has the base only.
     const overBase =
-      counted && counted.consumedPoints > limit.requests
+      counted && counted.consumed > limit.requests
         ? caller === undefined
           ? await this.overBaseLimit(endpointId, limit.requests)
           : { effective: limit.requests }
         : undefined;
     return waiters.map((_, i): Verdict => {
-      const rateCount = counted ? counted.consumedPoints + offset + i : 0;
+      const rateCount = counted ? counted.consumed + offset + i : 0;
       if (overBase && rateCount > limit.requests) {
         if ('reason' in overBase) return overBase;
         if (rateCount > overBase.effective)
           return { reason: this.overRate(operation, overBase.effective, counted?.msBeforeNext ?? 0) };
       }
-      if (held && held.consumedPoints + offset + i > limit.concurrent) {
+      if (held !== undefined && held + offset + i > limit.concurrent) {
         return {
           reason: new RateLimitedError(
             `Too many concurrent ${operation} requests for this endpoint (limit ${limit.concurrent})`,
@@ -195,7 +248,7 @@ export class JobRateLimiter {
   }
 
   /**
-   * Answers the batch. Refused requests that took a slot give it back (one reward for all) before they are answered,
+   * Answers the batch. Refused requests that took a slot give it back (one give-back for all) before they are answered,
    * so a caller retrying after the 429 finds it free; a failed give-back is their error, as it was unbatched.
    */
   private async settle(batch: PendingAcquire, verdicts: Verdict[], held: boolean): Promise<void> {
@@ -228,12 +281,12 @@ export class JobRateLimiter {
 
   /**
    * Gives back slots of a key; the slots given back until the current callback and its microtasks end go out as one
-   * reward. Flushed at the turn's 'before-io' edge, not the acquires' 'after-io' one: the reward is issued on the Redis
+   * give-back call. Flushed at the turn's 'before-io' edge, not the acquires' 'after-io' one: it is issued on the Redis
    * client before the caller can have read the answer and sent its next request, and before any acquire batch (even
    * one already pending) is flushed. ioredis keeps the order of commands, auto-pipelined or not, and Redis runs them in
    * order, so that next acquire finds the slot free (the route pipeline gives the slot back before it answers). An
    * 'after-io' flush would not do: an acquire batch scheduled earlier in the same turn could take the caller's next
-   * request and flush before the reward.
+   * request and flush before the give-back.
    */
   private giveBack(key: string, points: number): Promise<void> {
     const pending = this.returning.get(key);
@@ -246,7 +299,13 @@ export class JobRateLimiter {
       sent: new Promise<void>((resolve, reject) => {
         atTurnEnd('before-io', () => {
           this.returning.delete(key);
-          this.concurrency.reward(key, batch.points).then(() => resolve(), reject);
+          LIMIT_SCRIPTS.giveBack
+            .run(this.redis, {
+              busyKey: this.counterKey('busy', key),
+              points: batch.points,
+              holdSeconds: this.holdSeconds,
+            })
+            .then(() => resolve(), reject);
         });
       }),
     };
