@@ -26,6 +26,14 @@ describe('JobRateLimiter (Redis)', () => {
       workers,
     );
 
+  /** A limiter with `limits` overriding the base ones, a 10 s window and slots held at most 60 s. */
+  const withLimits = (limits: string, perWorker = 0, count = workers) =>
+    new JobRateLimiter(
+      redis,
+      { windowMs: 10_000, perWorker, overrides: parseLimitOverrides(limits), maxHoldMs: 60_000 },
+      count,
+    );
+
   async function admitted(rl: JobRateLimiter, endpointId: string, count: number): Promise<number> {
     let ok = 0;
     for (let i = 0; i < count; i += 1) {
@@ -56,11 +64,7 @@ describe('JobRateLimiter (Redis)', () => {
   });
 
   it('holds a concurrency slot until released, refuses the next with Retry-After 1, and frees the slot once', async () => {
-    const rl = new JobRateLimiter(
-      redis,
-      { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('cancel=0/1'), maxHoldMs: 60_000 },
-      workers,
-    );
+    const rl = withLimits('cancel=0/1');
     const release = await rl.acquire('ep-d', 'cancel');
     await expect(rl.acquire('ep-d', 'cancel')).rejects.toMatchObject({
       retryAfterSeconds: 1,
@@ -109,12 +113,6 @@ describe('JobRateLimiter (Redis)', () => {
     expect(() => parseLimitOverrides('walk=1/1')).toThrow(/unknown operation/);
   });
   describe('group commit (acquires and releases of one key in one event-loop turn)', () => {
-    const withLimits = (limits: string, perWorker = 0, count = workers) =>
-      new JobRateLimiter(
-        redis,
-        { windowMs: 10_000, perWorker, overrides: parseLimitOverrides(limits), maxHoldMs: 60_000 },
-        count,
-      );
     /** `n` acquires issued in the same turn, settled in arrival order. */
     const burst = (rl: JobRateLimiter, endpointId: string, operation: LimitedOperation, n: number) =>
       Promise.allSettled(Array.from({ length: n }, () => rl.acquire(endpointId, operation)));
@@ -271,11 +269,7 @@ describe('JobRateLimiter (Redis)', () => {
     });
     await earlierRate.consume('ep-upgrade:cancel', 2);
     await earlierBusy.consume('ep-upgrade:cancel', 1);
-    const rl = new JobRateLimiter(
-      redis,
-      { windowMs: 10_000, perWorker: 0, overrides: parseLimitOverrides('cancel=3/2'), maxHoldMs: 60_000 },
-      workers,
-    );
+    const rl = withLimits('cancel=3/2');
     const release = await rl.acquire('ep-upgrade', 'cancel');
     await expect(rl.acquire('ep-upgrade', 'cancel')).rejects.toMatchObject({
       message: expect.stringContaining('Rate limit'),

@@ -37,9 +37,7 @@ describe('StatePublisher', () => {
   beforeEach(() => (writes.length = 0));
 
   afterAll(async () => {
-    const plain = createRedis('redis://127.0.0.1:6379');
-    await cleanupRedisPrefix(plain, prefix);
-    plain.disconnect();
+    await cleanupRedisPrefix(redis, prefix);
     redis.disconnect();
   });
 
