@@ -19,13 +19,6 @@ describe('JobRateLimiter (Redis)', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  const limiter = (perWorker: number) =>
-    new JobRateLimiter(
-      redis,
-      { windowMs: 10_000, perWorker, overrides: parseLimitOverrides('run=2/0'), maxHoldMs: 60_000 },
-      workers,
-    );
-
   /** A limiter with `limits` overriding the base ones, a 10 s window and slots held at most 60 s. */
   const withLimits = (limits: string, perWorker = 0, count = workers) =>
     new JobRateLimiter(
@@ -33,6 +26,8 @@ describe('JobRateLimiter (Redis)', () => {
       { windowMs: 10_000, perWorker, overrides: parseLimitOverrides(limits), maxHoldMs: 60_000 },
       count,
     );
+  /** Two `/run` requests per window, raised by `perWorker` per running worker. */
+  const limiter = (perWorker: number) => withLimits('run=2/0', perWorker);
 
   async function admitted(rl: JobRateLimiter, endpointId: string, count: number): Promise<number> {
     let ok = 0;

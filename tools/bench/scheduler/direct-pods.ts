@@ -8,6 +8,7 @@ import { GPU_PRODUCT_LABEL, NODE_POOL_LABEL } from '@runplane/testing';
 import { workerEnv } from '../../../apps/scheduler/src/autoscaler/worker-env';
 import type { WorkloadSpec } from '../../../apps/scheduler/src/drivers/compute-driver';
 import { buildWorkloadObjects, HOSTNAME_LABEL } from '../../../apps/scheduler/src/drivers/kubernetes/workload-objects';
+import { podEnv } from '../../../apps/scheduler/src/reconciler/workload-specs';
 
 /** Which pods the baseline creates: Runplane's worker pod, or a bare GPU pod (the floor). */
 export type DirectPodShape = 'worker' | 'minimal';
@@ -15,8 +16,8 @@ export type DirectPodShape = 'worker' | 'minimal';
 /** The kwok GPU node pool of the bench. */
 export const POOL = 'bench-scheduler';
 
-/** The bench's GPU, data center and image (tools/bench/scheduler/setup.ts registers its nodes and template). */
-const BENCH = {
+/** The bench's GPU, data center and image: setup.ts registers its nodes and template with them. */
+export const BENCH = {
   gpuTypeId: 'NVIDIA GeForce RTX 4090',
   gpuProduct: 'NVIDIA-GeForce-RTX-4090',
   dataCenterId: 'EU-RO-1',
@@ -39,10 +40,7 @@ function minimalPod(name: string): V1Pod {
 /** What the scheduler runs for a worker of the bench endpoint (see WorkloadSpecs.build and the bench's settings). */
 function workerSpec(ids: { podId: string; accountId: string; endpointId: string }): WorkloadSpec {
   const env = {
-    RUNPOD_POD_ID: ids.podId,
-    RUNPOD_GPU_COUNT: '1',
-    RUNPOD_CPU_COUNT: '2',
-    RUNPOD_DC_ID: BENCH.dataCenterId,
+    ...podEnv({ id: ids.podId, gpuCount: 1, vcpuCount: 2, dataCenterId: BENCH.dataCenterId }),
     ...workerEnv({
       jobApiUrl: 'http://127.0.0.1:8081',
       endpointId: ids.endpointId,

@@ -25,9 +25,9 @@ import { schedulerEnvSchema } from '../../../apps/scheduler/src/config';
 import { createDriver } from '../../../apps/scheduler/src/drivers/create-driver';
 import { SchedulerRuntime } from '../../../apps/scheduler/src/scheduler-runtime';
 import { ensureKubeBinaries } from '../../k8s-testenv/build';
+import { BENCH } from './direct-pods';
 import { type BenchContext, POOL } from './placement';
 
-const RTX = 'NVIDIA GeForce RTX 4090';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Progress lines of the scheduler bench (stderr, so the table on stdout stays clean). */
@@ -37,8 +37,9 @@ export const log = (line: string): void => void process.stderr.write(`[bench:sch
 async function prepareCluster(db: DbClient, plane: KubeControlPlane, nodes: number): Promise<void> {
   await seedCatalog(db);
   log(`registering ${nodes} kwok GPU nodes`);
-  const pool = { name: 'rtx', dataCenterId: 'EU-RO-1', count: nodes, cpu: '64', memory: '512Gi', pods: 110 };
-  await registerNodePools(plane.kubeconfigPath, [{ ...pool, gpu: { type: RTX, count: 8, memoryMiB: 24564 } }], {
+  const pool = { name: 'rtx', dataCenterId: BENCH.dataCenterId, count: nodes, cpu: '64', memory: '512Gi', pods: 110 };
+  const gpu = { type: BENCH.gpuTypeId, count: 8, memoryMiB: 24564 };
+  await registerNodePools(plane.kubeconfigPath, [{ ...pool, gpu }], {
     poolLabel: POOL,
     timeoutMs: 180_000,
   });
@@ -52,7 +53,7 @@ async function seedEndpoint(db: DbClient): Promise<{ accountId: string; endpoint
       id: newId(),
       accountId: account.id,
       name: 'bench',
-      imageName: 'runplane/echo-worker:dev',
+      imageName: BENCH.image,
       isServerless: true,
       containerDiskInGb: 5,
     },
@@ -63,7 +64,7 @@ async function seedEndpoint(db: DbClient): Promise<{ accountId: string; endpoint
       accountId: account.id,
       name: 'bench',
       templateId: template.id,
-      gpuTypeIds: [RTX],
+      gpuTypeIds: [BENCH.gpuTypeId],
       gpuCount: 1,
       ...{ workersMin: 0, workersMax: 1, scalerType: 'REQUEST_COUNT', scalerValue: 1, idleTimeout: 600 },
     },

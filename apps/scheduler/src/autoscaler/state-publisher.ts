@@ -60,13 +60,12 @@ export class StatePublisher {
     const waiting = waitingText(state.waiting);
     const now = this.clock();
     const last = this.published.get(endpointId);
-    const next: Published = { entries, waiting, wholeAt: last?.wholeAt ?? now };
     if (!last || now - last.wholeAt >= REWRITE_WHOLE_MS) {
       // An empty state is no key at all: written once, it has nothing to keep from expiring.
       const empty = entries.size === 0 && waiting === null;
       if (last && empty && last.entries.size === 0 && last.waiting === null) return;
       await this.store.replace(endpointId, states, state.waiting);
-      this.published.set(endpointId, { ...next, wholeAt: now });
+      this.published.set(endpointId, { entries, waiting, wholeAt: now });
       return;
     }
     const set = states.filter((entry) => last.entries.get(entry.workerId) !== entries.get(entry.workerId));
@@ -74,6 +73,6 @@ export class StatePublisher {
     const waitingChanged = waiting !== last.waiting;
     if (set.length === 0 && removed.length === 0 && !waitingChanged) return;
     await this.store.patch(endpointId, { set, removed, ...(waitingChanged ? { waiting: state.waiting } : {}) });
-    this.published.set(endpointId, next);
+    this.published.set(endpointId, { entries, waiting, wholeAt: last.wholeAt });
   }
 }

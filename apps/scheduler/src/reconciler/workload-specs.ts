@@ -34,6 +34,21 @@ function stringEnv(value: unknown): Record<string, string> {
   );
 }
 
+/** The RunPod variables every Pod and worker runs with: its id, GPU and vCPU counts and data center. */
+export function podEnv(pod: {
+  id: string;
+  gpuCount: number;
+  vcpuCount: number;
+  dataCenterId: string | null;
+}): Record<string, string> {
+  return {
+    RUNPOD_POD_ID: pod.id,
+    RUNPOD_GPU_COUNT: String(pod.gpuCount),
+    RUNPOD_CPU_COUNT: String(pod.vcpuCount),
+    RUNPOD_DC_ID: pod.dataCenterId ?? '',
+  };
+}
+
 /**
  * Builds what the driver runs for a Pod row. Workers get RunPod's worker environment with a fresh worker token:
  * the token exists only in the running workload (never in the Pod row, whose env the API shows); the worker's
@@ -58,13 +73,7 @@ export class WorkloadSpecs {
 
   async build(row: PodRecord, wipeContainerDisk: boolean): Promise<WorkloadSpec> {
     const machineName = row.machineId as string;
-    const base = {
-      RUNPOD_POD_ID: row.id,
-      RUNPOD_GPU_COUNT: String(row.gpuCount),
-      RUNPOD_CPU_COUNT: String(row.vcpuCount),
-      RUNPOD_DC_ID: row.dataCenterId ?? '',
-    };
-    const own = { ...stringEnv(row.env), ...base };
+    const own = { ...stringEnv(row.env), ...podEnv(row) };
     const { env, loadBalancer } =
       row.endpointId === null ? { env: own, loadBalancer: null } : await this.workerEnv(row, row.endpointId, own);
     return {
