@@ -1,6 +1,8 @@
 import type { Redis } from '@runplane/queue';
 import { pollUntil } from '@runplane/testing';
 import { HAND_OFF_MAX_CHARS } from './dispatch';
+import { SCRIPTS } from './engine-scripts';
+import { parseTakerEntry } from './protocol';
 import { RedisJobEngine } from './redis-job-engine';
 import { parkedOn, startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 
@@ -227,14 +229,60 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect(await f.queued(ep)).toEqual([]);
   });
 
-  it('still dispatches through the queue when no take is parked', async () => {
+  it('still dispatches through the queue when no take is parked, and announces the job to no one', async () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
     expect(await isQueued(ep, run.id)).toBe(true);
+    // The record script published nothing: no take was registered to hear it (a wake of another job proves delivery).
+    await f.redis.publish(f.keys.wakeChannel, 'x|delivered');
+    await pollUntil(async () => published.includes('x|delivered'), { description: 'the marker to arrive' });
+    expect(published).toEqual(['x|delivered']);
     expect((await other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
       run.id,
     ]);
     expect(await isQueued(ep, run.id)).toBe(false);
+  });
+
+  it('registers a take in the same script as the look that finds the queue empty, once, and not when it takes a job', async () => {
+    const ep = endpoint();
+    const base = { base: f.keys.base, endpointId: ep, workerId: 'w1', now: f.clock.now(), count: 1 };
+    const entry = (take: string) => `${otherOrigin()}|${take}|${f.clock.now() + 60_000}|w1`;
+    const registration = (take: string, again: boolean) => ({ entry: entry(take), again, ttlMs: 90_000 });
+    expect(await SCRIPTS.take.run(f.redis, { ...base, registration: registration('a', false) })).toEqual([]);
+    expect(await SCRIPTS.take.run(f.redis, { ...base, registration: registration('b', false) })).toEqual([]);
+    expect(await takers(ep)).toEqual([entry('a'), entry('b')]);
+    expect(await f.redis.pttl(takersKey(ep))).toBeGreaterThan(60_000);
+    // A take that looks again is registered once, behind the takes that registered since.
+    expect(await SCRIPTS.take.run(f.redis, { ...base, registration: registration('a', true) })).toEqual([]);
+    expect(await takers(ep)).toEqual([entry('b'), entry('a')]);
+    // A take that does not wait is not registered; one that finds a job is not either.
+    expect(await SCRIPTS.take.run(f.redis, base)).toEqual([]);
+    const run = await f.engine.submit(submission(ep, { input: { n: 1 } }));
+    // The submission was handed to the oldest registered take ('b', of the other replica, which does not know it).
+    await pollUntil(async () => (await f.engine.get(ep, run.id)).status === 'IN_QUEUE', {
+      description: 'the hand-off to an unknown take to be undone',
+    });
+    expect(await takers(ep)).toEqual([entry('a')]);
+    const taken = await SCRIPTS.take.run(f.redis, { ...base, registration: registration('c', false) });
+    expect(taken).toEqual([run.id, JSON.stringify({ n: 1 }), expect.any(String), expect.any(String)]);
+    expect(await takers(ep)).toEqual([entry('a')]);
+  });
+
+  it('a parked take whose hand-off went wrong looks again and is registered again', async () => {
+    const ep = endpoint();
+    const take = other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
+    await parkedOn(other, 1);
+    const [registered = ''] = await takers(ep);
+    const takeId = parseTakerEntry(registered)?.takeId;
+    // A submission took the entry off the list and its hand-off message cannot be read: the take is registered no more.
+    expect(await f.redis.lpop(takersKey(ep))).toBe(registered);
+    await f.redis.publish(f.keys.wakeChannel, `h|${otherOrigin()}|${takeId}|${ep}|no-such-job|w1\nnot json\n{}`);
+    await pollUntil(async () => (await takers(ep)).length === 1, { description: 'the take to register again' });
+    expect(f.errors.splice(0).map((error) => error.name)).toEqual(['SyntaxError']);
+    expect(await takers(ep)).toEqual([registered]);
+    const run = await f.engine.submit(submission(ep, { input: { n: 2 } }));
+    expect((await take).map((job) => job.id)).toEqual([run.id]);
+    expect(await takers(ep)).toEqual([]);
   });
 
   it('closing a replica ends its parked take and removes its registration before the connections go', async () => {

@@ -1,7 +1,7 @@
 import { randomUuid } from '@runplane/db';
 import type { EngineConnections } from './connections';
 import { type Clock, JOB_TRACEPARENT, type TakenJob, type TakeRequest } from './engine';
-import { type ClaimedJob, SCRIPTS } from './engine-scripts';
+import { type ClaimedJob, SCRIPTS, type TakeRegistration } from './engine-scripts';
 import { encodeTakerEntry, type HandOffWake, type JobKeys, PARKING } from './protocol';
 import type { Reservation, Wakeups } from './wakeups';
 
@@ -41,8 +41,9 @@ function takenJob(id: string, [input, extra, traceparent]: ClaimedJob): TakenJob
  * while no take is parked; a take gives its worker the oldest jobs in one script (TAKE). A job queued while a take is
  * parked goes to it directly: the replica that queued it claims it for a take parked on itself ({@link dispatch} with
  * a reserved take); else the job's record script claims it for the oldest take registered in Redis by another replica
- * and publishes it to that replica ({@link handedOff}); else the script names the job in the wake it publishes, and a
- * take woken on another replica claims it by id.
+ * and publishes it to that replica ({@link handedOff}); else, while takes are registered (the job is too large for a
+ * hand-off), the script names the job in the wake it publishes, and a take woken on another replica claims it by id.
+ * With no take registered, nothing is published: every take still to look at the queue will find the job there.
  */
 export class JobDispatcher {
   /** Side effects under way that callers did not wait for (wakes, registration removals); see {@link settled}. */
@@ -95,11 +96,17 @@ export class JobDispatcher {
     return taking.finally(() => this.takes.delete(taking));
   }
 
-  /** Chained rather than awaited, so a parked take keeps no suspended frame of this function. */
+  /**
+   * Chained rather than awaited, so a parked take keeps no suspended frame of this function. A take that waits is
+   * registered for the other replicas' submissions (see handedOff) by the very look that finds the queue empty (TAKE),
+   * so a submission either finds the job's take registered or leaves the job queued for it.
+   */
   private parkedTake({ endpointId, workerId, count, waitMs, signal }: TakeRequest): Promise<TakenJob[]> {
+    const { wakeups, clock } = this.parts;
     const takeId = randomUuid();
-    let registration: string | undefined;
-    const parked = this.parts.wakeups.park({
+    const entry = encodeTakerEntry({ origin: wakeups.origin, takeId, expiresAt: clock.now() + waitMs, workerId });
+    let registered = false;
+    const parked = wakeups.park({
       channel: PARKING.takers(endpointId),
       single: true,
       waitMs,
@@ -115,28 +122,18 @@ export class JobDispatcher {
         const named = typeof news === 'string' ? await this.claimNamed(endpointId, workerId, news) : undefined;
         if (named === RETIRED) return [];
         if (named) return [named];
-        const taken = await this.takeQueued(endpointId, workerId, count);
+        const registration = waitMs > 0 ? { entry, again: registered, ttlMs: waitMs + TAKERS_KEY_GRACE_MS } : undefined;
+        const taken = await this.takeQueued(endpointId, workerId, count, registration);
         if (taken === RETIRED) return [];
         if (taken.length > 0) return taken;
-        // Nothing queued: a take that waits is registered for the other replicas' submissions (see handedOff).
-        if (waitMs > 0) registration ??= await this.register(endpointId, workerId, takeId, waitMs);
+        registered ||= registration !== undefined;
         return undefined;
       },
     });
     return parked.then((jobs) => {
-      if (registration !== undefined)
-        this.inBackground(this.parts.queueFree.lrem(this.takersKey(endpointId), 1, registration));
+      if (registered) this.inBackground(this.parts.queueFree.lrem(this.takersKey(endpointId), 0, entry));
       return jobs ?? [];
     });
-  }
-
-  /** Registers a parked take in Redis, where a submission on another replica finds it (the SUBMIT script). */
-  private async register(endpointId: string, workerId: string, takeId: string, waitMs: number): Promise<string> {
-    const { wakeups, clock, queueFree } = this.parts;
-    const entry = encodeTakerEntry({ origin: wakeups.origin, takeId, expiresAt: clock.now() + waitMs, workerId });
-    const key = this.takersKey(endpointId);
-    await Promise.all([queueFree.rpush(key, entry), queueFree.pexpire(key, waitMs + TAKERS_KEY_GRACE_MS)]);
-    return entry;
   }
 
   private takersKey(endpointId: string): string {
@@ -155,11 +152,20 @@ export class JobDispatcher {
     } catch (error) {
       // Runs in the subscriber's message handler: a message it cannot read is reported, and the job queued.
       this.parts.onError(error as Error);
-      this.inBackground(this.requeueHandedOff(endpointId, jobId, workerId));
+      this.requeueMissedHandOff(endpointId, jobId, workerId, takeId);
       return;
     }
     // A failed give ends the reservation itself.
     if (this.parts.wakeups.reserve(PARKING.takers(endpointId), takeId)?.give([job])) return;
+    this.requeueMissedHandOff(endpointId, jobId, workerId, takeId);
+  }
+
+  /**
+   * A hand-off its take could not accept: the job is queued again, and the take, if it is still parked (it was in the
+   * middle of a look), looks again, which registers it again: the submission took its entry off the list.
+   */
+  private requeueMissedHandOff(endpointId: string, jobId: string, workerId: string, takeId: string): void {
+    this.parts.wakeups.nudge(PARKING.takers(endpointId), takeId);
     this.inBackground(this.requeueHandedOff(endpointId, jobId, workerId));
   }
 
@@ -216,9 +222,17 @@ export class JobDispatcher {
     }
   }
 
-  /** Up to `count` of the endpoint's oldest queued jobs, given to the worker (the TAKE script), or RETIRED. */
-  private async takeQueued(endpointId: string, workerId: string, count: number): Promise<TakenJob[] | typeof RETIRED> {
-    const args = { base: this.parts.keys.base, endpointId, workerId, now: this.parts.clock.now(), count };
+  /**
+   * Up to `count` of the endpoint's oldest queued jobs, given to the worker (the TAKE script), or RETIRED. With none,
+   * the take is registered as `registration` says.
+   */
+  private async takeQueued(
+    endpointId: string,
+    workerId: string,
+    count: number,
+    registration?: TakeRegistration,
+  ): Promise<TakenJob[] | typeof RETIRED> {
+    const args = { base: this.parts.keys.base, endpointId, workerId, now: this.parts.clock.now(), count, registration };
     const reply = await SCRIPTS.take.run(this.parts.queueFree, args);
     if (reply === RETIRED) return RETIRED;
     const taken: TakenJob[] = [];

@@ -52,6 +52,18 @@ export interface TakeArgs extends WorkerRef {
   now: number;
   /** Most jobs to give. */
   count: number;
+  /** Registers the take when there is nothing to give (see TAKE); none for a take that does not wait. */
+  registration?: TakeRegistration;
+}
+
+/** How TAKE registers a take that found nothing: its entry in `<ep>:takers`. */
+export interface TakeRegistration {
+  /** The take's TakerEntry, the same text at each of its looks. */
+  entry: string;
+  /** The take registered before (its entry is removed before it is added again). */
+  again: boolean;
+  /** How long the takers list is kept at least (a replica that died leaves its entries behind). */
+  ttlMs: number;
 }
 
 /** Arguments of {@link SCRIPTS.complete}: a worker's job-done, already encoded. */
@@ -79,6 +91,8 @@ export interface RetireArgs extends WorkerRef {
 }
 
 const flag = (value: boolean): string => (value ? '1' : '0');
+const registerMode = (registration: TakeRegistration | undefined): string =>
+  registration === undefined ? '0' : registration.again ? '2' : '1';
 const job = (a: JobRef): string[] => [a.base, a.endpointId, a.jobId];
 const worker = (a: WorkerRef): string[] => [a.base, a.endpointId, a.workerId];
 
@@ -93,7 +107,16 @@ export const SCRIPTS = {
     argv: [...job(a), a.workerId, a.now],
   })),
   /** `[id, input, extra, traceparent, ...]` for each job given, oldest first, or 'retired'. */
-  take: defineLuaScript<TakeArgs, string[] | 'retired'>(lua.TAKE, (a) => ({ argv: [...worker(a), a.now, a.count] })),
+  take: defineLuaScript<TakeArgs, string[] | 'retired'>(lua.TAKE, (a) => ({
+    argv: [
+      ...worker(a),
+      a.now,
+      a.count,
+      registerMode(a.registration),
+      a.registration?.entry ?? '',
+      a.registration?.ttlMs ?? 0,
+    ],
+  })),
   /** 1, or 0 when the job is no longer that worker's. */
   unclaim: defineLuaScript<JobRef & { workerId: string }, number>(lua.UNCLAIM, (a) => ({
     argv: [...job(a), a.workerId],

@@ -107,7 +107,9 @@ end
  * handOff (1|0), then hash field/value pairs. With handOff, the job goes to the oldest take registered in
  * `<ep>:takers` (TakerEntry, see protocol/takers.ts and dispatch.ts) that has not expired and whose
  * worker is not retired: it is claimed for it here and a hand-off wake (HandOffWake, with the job's input and extra)
- * is published for the take's replica instead of the queued-job wake. Returns 0 (the id exists), 1 (queued) or 2 (handed to a registered take).
+ * is published for the take's replica instead of the queued-job wake. The queued-job wake is published only while a
+ * take is registered (TAKE registers one atomically with finding the queue empty, so no other take can be waiting
+ * for the job). Returns 0 (the id exists), 1 (queued) or 2 (handed to a registered take).
  */
 export const SUBMIT = `${PRELUDE}${CLAIM_STEP}
 local ep, id, now, ttlAt, low, announce, handOff = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], ARGV[8]
@@ -132,7 +134,9 @@ if handOff == '1' then
     end
   end
 end
-if announce ~= '' then wake(announce) end
+-- Only a registered take can be waiting for this job elsewhere: a take registers in the script that finds the queue
+-- empty (TAKE), so one that has not registered yet will find the job queued.
+if announce ~= '' and redis.call('EXISTS', ekey(ep, 'takers')) == 1 then wake(announce) end
 return 1
 `;
 
@@ -147,12 +151,15 @@ return claim(ep, id, wid, now) or false
 `;
 
 /**
- * Gives up to `count` of the endpoint's oldest queued jobs to a worker: ARGV ep, workerId, now, count. Returns
- * {id, input, extra, traceparent, ...} for each job given (none when the queue is empty), or 'retired' (nothing
- * given) when the worker was retired (see RETIRE).
+ * Gives up to `count` of the endpoint's oldest queued jobs to a worker: ARGV ep, workerId, now, count, register
+ * (0: no, 1: a take's first look, 2: a look again), its TakerEntry, the takers list's ttl (ms). Returns {id, input,
+ * extra, traceparent, ...} for each job given, or 'retired' (nothing given) when the worker was retired (see RETIRE).
+ * When it gives nothing and `register` is set, the take is registered in `<ep>:takers` in the same step (its earlier
+ * entry, on a look again, moved to the tail), so a submission that runs after it finds it there (SUBMIT).
  */
 export const TAKE = `${PRELUDE}${CLAIM_STEP}
 local ep, wid, now, count = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local register, entry, takersTtl = ARGV[6], ARGV[7], tonumber(ARGV[8])
 if redis.call('EXISTS', retiredkey(ep, wid)) == 1 then return 'retired' end
 local q = ekey(ep, 'queued')
 local out = {}
@@ -169,6 +176,12 @@ while #out < count * 4 do
     -- Every step that ends a queued job unqueues it; this only guards the loop against an entry without its job.
     redis.call('ZREM', q, id)
   end
+end
+if #out == 0 and register ~= '0' then
+  local takers = ekey(ep, 'takers')
+  if register == '2' then redis.call('LREM', takers, 0, entry) end
+  redis.call('RPUSH', takers, entry)
+  if redis.call('PTTL', takers) < takersTtl then redis.call('PEXPIRE', takers, takersTtl) end
 end
 return out
 `;

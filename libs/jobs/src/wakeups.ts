@@ -131,6 +131,18 @@ export class Wakeups {
     return waiter && this.reservation(waiter);
   }
 
+  /**
+   * Wakes the caller parked on `channel` under {@link ParkOptions.id} `id`, without news, so it attempts again (at once,
+   * or as soon as the attempt under way ends); nothing when it is gone, woken already or reserved (its reservation
+   * wakes it).
+   */
+  nudge(channel: string, id: string): void {
+    this.waiters
+      .get(channel)
+      ?.find((waiter) => waiter.id === id && isFree(waiter))
+      ?.wake();
+  }
+
   /** Routes the hand-offs published for this replica's takes to `handler`. */
   onHandOff(handler: (handOff: HandOffWake) => void): void {
     this.handOffs = handler;
