@@ -100,4 +100,28 @@ describe('job-router domain metrics', () => {
     expect(sample(drained, 'runplane_queue_depth', { endpoint: endpointId })).toBe(0);
     expect(sample(drained, 'runplane_queue_oldest_job_age_seconds', { endpoint: endpointId })).toBe(0);
   });
+
+  it('counts a job submitted again under its Idempotency-Key, or retried, as submitted once', async () => {
+    const submitted = async () =>
+      sample(await metrics(), 'runplane_jobs_submitted_total', { endpoint: endpointId }) ?? 0;
+    const before = await submitted();
+    const again = () =>
+      h.inject({
+        method: 'POST',
+        url: `/v2/${endpointId}/run`,
+        headers: { ...bearer(owner), 'idempotency-key': 'metrics-once' },
+        payload: { input: { n: 2 } },
+      });
+    const first = (await again()).json() as { id: string };
+    expect(((await again()).json() as { id: string }).id).toBe(first.id);
+    expect(await take()).toBe(first.id);
+    await worker('POST', `job-done/w-1/${first.id}?isStream=false`, { error: 'boom' });
+    const retried = await h.inject({
+      method: 'POST',
+      url: `/v2/${endpointId}/retry/${first.id}`,
+      headers: bearer(owner),
+    });
+    expect(retried.statusCode).toBe(200);
+    expect(await submitted()).toBe(before + 1);
+  });
 });

@@ -4,8 +4,8 @@
  * - `job.queued` (jobId, lowPriority 0|1, retry 1 on /retry): a job entered the queue; lowPriority ones never scale up.
  * - `job.started` (jobId, workerId): a worker took the job.
  * - `job.finished` (jobId, status, workerId, queuedAt, takenAt, doneAt; ms, takenAt '' for a job no worker took): the
- *   job reached COMPLETED, FAILED, CANCELLED or TIMED_OUT; the job-router's metrics take its delay and execution time
- *   from it (the status's delayTime and executionTime).
+ *   job reached COMPLETED, FAILED, CANCELLED or TIMED_OUT. The same step writes the job's entry in the finished-jobs
+ *   stream (protocol/finished.ts), from which the job-router's metrics take its delay and execution time.
  * - `job.requeued` (jobId, workerId, retries): its worker was lost, or the take it was handed to hung up before the
  *   answer left, and the job went back to the queue.
  * - `job.expired` (jobId, status): ttl or retention deleted the job.

@@ -8,12 +8,16 @@
 import { JOB_EVENTS_MAX_LEN } from './events';
 import { NO_EXTRA } from './job-store';
 import { JOB_POLICY_LIMITS, RESULT_RETENTION } from './policy';
-import { LUA_KEYS, LUA_TAKERS, LUA_WAKES } from './protocol';
+import { FINISHED_FIELD, LUA_FINISHED, LUA_KEYS, LUA_TAKERS, LUA_WAKES } from './protocol';
 
-/** What every script starts with: the key base, key and message builders, events, wakes and terminal steps. */
+/**
+ * What every script starts with: the key base, key and message builders, events, wakes and terminal steps. A final
+ * status is written to the event stream (`job.finished`, for the scheduler) and to the finished-jobs stream (for the
+ * job-router's metrics, protocol/finished.ts).
+ */
 export const PRELUDE = `
 local base = ARGV[1]
-${LUA_KEYS}${LUA_WAKES}${LUA_TAKERS}local TERMINAL = { COMPLETED = true, FAILED = true, CANCELLED = true, TIMED_OUT = true }
+${LUA_KEYS}${LUA_WAKES}${LUA_TAKERS}${LUA_FINISHED}local TERMINAL = { COMPLETED = true, FAILED = true, CANCELLED = true, TIMED_OUT = true }
 local function emit(kind, ep, ...)
   redis.call('XADD', gkey('events'), 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', 'type', kind, 'endpointId', ep, ...)
 end
@@ -69,6 +73,8 @@ local function finish(ep, id, status, now, err)
   redis.call('HINCRBY', ekey(ep, 'stats'), status, 1)
   emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '', 'queuedAt', f[5] or f[7] or '',
     'takenAt', f[6] or '', 'doneAt', now)
+  redis.call('XADD', gkey('finished'), 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', '${FINISHED_FIELD}',
+    finishedEntry(ep, status, f[5] or f[7], f[6] or '', now))
   wake(jobChangedWake(ep, id))
   if f[4] then redis.call('ZADD', gkey('outbox'), now, member(ep, id)) end
   return f[4] ~= false

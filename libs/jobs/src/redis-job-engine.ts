@@ -51,6 +51,8 @@ export class RedisJobEngine implements JobEngine {
   private readonly onError: (error: Error) => void;
   private readonly dispatcher: JobDispatcher;
   private readonly takeBeats: TakeBeats;
+  /** Told of each job this engine records; see {@link onSubmitted}. */
+  private readonly submittedListeners: Array<(endpointId: string) => void> = [];
 
   constructor(private readonly options: RedisJobEngineOptions) {
     ({ queueOrdered: this.queueOrdered, queueFree: this.queueFree } = engineConnections(options));
@@ -269,9 +271,18 @@ export class RedisJobEngine implements JobEngine {
     await this.webhooks.close();
   }
 
+  /**
+   * Calls `listener` with the endpoint of each job this engine records from then on: a new job, not the repeat of an
+   * Idempotency-Key, nor a /retry (e.g. the job-router's count of submitted jobs: each is recorded by one replica).
+   */
+  onSubmitted(listener: (endpointId: string) => void): void {
+    this.submittedListeners.push(listener);
+  }
+
   private async create(job: JobSubmission, id: string, now: number): Promise<JobRecord> {
     const { queueFree, keys, dispatcher } = this;
     await recordAndDispatch({ queueFree, keys, dispatcher }, { job, id, now });
+    for (const listener of this.submittedListeners) listener(job.endpointId);
     return { id, status: 'IN_QUEUE', retries: 0 };
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from '@runplane/queue';
 
-/** The consumer group of the job-router replicas' metrics on the engine's event stream. */
+/** The consumer group of the job-router replicas' metrics on the engine's finished-jobs stream. */
 export const METRICS_GROUP = 'metrics';
 /** When the group takes over what a replica left: its unacknowledged entries, then its name. */
 export interface GroupTimings {
@@ -30,7 +30,8 @@ function fieldMap(fields: string[]): Record<string, string> {
 }
 
 /**
- * Reads the engine's event stream as one member of the consumer group {@link METRICS_GROUP}: Redis hands each entry
+ * Reads a stream of the engine (the finished-jobs stream, `<base>finished`, for the metrics) as one member of the
+ * consumer group {@link METRICS_GROUP}: Redis hands each entry
  * to exactly one job-router replica, so counting what each replica is handed makes the sum over replicas exact (no
  * event counted twice, none skipped while a replica is up). An entry is acknowledged after it is counted; one a
  * replica took and never acknowledged is claimed by another after a minute (GROUP_TIMINGS), which is right for

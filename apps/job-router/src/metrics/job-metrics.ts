@@ -1,25 +1,12 @@
+import type { FinishedJob } from '@runplane/jobs';
 import type { BoundedLabel, Counter, Histogram, MetricsRegistry } from '@runplane/observability';
 
 /** Seconds a job waits in the queue or runs: from 100 ms (a warm worker) to an hour (a long job or a cold start). */
 const JOB_SECONDS_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 
-/** One `job.queued` or `job.finished` entry of the engine's event stream, as the metrics read it. */
-export interface JobMetricEvent {
-  type: string;
-  endpointId: string;
-  status?: string;
-  /** `job.queued`: '1' for a /retry. */
-  retry?: string;
-  queuedAt?: string;
-  takenAt?: string;
-  doneAt?: string;
-}
-
-const seconds = (from: string | undefined, to: string | undefined): number | undefined => {
-  if (!from || !to) return undefined;
-  const ms = Number(to) - Number(from);
-  return Number.isFinite(ms) ? Math.max(0, ms) / 1000 : undefined;
-};
+/** Seconds from `from` to `to` (ms), undefined without `from`. */
+const seconds = (from: number | undefined, to: number): number | undefined =>
+  from === undefined ? undefined : Math.max(0, to - from) / 1000;
 
 /**
  * The job API's domain metrics, per endpoint under the bounded `endpoint` label: jobs submitted and finished (by final
@@ -62,18 +49,19 @@ export class JobMetrics {
       endpoints.track(metric, 'endpoint');
   }
 
-  /** Counts one engine event: a submission (not a /retry) or a final status with its timings. */
-  recordEvent(event: JobMetricEvent): void {
-    if (event.type === 'job.queued' && event.retry !== '1') {
-      this.submitted.inc({ endpoint: this.endpoints.of(event.endpointId) });
-    } else if (event.type === 'job.finished' && event.status) {
-      const endpoint = this.endpoints.of(event.endpointId);
-      this.finished.inc({ endpoint, status: event.status });
-      const delay = seconds(event.queuedAt, event.takenAt);
-      const execution = seconds(event.takenAt, event.doneAt);
-      if (delay !== undefined) this.delay.observe({ endpoint }, delay);
-      if (execution !== undefined) this.execution.observe({ endpoint }, execution);
-    }
+  /** Counts a job submitted (/run, /runsync), not a /retry. */
+  recordSubmitted(endpointId: string): void {
+    this.submitted.inc({ endpoint: this.endpoints.of(endpointId) });
+  }
+
+  /** Counts a final status, with the job's delay and execution time when a worker took it. */
+  recordFinished({ endpointId, status, queuedAt, takenAt, doneAt }: FinishedJob): void {
+    const endpoint = this.endpoints.of(endpointId);
+    this.finished.inc({ endpoint, status });
+    const delay = takenAt === undefined ? undefined : seconds(queuedAt, takenAt);
+    const execution = seconds(takenAt, doneAt);
+    if (delay !== undefined) this.delay.observe({ endpoint }, delay);
+    if (execution !== undefined) this.execution.observe({ endpoint }, execution);
   }
 
   /** Counts one request refused by an endpoint's limits. */

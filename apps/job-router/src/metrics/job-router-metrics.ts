@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { type FastifyInstance, type FastifyRequest, METRICS_REGISTRY, REDIS_CLIENT } from '@runplane/http';
-import { JobKeys } from '@runplane/jobs';
+import { FINISHED_FIELD, JobKeys, parseFinished, type RedisJobEngine } from '@runplane/jobs';
 import type { MetricsRegistry } from '@runplane/observability';
 import { createRedis, type Redis } from '@runplane/queue';
 import { JOB_API_ROUTES, type JobApiRouteTable } from '../http/job-api-routes';
@@ -25,19 +25,23 @@ export interface JobRouterMetricsSettings {
   METRICS_ENDPOINT_IDLE_MS: number;
 }
 
+/** What the metrics use of the engine: its clock, and its word on each job it records. */
+type MeteredEngine = Pick<RedisJobEngine, 'onSubmitted'> & { clock?: { now(): number } };
+
 /** Injection token for {@link JobRouterMetricsSettings}. */
 export const METRICS_SETTINGS = Symbol('METRICS_SETTINGS');
 
 /**
- * The job-router's domain metrics on the app's registry: jobs submitted and finished, delay and execution time (from
- * the engine's event stream, through the replicas' consumer group: exact summed over replicas), queue depth and
- * oldest job age (read at scrape time) and requests refused by the limits (counted where they are refused).
+ * The job-router's domain metrics on the app's registry: jobs submitted (counted by the replica that records each),
+ * jobs finished with their delay and execution time (from the engine's finished-jobs stream, through the replicas'
+ * consumer group: exact summed over replicas), queue depth and oldest job age (read at scrape time) and requests
+ * refused by the limits (counted where they are refused).
  */
 @Injectable()
 export class JobRouterMetrics implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('JobRouterMetrics');
   private readonly jobs: JobMetrics;
-  private readonly events: JobEventsGroup;
+  private readonly finished: JobEventsGroup;
   /** The engine's clock, which stamps queue times (a test's fake clock); Date.now until the app is up. */
   private now: () => number = Date.now;
 
@@ -54,25 +58,28 @@ export class JobRouterMetrics implements OnApplicationBootstrap, BeforeApplicati
     });
     this.jobs = new JobMetrics(metrics, endpoints);
     new QueueGauges(redis, endpoints, () => this.now()).register(metrics);
-    this.events = new JobEventsGroup(
+    this.finished = new JobEventsGroup(
       createRedis(settings.REDIS_URL),
-      JobKeys.ofPrefix(settings.REDIS_PREFIX).global('events'),
-      (fields) =>
-        this.jobs.recordEvent({ type: fields['type'] ?? '', endpointId: fields['endpointId'] ?? '', ...fields }),
-      (error) => this.logger.warn(`job events: ${error.message}`),
+      JobKeys.ofPrefix(settings.REDIS_PREFIX).global('finished'),
+      (fields) => {
+        const job = parseFinished(fields[FINISHED_FIELD] ?? '');
+        if (job) this.jobs.recordFinished(job);
+      },
+      (error) => this.logger.warn(`finished jobs: ${error.message}`),
     );
   }
 
   onApplicationBootstrap(): void {
-    const engine = this.modules.get<{ clock?: { now(): number } }>(JOB_ENGINE, { strict: false });
+    const engine = this.modules.get<MeteredEngine>(JOB_ENGINE, { strict: false });
     const clock = engine.clock;
     if (clock) this.now = () => clock.now();
+    engine.onSubmitted((endpointId) => this.jobs.recordSubmitted(endpointId));
     this.countRefusals();
-    this.events.start();
+    this.finished.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.events.stop();
+    await this.finished.stop();
   }
 
   /** A RateLimitedError a client route's guard threw is counted under the route's limited operation. */

@@ -47,6 +47,8 @@ export const GLOBAL_KEYS = {
   endpoints: 'endpoints',
   /** The stream of engine events (see events.ts). */
   events: 'events',
+  /** The stream of finished jobs, for the job-router's metrics (see protocol/finished.ts). */
+  finished: 'finished',
   /** The pub/sub channel of every wake message (see wake-messages.ts). */
   wake: 'wake',
 } as const;

@@ -2,6 +2,7 @@ import { createRedis, type Redis } from '@runplane/queue';
 import { PRELUDE } from '../lua';
 import { channelOf, PARKING } from './channels';
 import { indexMember, JobKeys, parseIndexMember } from './keys';
+import { encodeFinished, type FinishedJob, parseFinished } from './finished';
 import { encodeTakerEntry, parseTakerEntry, type TakerEntry } from './takers';
 import { encodeWake, parseWake, type WakeMessage } from './wake-messages';
 
@@ -83,6 +84,30 @@ describe('job engine protocol', () => {
     const fromLua = (await lua('return { parseTaker(ARGV[2]) }', text)) as string[];
     expect(fromLua).toEqual([entry.origin, entry.takeId, String(entry.expiresAt), entry.workerId]);
     expect(parseTakerEntry('no-bars')).toBeUndefined();
+  });
+
+  it('writes a finished job in Lua as the TypeScript reads it, taken or never taken', async () => {
+    const taken: FinishedJob = {
+      endpointId: 'ep1',
+      status: 'COMPLETED',
+      queuedAt: 1_700_000_000_000,
+      takenAt: 1_700_000_002_000,
+      doneAt: 1_700_000_003_000,
+    };
+    const untaken: FinishedJob = { endpointId: 'ep1', status: 'TIMED_OUT', queuedAt: 1, doneAt: 5 };
+    for (const job of [taken, untaken]) {
+      const fromLua = await lua(
+        'return finishedEntry(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])',
+        job.endpointId,
+        job.status,
+        String(job.queuedAt),
+        job.takenAt === undefined ? '' : String(job.takenAt),
+        String(job.doneAt),
+      );
+      expect(fromLua).toBe(encodeFinished(job));
+      expect(parseFinished(fromLua as string)).toEqual(job);
+    }
+    expect(parseFinished('ep1|COMPLETED|x|1|2')).toBeUndefined();
   });
 
   it('lays out keys and index members the same way in TypeScript and in Lua', async () => {
