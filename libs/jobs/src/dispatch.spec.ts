@@ -47,9 +47,12 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     const take = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
     await parkedOn(f.engine, 1);
     f.clock.advance(5);
+    const claims = jest.spyOn(SCRIPTS.claim, 'run');
     const run = await f.engine.submit(submission(ep, { extra: { s3Config: { bucketName: 'b' } } }));
-    // Claimed for the parked worker before the submission answers.
+    // Claimed for the parked worker before the submission answers, by the script that recorded it.
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
+    expect(claims).not.toHaveBeenCalled();
+    claims.mockRestore();
     expect(await take).toEqual([{ id: run.id, input: { prompt: 'hello' }, s3Config: { bucketName: 'b' } }]);
     expect(await f.engine.get(ep, run.id)).toMatchObject({
       status: 'IN_PROGRESS',

@@ -36,11 +36,17 @@ function takenJob(id: string, [input, extra, traceparent]: ClaimedJob): TakenJob
   return job;
 }
 
+/** A claim script's reply as a {@link Claim}. */
+function claimOf(jobId: string, reply: ClaimedJob | typeof RETIRED | null): Claim {
+  if (reply === RETIRED) return RETIRED;
+  return reply ? takenJob(jobId, reply) : undefined;
+}
+
 /**
  * How queued jobs reach takes. A job waits in its endpoint's queue (the engine's `queued` sorted set, oldest first)
  * while no take is parked; a take gives its worker the oldest jobs in one script (TAKE). A job queued while a take is
- * parked goes to it directly: the replica that queued it claims it for a take parked on itself ({@link dispatch} with
- * a reserved take); else the job's record script claims it for the oldest take registered in Redis by another replica
+ * parked goes to it directly: the replica that queued it claims it for a take parked on itself, in the script that
+ * records it ({@link dispatchSubmitted}); else the job's record script claims it for the oldest take registered in Redis by another replica
  * and publishes it to that replica ({@link handedOff}); else, while takes are registered (the job is too large for a
  * hand-off), the script names the job in the wake it publishes, and a take woken on another replica claims it by id.
  * With no take registered, nothing is published: every take still to look at the queue will find the job there.
@@ -65,28 +71,36 @@ export class JobDispatcher {
     return this.parts.wakeups.queuedMessage(endpointId, jobId);
   }
 
-  /** Dispatches a job that is IN_QUEUE in its record (a retry, a re-queue): see {@link dispatch}. */
-  enqueue(endpointId: string, jobId: string): Promise<void> {
-    return this.dispatch(endpointId, jobId, this.reserve(endpointId));
+  /**
+   * Dispatches a job that is IN_QUEUE in its record (a retry, a re-queue): to a take parked on this replica (claimed
+   * for it, then handed over), else wakes takers: this replica's at once, the others' by a message not awaited (a lost
+   * wake only delays the job to a taker's next poll; it is reported).
+   */
+  async enqueue(endpointId: string, jobId: string): Promise<void> {
+    const taker = this.reserve(endpointId);
+    if (taker && (await this.handOver(endpointId, jobId, taker, this.claim(endpointId, jobId, taker.tag ?? ''))))
+      return;
+    this.wakeInBackground(endpointId, jobId);
   }
 
   /**
-   * Dispatches a queued job: to the `taker` reserved for it if there is one (see handOver), else wakes takers: this
-   * replica's at once, the others' by a message not awaited: the caller's answer does not wait for it (a lost wake only
-   * delays the job to a taker's next poll; it is reported). `recorded` is the job's record script when it announced the
-   * job to the other replicas or handed it off (then only this replica's takers are woken, once it is recorded, and
-   * none when it was handed off). The record script must have been sent first on `queueFree` when there is a taker,
-   * so that Redis runs it before the claim.
+   * Dispatches a job as its SUBMIT script (`recorded`) records it. With a `taker` reserved on this replica, the script
+   * claimed the job for the taker's worker (its `claimFor`): it is handed over, or, when that failed (a
+   * retired worker, a take that hung up), queued and announced. Without one, the script handed the job off or announced
+   * it to the other replicas, and this replica's takers are woken once it is recorded, unless it was handed off.
    */
-  async dispatch(
+  async dispatchSubmitted(
     endpointId: string,
     jobId: string,
     taker: Reservation | undefined,
-    recorded?: Promise<unknown>,
+    recorded: Promise<number | ClaimedJob | typeof RETIRED>,
   ): Promise<void> {
-    if (taker && (await this.handOver(endpointId, jobId, taker))) return;
-    if (!recorded) this.wakeInBackground(endpointId, jobId);
-    else if ((await recorded) !== HANDED_OFF) this.parts.wakeups.notify(PARKING.takers(endpointId), jobId);
+    if (taker) {
+      const claimed = recorded.then((reply): Claim => (typeof reply === 'number' ? undefined : claimOf(jobId, reply)));
+      if (!(await this.handOver(endpointId, jobId, taker, claimed))) this.wakeInBackground(endpointId, jobId);
+      return;
+    }
+    if ((await recorded) !== HANDED_OFF) this.parts.wakeups.notify(PARKING.takers(endpointId), jobId);
   }
 
   /** Up to `count` jobs for a worker, parked up to `waitMs` until one arrives (empty when none did, or on abort). */
@@ -198,17 +212,22 @@ export class JobDispatcher {
   }
 
   /**
-   * Gives a queued job straight to a take parked on this replica: claimed for its worker, then handed over as the
-   * take's answer, skipping the queue (a parked take means the queue had nothing for it).
+   * Gives a queued job straight to a take parked on this replica: `claiming` claims it for the take's worker, then it
+   * is handed over as the take's answer, skipping the queue (a parked take means the queue had nothing for it).
    * False when the job was not handed over (the claim failed, or the take hung up and the claim was undone): the job
    * is IN_QUEUE and the caller wakes takers. A retired worker's take is answered empty.
    */
-  private async handOver(endpointId: string, jobId: string, taker: Reservation): Promise<boolean> {
+  private async handOver(
+    endpointId: string,
+    jobId: string,
+    taker: Reservation,
+    claiming: Promise<Claim>,
+  ): Promise<boolean> {
     const { queueFree, keys } = this.parts;
     const workerId = taker.tag ?? '';
     let answered = false;
     try {
-      const job = await this.claim(endpointId, jobId, workerId);
+      const job = await claiming;
       if (job === RETIRED) {
         answered = taker.give([]);
         return false;
@@ -259,9 +278,7 @@ export class JobDispatcher {
    */
   private async claim(endpointId: string, jobId: string, workerId: string): Promise<Claim> {
     const args = { base: this.parts.keys.base, endpointId, jobId, workerId, now: this.parts.clock.now() };
-    const claimed = await SCRIPTS.claim.run(this.parts.queueFree, args);
-    if (claimed === RETIRED) return RETIRED;
-    return claimed ? takenJob(jobId, claimed) : undefined;
+    return claimOf(jobId, await SCRIPTS.claim.run(this.parts.queueFree, args));
   }
 
   /** Runs `work` without holding up the caller; its failure is reported; {@link settled} waits for it. */

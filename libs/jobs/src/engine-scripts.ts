@@ -34,6 +34,8 @@ export interface SubmitArgs extends JobRef {
   announce: string;
   /** Hand the job to a take registered by another replica, if there is one. */
   handOff: boolean;
+  /** Claim the job at once for this worker (a take parked on the submitting replica). */
+  claimFor?: string;
   /** The record's hash fields, as field/value pairs. */
   fields: (string | number)[];
 }
@@ -98,9 +100,21 @@ const worker = (a: WorkerRef): string[] => [a.base, a.endpointId, a.workerId];
 
 /** The engine's scripts, loaded once per process. */
 export const SCRIPTS = {
-  /** Records and queues a job: 0 (the id exists), 1 (queued) or 2 (handed to a registered take). */
-  submit: defineLuaScript<SubmitArgs, number>(lua.SUBMIT, (a) => ({
-    argv: [...job(a), a.now, a.ttlAt ?? '', flag(a.lowPriority), a.announce, flag(a.handOff), ...a.fields],
+  /**
+   * Records and queues a job: 0 (the id exists), 1 (queued) or 2 (handed to a registered take); with `claimFor`, the
+   * claim's `[input, extra, traceparent]`, or 'retired'.
+   */
+  submit: defineLuaScript<SubmitArgs, number | ClaimedJob | 'retired'>(lua.SUBMIT, (a) => ({
+    argv: [
+      ...job(a),
+      a.now,
+      a.ttlAt ?? '',
+      flag(a.lowPriority),
+      a.announce,
+      flag(a.handOff),
+      a.claimFor ?? '',
+      ...a.fields,
+    ],
   })),
   /** `[input, extra, traceparent]` (traceparent '' when none), null when the job is not IN_QUEUE, or 'retired'. */
   claim: defineLuaScript<ClaimArgs, ClaimedJob | 'retired' | null>(lua.CLAIM, (a) => ({

@@ -110,7 +110,9 @@ end
 /**
  * Creates the job hash and queues it: ARGV ep, id, now, ttlAt ('' for the default ttl: the endpoint's queue member in
  * the expiry index stands for the job, see QUEUE_TTL_ID), low(0|1), a queued-job wake to publish ('' for none),
- * handOff (1|0), then hash field/value pairs. With handOff, the job goes to the oldest take registered in
+ * handOff (1|0), claimFor (a worker id, '' for none), then hash field/value pairs. With claimFor (a take parked on the
+ * submitting replica), the job is claimed for that worker at once and the reply is the claim's {input, extra,
+ * traceparent}, or 'retired' (the job stays queued) when the worker was retired. With handOff, the job goes to the oldest take registered in
  * `<ep>:takers` (TakerEntry, see protocol/takers.ts and dispatch.ts) that has not expired and whose
  * worker is not retired: it is claimed for it here and a hand-off wake (HandOffWake, with the job's input and extra)
  * is published for the take's replica instead of the queued-job wake. The queued-job wake is published only while a
@@ -119,15 +121,20 @@ end
  */
 export const SUBMIT = `${PRELUDE}${CLAIM_STEP}
 local ep, id, now, ttlAt, low, announce, handOff = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local claimFor = ARGV[9]
 local k = jkey(ep, id)
 if redis.call('EXISTS', k) == 1 then return 0 end
-redis.call('HSET', k, unpack(ARGV, 9))
+redis.call('HSET', k, unpack(ARGV, 10))
 enqueue(ep, id, now)
 if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 if ttlAt == '' then redis.call('ZADD', gkey('expiry'), 'NX', ttlAtOf(nil, now), member(ep, QUEUE_TTL))
 else redis.call('ZADD', gkey('expiry'), ttlAt, member(ep, id)) end
 redis.call('SADD', gkey('endpoints'), ep)
 emit('job.queued', ep, 'jobId', id, 'lowPriority', low)
+if claimFor ~= '' then
+  if redis.call('EXISTS', retiredkey(ep, claimFor)) == 1 then return 'retired' end
+  return claim(ep, id, claimFor, now)
+end
 if handOff == '1' then
   while true do
     local entry = redis.call('LPOP', ekey(ep, 'takers'))

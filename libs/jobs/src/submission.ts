@@ -21,7 +21,7 @@ export interface NewJob {
 
 /**
  * Records a submitted job (the SUBMIT script) and dispatches it, in one round trip. With a take parked on this
- * replica, the job is claimed for it. Otherwise the record's script hands the job to a take another replica
+ * replica, the same script claims the job for it. Otherwise the record's script hands the job to a take another replica
  * registered, or else announces it to the other replicas' takers, which claim it by id, and wakes this replica's own
  * once it is recorded.
  */
@@ -49,9 +49,8 @@ async function recordInSpan(parts: SubmissionParts, { job, id, now }: NewJob): P
     lowPriority: job.policy.lowPriority,
     announce: taker ? '' : dispatcher.announcement(endpointId, id),
     handOff: !taker && record.handOffChars <= HAND_OFF_MAX_CHARS,
+    claimFor: taker?.tag,
     fields: record.fields,
   };
-  // Sent before the claim of a reserved taker, on the same connection, so Redis runs the record first.
-  const recording = SCRIPTS.submit.run(parts.queueFree, submitted);
-  await Promise.all([recording, dispatcher.dispatch(endpointId, id, taker, taker ? undefined : recording)]);
+  await dispatcher.dispatchSubmitted(endpointId, id, taker, SCRIPTS.submit.run(parts.queueFree, submitted));
 }
