@@ -140,6 +140,7 @@ describe('JobRateLimiter (Redis)', () => {
           points: 8,
           windowSeconds: 10,
           holdSeconds: 0,
+          givenBack: 0,
         },
       ]);
       expect(await redis.get('limits:rate:ep-burst:run')).toBe('8');
@@ -189,15 +190,22 @@ describe('JobRateLimiter (Redis)', () => {
       expect(statuses(await burst(rl, 'ep-busy', 'cancel', 4))).toEqual([...times(3, 'fulfilled'), 'rejected']);
     });
 
-    it('sends a release before the acquires of its turn, even those already waiting for their batch', async () => {
+    it('counts a release off before the acquires of its turn, even those already waiting, in their one call', async () => {
       const rl = withLimits('cancel=0/1');
       const held = await rl.acquire('ep-order', 'cancel');
+      const count = jest.spyOn(LIMIT_SCRIPTS.count, 'run');
+      const giveBack = jest.spyOn(LIMIT_SCRIPTS.giveBack, 'run');
       const next = rl.acquire('ep-order', 'cancel');
-      void held();
+      const released = held();
       const release = await next;
+      await released;
       expect(await redis.get('limits:busy:ep-order:cancel')).toBe('1');
+      expect(count.mock.calls.map(([, args]) => [args.points, args.givenBack])).toEqual([[1, 1]]);
+      expect(giveBack).not.toHaveBeenCalled();
+      // With no acquire of its key in its turn, a release goes alone.
       await release();
       expect(await redis.get('limits:busy:ep-order:cancel')).toBe('0');
+      expect(giveBack.mock.calls.map(([, args]) => args.points)).toEqual([1]);
     });
 
     it('fails the whole batch with the Redis error and takes no slot', async () => {

@@ -55,18 +55,31 @@ type Counted = [rate: [consumed: number, msLeft: number] | null, held: number | 
 /**
  * The scripts behind the limits. The counters are those rate-limiter-flexible's RateLimiterRedis keeps (same keys and
  * steps), so replicas of earlier versions share them during an upgrade; both counters of a batch are counted in one
- * call. KEYS: the rate and the slot counter. ARGV: points, the window's seconds (0: rate not counted), the hold's
- * seconds (0: slots not counted). The rate is counted first: when its counter fails, no slot is taken; when the slot
- * counter fails, the rate stays counted, as for a request refused after it was counted.
+ * call, with the slots given back since the last call. KEYS: the rate and the slot counter. ARGV: points, the
+ * window's seconds (0: rate not counted), the hold's seconds (0: slots not counted), slots given back. The slots are
+ * given back first; then the rate is counted: when its counter fails, no slot is taken; when the slot counter fails,
+ * the rate stays counted, as for a request refused after it was counted.
  */
 export const LIMIT_SCRIPTS = {
   count: defineLuaScript<
-    { rateKey: string; busyKey: string; points: number; windowSeconds: number; holdSeconds: number },
+    {
+      rateKey: string;
+      busyKey: string;
+      points: number;
+      windowSeconds: number;
+      holdSeconds: number;
+      givenBack: number;
+    },
     Counted
   >(
     `${COUNT_STEP}
 local points, windowSeconds, holdSeconds = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local givenBack = tonumber(ARGV[4])
 local rate, held = false, false
+if givenBack > 0 then
+  local given = count(KEYS[2], -givenBack, holdSeconds)
+  if given.err then return given end
+end
 if windowSeconds > 0 then
   rate = count(KEYS[1], points, windowSeconds)
   if rate.err then return rate end
@@ -78,7 +91,10 @@ if holdSeconds > 0 then
 end
 return {rate, held}
 `,
-    (a) => ({ keys: [a.rateKey, a.busyKey], argv: [a.points, a.windowSeconds, a.holdSeconds] }),
+    (a) => ({
+      keys: [a.rateKey, a.busyKey],
+      argv: [a.points, a.windowSeconds, a.holdSeconds, a.givenBack],
+    }),
   ),
   /** Gives back slots: KEYS the slot counter, ARGV points and the hold's seconds. */
   giveBack: defineLuaScript<{ busyKey: string; points: number; holdSeconds: number }, unknown>(
@@ -112,10 +128,15 @@ interface PendingAcquire {
   readonly waiters: Array<{ resolve: (release: Release) => void; reject: (reason: unknown) => void }>;
 }
 
-/** Slots of one key given back together: one give-back, whose outcome every giver shares. */
+/**
+ * Slots of one key given back together: one give-back, sent alone or with the key's next count, whose outcome every
+ * giver shares.
+ */
 interface PendingReturn {
   points: number;
   readonly sent: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (reason: unknown) => void;
 }
 
 /**
@@ -175,15 +196,21 @@ export class JobRateLimiter {
     this.acquiring.delete(batch.key);
     const { key, limit, waiters } = batch;
     const n = waiters.length;
+    // The key's slots given back since its last call go with this one, counted off first (see giveBack).
+    const returned = this.returning.get(key);
+    this.returning.delete(key);
     // Both counters in one call, n points each; request i is the (consumed - n + 1 + i)-th. A failed call fails the
     // batch (flush's caller rejects every request with its error) and holds no slot.
-    const [rate, held] = await LIMIT_SCRIPTS.count.run(this.redis, {
+    const counting = LIMIT_SCRIPTS.count.run(this.redis, {
       rateKey: this.counterKey('rate', key),
       busyKey: this.counterKey('busy', key),
       points: n,
       windowSeconds: limit.requests > 0 ? this.windowSeconds : 0,
-      holdSeconds: limit.concurrent > 0 ? this.holdSeconds : 0,
+      holdSeconds: limit.concurrent > 0 || returned ? this.holdSeconds : 0,
+      givenBack: returned?.points ?? 0,
     });
+    if (returned) counting.then(returned.resolve, returned.reject);
+    const [rate, held] = await counting;
     const counted = rate ? { consumed: Number(rate[0]), msBeforeNext: Number(rate[1]) } : undefined;
     const holding = held === null ? undefined : Number(held);
     await this.settle(batch, await this.verdicts(batch, counted, holding), holding !== undefined);
@@ -280,13 +307,13 @@ export class JobRateLimiter {
   }
 
   /**
-   * Gives back slots of a key; the slots given back until the current callback and its microtasks end go out as one
-   * give-back call. Flushed at the turn's 'before-io' edge, not the acquires' 'after-io' one: it is issued on the Redis
-   * client before the caller can have read the answer and sent its next request, and before any acquire batch (even
-   * one already pending) is flushed. ioredis keeps the order of commands, auto-pipelined or not, and Redis runs them in
-   * order, so that next acquire finds the slot free (the route pipeline gives the slot back before it answers). An
-   * 'after-io' flush would not do: an acquire batch scheduled earlier in the same turn could take the caller's next
-   * request and flush before the give-back.
+   * Gives back slots of a key; the slots given back until the turn's 'after-io' edge go out as one give-back, with the
+   * key's acquire batch when one is flushed first at that edge (whichever was scheduled first), else alone. Either way
+   * it is on the Redis client before any later acquire of the key is counted: the caller of the request that held
+   * the slot reads the answer (the route pipeline gives the slot back before it answers) and sends its next request
+   * no earlier than this turn's I/O, so that request joins a batch already pending, which takes the give-back with it
+   * and counts it off first, or a batch flushed after it. ioredis keeps the order of commands, auto-pipelined or not,
+   * and Redis runs them in order, so that next acquire finds the slot free.
    */
   private giveBack(key: string, points: number): Promise<void> {
     const pending = this.returning.get(key);
@@ -294,22 +321,20 @@ export class JobRateLimiter {
       pending.points += points;
       return pending.sent;
     }
-    const batch: PendingReturn = {
-      points,
-      sent: new Promise<void>((resolve, reject) => {
-        atTurnEnd('before-io', () => {
-          this.returning.delete(key);
-          LIMIT_SCRIPTS.giveBack
-            .run(this.redis, {
-              busyKey: this.counterKey('busy', key),
-              points: batch.points,
-              holdSeconds: this.holdSeconds,
-            })
-            .then(() => resolve(), reject);
-        });
-      }),
-    };
+    let settle: Pick<PendingReturn, 'resolve' | 'reject'> | undefined;
+    const sent = new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    const batch: PendingReturn = { points, sent, ...settle! };
     this.returning.set(key, batch);
-    return batch.sent;
+    atTurnEnd('after-io', () => {
+      // Gone when an acquire batch of the key took it along.
+      if (this.returning.get(key) !== batch) return;
+      this.returning.delete(key);
+      LIMIT_SCRIPTS.giveBack
+        .run(this.redis, { busyKey: this.counterKey('busy', key), points: batch.points, holdSeconds: this.holdSeconds })
+        .then(() => batch.resolve(), batch.reject);
+    });
+    return sent;
   }
 }
