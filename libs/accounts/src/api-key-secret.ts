@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const SECRET_PREFIX = 'rpl_';
 const SECRET_PATTERN = /^rpl_[A-Za-z0-9_-]{43}$/;
@@ -11,9 +11,9 @@ export interface GeneratedSecret {
   hash: string;
 }
 
-/** sha-256 hex of a secret; keys are 256-bit random, so a plain hash is not brute-forceable. */
+/** sha-256 hex of a secret (one call, no Hash object); keys are 256-bit random, so a plain hash is not brute-forceable. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Generates `rpl_` + 32 random bytes in base64url. */

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Redis } from '@runplane/queue';
 import type { JobKeys } from './protocol';
 import { IDEMPOTENCY_WINDOW_MS } from './policy';
 
 /** Redis key of an endpoint's Idempotency-Key (hashed: keys are client text of any length). */
 export function idempotencyKey(keys: JobKeys, endpointId: string, clientKey: string): string {
-  return keys.idempotency(endpointId, createHash('sha256').update(clientKey).digest('hex'));
+  return keys.idempotency(endpointId, hash('sha256', clientKey, 'hex'));
 }
 
 /**

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import { newId } from '@runplane/db';
 import { processWorkerTokenCache, type WorkerTokenCache } from './worker-token-cache';
 import type { WorkerTokenRow, WorkerTokensRepository } from './worker-tokens.repository';
+import { hashSecret } from '../api-key-secret';
 
 const TOKEN_PREFIX = 'rpw_';
 const TOKEN_PATTERN = /^rpw_[A-Za-z0-9_-]{43}$/;
@@ -34,10 +35,8 @@ function toSummary(row: WorkerTokenRow): WorkerTokenSummary {
   };
 }
 
-/** sha-256 hex: tokens are 256-bit random, so a plain hash is not brute-forceable. */
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+/** sha-256 hex: tokens are 256-bit random, like API keys, so a plain hash is not brute-forceable. */
+const hashToken = hashSecret;
 
 /** True when a string has the shape of a worker token (checked before any database lookup). */
 export function isWorkerToken(value: string): boolean {
