@@ -17,7 +17,7 @@ import {
   LoadBalancerRequestCounts,
   LoadBalancerTraffic,
 } from '@runplane/jobs';
-import { closeRedis, normalizePrefix, type Redis } from '@runplane/queue';
+import { closeRedis, createRedis, normalizePrefix, type Redis } from '@runplane/queue';
 import { EndpointDirectory } from './client/endpoint-directory';
 import {
   type JobApiOptions,
@@ -34,7 +34,7 @@ import { PublicJobLedger } from './public/public-job-ledger';
 import { PUBLIC_MODEL_CATALOG } from './public/public-providers';
 import type { PublicModelCatalog } from './public/public-model-routes';
 import { SWEEP_ERROR_SINK, SWEEP_INTERVAL_MS, EngineSweeper } from './sweeper';
-import { JOB_ENGINE, QUEUE_FREE_REDIS, QUEUE_ORDERED_REDIS } from './tokens';
+import { JOB_ENGINE, LIMITS_REDIS, QUEUE_FREE_REDIS, QUEUE_ORDERED_REDIS } from './tokens';
 import { WorkerAuthenticator } from './worker/worker-auth';
 import { createWorkerTokensService, WorkerTokensService } from './worker-tokens';
 
@@ -49,13 +49,19 @@ export interface JobsApiOptions {
   onSweepError?: (error: unknown) => void;
 }
 
-/** Closes the queue-free Redis connection when the app stops (after the engine, which closes before shutdown). */
+/**
+ * Closes the Redis connections the job API opens besides BullMQ's (the engine's queue-free one and the limits') when
+ * the app stops, after the engine, which closes before shutdown.
+ */
 @Injectable()
-class QueueFreeRedisCloser implements OnApplicationShutdown {
-  constructor(@Inject(QUEUE_FREE_REDIS) private readonly redis: Redis) {}
+class JobApiRedisCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(QUEUE_FREE_REDIS) private readonly queueFree: Redis,
+    @Inject(LIMITS_REDIS) private readonly limits: Redis,
+  ) {}
 
-  onApplicationShutdown(): Promise<void> {
-    return closeRedis(this.redis);
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([closeRedis(this.queueFree), closeRedis(this.limits)]);
   }
 }
 
@@ -66,7 +72,7 @@ export function engineProviders(options: JobsApiOptions): Provider[] {
     // What each connection guarantees is the engine's rule: see EngineConnections in @runplane/jobs.
     { provide: QUEUE_ORDERED_REDIS, useFactory: () => createQueueOrderedRedis(config.REDIS_URL) },
     { provide: QUEUE_FREE_REDIS, useFactory: () => createQueueFreeRedis(config.REDIS_URL) },
-    QueueFreeRedisCloser,
+    JobApiRedisCloser,
     {
       provide: JOB_ENGINE,
       inject: [QUEUE_ORDERED_REDIS, QUEUE_FREE_REDIS],
@@ -163,12 +169,13 @@ export function jobApiServiceProviders(config: JobRouterConfig): Provider[] {
   ];
 }
 
-/** The endpoints' rate and concurrency limits, on the queue-free connection (they need no order with BullMQ's). */
+/** The endpoints' rate and concurrency limits, on a connection of their own (see LIMITS_REDIS). */
 export function limitProviders(config: JobRouterConfig): Provider[] {
   return [
+    { provide: LIMITS_REDIS, useFactory: () => createRedis(config.REDIS_URL) },
     {
       provide: JobRateLimiter,
-      inject: [QUEUE_FREE_REDIS, JOB_ENGINE],
+      inject: [LIMITS_REDIS, JOB_ENGINE],
       useFactory: (redis: Redis, engine: JobRouterEngine) => {
         const workers: RunningWorkerCount = {
           runningWorkers: async (id: string) => (await engine.workers(id)).running.length,

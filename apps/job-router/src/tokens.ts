@@ -7,9 +7,15 @@ export const JOB_ENGINE = Symbol('JOB_ENGINE');
  */
 export const QUEUE_ORDERED_REDIS = Symbol('QUEUE_ORDERED_REDIS');
 /**
- * Injection token for the Redis connection that never carries a BullMQ command: the limits and the engine's commands
+ * Injection token for the Redis connection that never carries a BullMQ command: the engine's commands
  * that need no order with BullMQ's. It stays free of the Lua commands BullMQ defines on its client, which ioredis
  * copies into every pipeline it builds (each counter update, each auto-pipelined turn). Create it with
  * `createQueueFreeRedis` (@runplane/jobs); it is the engine's `queueFree` (`EngineConnections`).
  */
 export const QUEUE_FREE_REDIS = Symbol('QUEUE_FREE_REDIS');
+/**
+ * Injection token for the limits' own Redis connection (no key prefix), not auto-pipelined: a batch of acquires is
+ * counted at the turn's 'after-io' edge (setImmediate), where a command on an auto-pipelined connection would wait
+ * for the next turn's immediates before it is written; on this one it is written at once.
+ */
+export const LIMITS_REDIS = Symbol('LIMITS_REDIS');

@@ -30,7 +30,8 @@ export function createQueueOrderedRedis(url: string): Redis {
 
 /**
  * Opens the connection that never carries a BullMQ command (see {@link EngineConnections}); other services' commands
- * that need no order with the queues (e.g. rate limits) may share it. Auto-pipelined like the other.
+ * that need no order with the queues may share it. Auto-pipelined like the other: a command issued in a setImmediate
+ * callback waits for the next turn's immediates before it is written.
  */
 export function createQueueFreeRedis(url: string): Redis {
   return createRedis(url, { autoPipelining: true });
