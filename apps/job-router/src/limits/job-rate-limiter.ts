@@ -146,7 +146,8 @@ interface PendingReturn {
  * concurrency slot is given back by the returned release.
  *
  * Group commit: the acquires of one key in one event-loop turn cost one call counting n points on both counters, and
- * its releases in one turn one give-back; each request still gets exactly what n sequential acquires would give it.
+ * its releases in one turn one give-back, which rides in that call when the key has one; each request still gets
+ * exactly what n sequential acquires would give it. Its connection should not be auto-pipelined (see LIMITS_REDIS).
  */
 export class JobRateLimiter {
   private readonly keyPrefix: string;
@@ -206,7 +207,7 @@ export class JobRateLimiter {
       busyKey: this.counterKey('busy', key),
       points: n,
       windowSeconds: limit.requests > 0 ? this.windowSeconds : 0,
-      holdSeconds: limit.concurrent > 0 || returned ? this.holdSeconds : 0,
+      holdSeconds: limit.concurrent > 0 ? this.holdSeconds : 0,
       givenBack: returned?.points ?? 0,
     });
     if (returned) counting.then(returned.resolve, returned.reject);
