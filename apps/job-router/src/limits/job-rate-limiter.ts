@@ -334,7 +334,7 @@ export class JobRateLimiter {
       this.returning.delete(key);
       LIMIT_SCRIPTS.giveBack
         .run(this.redis, { busyKey: this.counterKey('busy', key), points: batch.points, holdSeconds: this.holdSeconds })
-        .then(() => batch.resolve(), batch.reject);
+        .then(batch.resolve, batch.reject);
     });
     return sent;
   }

@@ -4,9 +4,9 @@ import type { BoundedLabel, Counter, Histogram, MetricsRegistry } from '@runplan
 /** Seconds a job waits in the queue or runs: from 100 ms (a warm worker) to an hour (a long job or a cold start). */
 const JOB_SECONDS_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 
-/** Seconds from `from` to `to` (ms), undefined without `from`. */
-const seconds = (from: number | undefined, to: number): number | undefined =>
-  from === undefined ? undefined : Math.max(0, to - from) / 1000;
+/** Seconds from `from` to `to` (ms), undefined without either. */
+const seconds = (from: number | undefined, to: number | undefined): number | undefined =>
+  from === undefined || to === undefined ? undefined : Math.max(0, to - from) / 1000;
 
 /**
  * The job API's domain metrics, per endpoint under the bounded `endpoint` label: jobs submitted and finished (by final
@@ -58,7 +58,7 @@ export class JobMetrics {
   recordFinished({ endpointId, status, queuedAt, takenAt, doneAt }: FinishedJob): void {
     const endpoint = this.endpoints.of(endpointId);
     this.finished.inc({ endpoint, status });
-    const delay = takenAt === undefined ? undefined : seconds(queuedAt, takenAt);
+    const delay = seconds(queuedAt, takenAt);
     const execution = seconds(takenAt, doneAt);
     if (delay !== undefined) this.delay.observe({ endpoint }, delay);
     if (execution !== undefined) this.execution.observe({ endpoint }, execution);
