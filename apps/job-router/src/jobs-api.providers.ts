@@ -21,6 +21,7 @@ import { closeRedis, createRedis, normalizePrefix, type Redis } from '@runplane/
 import { EndpointDirectory } from './client/endpoint-directory';
 import {
   type JobApiOptions,
+  type JobApiPorts,
   JobApiService,
   type JobRouterEngine,
   type SchedulerWorkerStates,
@@ -144,6 +145,9 @@ function loadBalancerHealth(config: JobRouterConfig, queueRedis: Redis, redis: R
 /** How the job API's service runs: until the server starts closing, with /health of load-balancing endpoints. */
 const JOB_API_OPTIONS = Symbol('JOB_API_OPTIONS');
 
+/** What the job API's service works with. */
+const JOB_API_PORTS = Symbol('JOB_API_PORTS');
+
 /** The job API's service, which answers until the server starts closing. */
 export function jobApiServiceProviders(config: JobRouterConfig): Provider[] {
   return [
@@ -156,27 +160,35 @@ export function jobApiServiceProviders(config: JobRouterConfig): Provider[] {
       }),
     },
     {
-      provide: JobApiService,
-      inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT, PublicJobLedger, JOB_API_OPTIONS],
+      provide: JOB_API_PORTS,
+      inject: [JOB_ENGINE, EndpointDirectory, REDIS_CLIENT, PublicJobLedger, JobRateLimiter],
       useFactory: (
         engine: JobRouterEngine,
         endpoints: EndpointDirectory,
         redis: Redis,
-        ledger: PublicJobLedger,
-        options: JobApiOptions,
-      ) => new JobApiService(engine, endpoints, schedulerStates(redis), ledger, options),
+        publicJobs: PublicJobLedger,
+        limits: JobRateLimiter,
+      ): JobApiPorts => ({ engine, endpoints, schedulerStates: schedulerStates(redis), publicJobs, limits }),
+    },
+    {
+      provide: JobApiService,
+      inject: [JOB_API_PORTS, JOB_API_OPTIONS],
+      useFactory: (ports: JobApiPorts, options: JobApiOptions) => new JobApiService(ports, options),
     },
   ];
 }
 
-/** The endpoints' rate and concurrency limits, on a connection of their own (see LIMITS_REDIS). */
+/**
+ * The endpoints' rate and concurrency limits, on a connection of their own (see LIMITS_REDIS), but for the submitting
+ * operations', counted on the connection their jobs are recorded on (the engine's queue-free one).
+ */
 export function limitProviders(config: JobRouterConfig): Provider[] {
   return [
     { provide: LIMITS_REDIS, useFactory: () => createRedis(config.REDIS_URL) },
     {
       provide: JobRateLimiter,
-      inject: [LIMITS_REDIS, JOB_ENGINE],
-      useFactory: (redis: Redis, engine: JobRouterEngine) => {
+      inject: [LIMITS_REDIS, QUEUE_FREE_REDIS, JOB_ENGINE],
+      useFactory: (redis: Redis, submissionRedis: Redis, engine: JobRouterEngine) => {
         const workers: RunningWorkerCount = {
           runningWorkers: async (id: string) => (await engine.workers(id)).running.length,
         };
@@ -186,6 +198,7 @@ export function limitProviders(config: JobRouterConfig): Provider[] {
           overrides: config.JOB_RATE_LIMITS,
           maxHoldMs: 310_000,
           keyPrefix: normalizePrefix(config.REDIS_PREFIX),
+          submissionRedis,
         };
         return new JobRateLimiter(redis, limits, workers);
       },

@@ -1,4 +1,6 @@
 import { JobRateLimiter } from '../src/limits/job-rate-limiter';
+import { normalizePrefix } from '@runplane/queue';
+import { pollUntil } from '@runplane/testing';
 import { bearer, type JobRouterHarness, startJobRouter } from './harness';
 
 const KiB = 1024;
@@ -10,7 +12,7 @@ describe('job-router limits', () => {
 
   beforeAll(async () => {
     h = await startJobRouter('jr-limits', {
-      JOB_RATE_LIMITS: 'run=3/0,cancel=100/1,purge-queue=2/0',
+      JOB_RATE_LIMITS: 'run=3/0,runsync=100/1,cancel=100/1,purge-queue=2/0',
       JOB_RATE_PER_WORKER: '0',
       JOB_RUN_MAX_BYTES: String(16 * KiB),
       JOB_RUNSYNC_MAX_BYTES: String(32 * KiB),
@@ -40,6 +42,13 @@ describe('job-router limits', () => {
       error: expect.stringContaining('Rate limit exceeded for run'),
       code: 'RATE_LIMITED',
     });
+    // Refused by the script that records the job: nothing recorded, and the refusal counted under its operation.
+    const health = await h.inject({ method: 'GET', url: `/v2/${endpointId}/health`, headers: bearer(secret) });
+    expect(health.json()).toMatchObject({ jobs: { inQueue: 3 } });
+    const metrics = (await h.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toContain(
+      `runplane_job_rate_limited_total{endpoint="${endpointId}",operation="run",service="job-router"} 1\n`,
+    );
     // Other operations and other endpoints keep their own budgets.
     expect((await post('purge-queue', {})).statusCode).toBe(200);
     const { accountId, secret: otherSecret } = await h.accountWithKey();
@@ -80,6 +89,35 @@ describe('job-router limits', () => {
     expect(busy.headers['retry-after']).toBe('1');
     await release();
     expect((await cancel()).statusCode).toBe(200);
+  });
+
+  it('holds a /runsync slot while the caller waits, and frees it when the answer is ready', async () => {
+    const { accountId, secret: key } = await h.accountWithKey();
+    const endpoint = await h.endpoint(accountId);
+    const runsync = () =>
+      h.inject({
+        method: 'POST',
+        url: `/v2/${endpoint}/runsync?wait=1000`,
+        headers: bearer(key),
+        payload: { input: {} },
+      });
+    const waiting = runsync();
+    // No worker takes it: the caller waits its second, holding the one slot.
+    await pollUntil(
+      async () =>
+        (await h.redis.get(`${normalizePrefix(h.config.REDIS_PREFIX)}limits:busy:${endpoint}:runsync`)) === '1',
+      {
+        description: 'the first /runsync to hold its slot',
+      },
+    );
+    const busy = await runsync();
+    expect(busy.statusCode).toBe(429);
+    expect(busy.json().error).toBe('Too many concurrent runsync requests for this endpoint (limit 1)');
+    expect((await waiting).json()).toMatchObject({ status: 'IN_QUEUE' });
+    const next = await runsync();
+    expect(next.statusCode).toBe(200);
+    const health = await h.inject({ method: 'GET', url: `/v2/${endpoint}/health`, headers: bearer(key) });
+    expect(health.json()).toMatchObject({ jobs: { inQueue: 2 } });
   });
 
   it('answers bodies over the /run and /runsync limits with 400, not 413', async () => {

@@ -1,7 +1,8 @@
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, pollUntil, testRedisPrefix } from '@runplane/testing';
 import { RateLimiterRedis } from '@runplane/http';
-import { JobRateLimiter, LIMIT_SCRIPTS, RateLimitedError } from '../src/limits/job-rate-limiter';
+import { JobRateLimiter, RateLimitedError } from '../src/limits/job-rate-limiter';
+import { LIMIT_SCRIPTS } from '../src/limits/limit-scripts';
 import { DEFAULT_LIMITS, type LimitedOperation, parseLimitOverrides } from '../src/limits/limit-table';
 
 describe('JobRateLimiter (Redis)', () => {

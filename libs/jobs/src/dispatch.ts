@@ -1,7 +1,8 @@
 import { randomUuid } from '@runplane/db';
 import type { EngineConnections } from './connections';
 import { type Clock, JOB_TRACEPARENT, type TakenJob, type TakeRequest } from './engine';
-import { type ClaimedJob, SCRIPTS, type TakeRegistration } from './engine-scripts';
+import { isRefusedReply } from './admission';
+import { type ClaimedJob, SCRIPTS, type SubmitReply, type TakeRegistration } from './engine-scripts';
 import { encodeTakerEntry, type HandOffWake, type JobKeys, PARKING } from './protocol';
 import type { Reservation, Wakeups } from './wakeups';
 
@@ -34,6 +35,11 @@ function takenJob(id: string, [input, extra, traceparent]: ClaimedJob): TakenJob
   const job: TakenJob = { id, input: JSON.parse(input) as Record<string, unknown>, ...rest };
   if (traceparent) job[JOB_TRACEPARENT] = traceparent;
   return job;
+}
+
+/** Whether SUBMIT's reply is a claim's (it claimed the job for `claimFor`, or found that worker retired). */
+function isClaimReply(reply: SubmitReply): reply is ClaimedJob | typeof RETIRED {
+  return typeof reply !== 'number' && !isRefusedReply(reply);
 }
 
 /** A claim script's reply as a {@link Claim}. */
@@ -87,20 +93,23 @@ export class JobDispatcher {
    * Dispatches a job as its SUBMIT script (`recorded`) records it. With a `taker` reserved on this replica, the script
    * claimed the job for the taker's worker (its `claimFor`): it is handed over, or, when that failed (a
    * retired worker, a take that hung up), queued and announced. Without one, the script handed the job off or announced
-   * it to the other replicas, and this replica's takers are woken once it is recorded, unless it was handed off.
+   * it to the other replicas, and this replica's takers are woken once it is recorded, unless it was handed off. A job
+   * its admission refused was not recorded: nothing is dispatched, and the taker looks again.
    */
   async dispatchSubmitted(
     endpointId: string,
     jobId: string,
     taker: Reservation | undefined,
-    recorded: Promise<number | ClaimedJob | typeof RETIRED>,
+    recorded: Promise<SubmitReply>,
   ): Promise<void> {
     if (taker) {
-      const claimed = recorded.then((reply): Claim => (typeof reply === 'number' ? undefined : claimOf(jobId, reply)));
-      if (!(await this.handOver(endpointId, jobId, taker, claimed))) this.wakeInBackground(endpointId, jobId);
+      const claimed = recorded.then((reply): Claim => (isClaimReply(reply) ? claimOf(jobId, reply) : undefined));
+      const handedOver = await this.handOver(endpointId, jobId, taker, claimed);
+      if (!handedOver && !isRefusedReply(await recorded)) this.wakeInBackground(endpointId, jobId);
       return;
     }
-    if ((await recorded) !== HANDED_OFF) this.parts.wakeups.notify(PARKING.takers(endpointId), jobId);
+    const reply = await recorded;
+    if (reply !== HANDED_OFF && !isRefusedReply(reply)) this.parts.wakeups.notify(PARKING.takers(endpointId), jobId);
   }
 
   /** Up to `count` jobs for a worker, parked up to `waitMs` until one arrives (empty when none did, or on abort). */

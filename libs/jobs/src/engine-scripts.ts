@@ -1,4 +1,5 @@
 import { defineLuaScript } from '@runplane/queue';
+import { type Admission, admissionArgv, type RefusedReply } from './admission';
 import * as lua from './lua';
 
 /**
@@ -36,9 +37,14 @@ export interface SubmitArgs extends JobRef {
   handOff: boolean;
   /** Claim the job at once for this worker (a take parked on the submitting replica). */
   claimFor?: string;
+  /** Counters to count the job against first; it is recorded only when they admit it. */
+  admission?: Admission;
   /** The record's hash fields, as field/value pairs. */
   fields: (string | number)[];
 }
+
+/** What SUBMIT answers; see {@link SCRIPTS.submit}. */
+export type SubmitReply = number | ClaimedJob | 'retired' | RefusedReply;
 
 /** What CLAIM gives a take: the job's input and extra (JSON) and its W3C traceparent ('' when it has none). */
 export type ClaimedJob = [input: string, extra: string, traceparent: string];
@@ -102,9 +108,9 @@ const worker = (a: WorkerRef): string[] => [a.base, a.endpointId, a.workerId];
 export const SCRIPTS = {
   /**
    * Records and queues a job: 0 (the id exists), 1 (queued) or 2 (handed to a registered take); with `claimFor`, the
-   * claim's `[input, extra, traceparent]`, or 'retired'.
+   * claim's `[input, extra, traceparent]`, or 'retired'; with an `admission` that refuses it, the refusal.
    */
-  submit: defineLuaScript<SubmitArgs, number | ClaimedJob | 'retired'>(lua.SUBMIT, (a) => ({
+  submit: defineLuaScript<SubmitArgs, SubmitReply>(lua.SUBMIT, (a) => ({
     argv: [
       ...job(a),
       a.now,
@@ -113,6 +119,7 @@ export const SCRIPTS = {
       a.announce,
       flag(a.handOff),
       a.claimFor ?? '',
+      ...admissionArgv(a.admission),
       ...a.fields,
     ],
   })),

@@ -3,6 +3,8 @@
  * (Redis + one BullMQ queue per endpoint, through @runplane/queue); every time-based rule reads `Clock`.
  */
 
+import type { Admission } from './admission';
+
 /** Job statuses, as RunPod's clients know them. */
 export const JOB_STATUSES = ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const;
 /** A job status. */
@@ -53,6 +55,11 @@ export interface JobSubmission {
    * webhook and usage spans join the submitter's trace.
    */
   traceparent?: string;
+  /**
+   * Counters the job is counted against in the script that records it (see admission.ts): a refusal rejects with
+   * SubmissionRefused, nothing recorded. A repeated Idempotency-Key answers its first job without counting.
+   */
+  admission?: Admission;
 }
 
 /** The key under which a {@link TakenJob} holds its job's W3C traceparent: a symbol, so JSON never shows it. */

@@ -1,4 +1,5 @@
 export * from './engine';
+export { type Admission, COUNT_STEP, type Refusal, SubmissionRefused } from './admission';
 export { RedisJobEngine } from './redis-job-engine';
 export type { EngineConnectionOptions, RedisJobEngineOptions, RedisJobEngineTuning } from './engine-options';
 export { createQueueFreeRedis, createQueueOrderedRedis, type EngineConnections } from './connections';

@@ -5,6 +5,7 @@
  * Each script is called through its wrapper in engine-scripts.ts, which maps named arguments to ARGV.
  */
 
+import { ADMISSION_ARGC, ADMIT_STEP } from './admission';
 import { JOB_EVENTS_MAX_LEN } from './events';
 import { NO_EXTRA } from './job-store';
 import { JOB_POLICY_LIMITS, RESULT_RETENTION } from './policy';
@@ -110,7 +111,9 @@ end
 /**
  * Creates the job hash and queues it: ARGV ep, id, now, ttlAt ('' for the default ttl: the endpoint's queue member in
  * the expiry index stands for the job, see QUEUE_TTL_ID), low(0|1), a queued-job wake to publish ('' for none),
- * handOff (1|0), claimFor (a worker id, '' for none), then hash field/value pairs. With claimFor (a take parked on the
+ * handOff (1|0), claimFor (a worker id, '' for none), the submission's Admission (admission.ts; a rate key '' for
+ * none), then hash field/value pairs. With an admission, its counters are counted first and a refusal is returned as
+ * ADMIT_STEP gives it, nothing recorded. With claimFor (a take parked on the
  * submitting replica), the job is claimed for that worker at once and the reply is the claim's {input, extra,
  * traceparent}, or 'retired' (the job stays queued) when the worker was retired. With handOff, the job goes to the oldest take registered in
  * `<ep>:takers` (TakerEntry, see protocol/takers.ts and dispatch.ts) that has not expired and whose
@@ -119,12 +122,16 @@ end
  * take is registered (TAKE registers one atomically with finding the queue empty, so no other take can be waiting
  * for the job). Returns 0 (the id exists), 1 (queued) or 2 (handed to a registered take).
  */
-export const SUBMIT = `${PRELUDE}${CLAIM_STEP}
+export const SUBMIT = `${PRELUDE}${CLAIM_STEP}${ADMIT_STEP}
 local ep, id, now, ttlAt, low, announce, handOff = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local claimFor = ARGV[9]
 local k = jkey(ep, id)
 if redis.call('EXISTS', k) == 1 then return 0 end
-redis.call('HSET', k, unpack(ARGV, 10))
+if ARGV[10] ~= '' then
+  local refused = admit(10)
+  if refused then return refused end
+end
+redis.call('HSET', k, unpack(ARGV, ${10 + ADMISSION_ARGC}))
 enqueue(ep, id, now)
 if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
 if ttlAt == '' then redis.call('ZADD', gkey('expiry'), 'NX', ttlAtOf(nil, now), member(ep, QUEUE_TTL))

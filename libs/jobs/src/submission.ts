@@ -1,4 +1,5 @@
 import { activeTraceparent, withinTrace, withSpan } from '@runplane/observability';
+import { isRefusedReply, refusalOf, SubmissionRefused } from './admission';
 import type { EngineConnections } from './connections';
 import { HAND_OFF_MAX_CHARS, type JobDispatcher } from './dispatch';
 import type { JobSubmission } from './engine';
@@ -20,7 +21,8 @@ export interface NewJob {
 }
 
 /**
- * Records a submitted job (the SUBMIT script) and dispatches it, in one round trip. With a take parked on this
+ * Records a submitted job (the SUBMIT script) and dispatches it, in one round trip; with the job's admission, counted
+ * in that same script first (a refusal throws SubmissionRefused, nothing recorded). With a take parked on this
  * replica, the same script claims the job for it. Otherwise the record's script hands the job to a take another replica
  * registered, or else announces it to the other replicas' takers, which claim it by id, and wakes this replica's own
  * once it is recorded.
@@ -50,7 +52,11 @@ async function recordInSpan(parts: SubmissionParts, { job, id, now }: NewJob): P
     announce: taker ? '' : dispatcher.announcement(endpointId, id),
     handOff: !taker && record.handOffChars <= HAND_OFF_MAX_CHARS,
     claimFor: taker?.tag,
+    admission: job.admission,
     fields: record.fields,
   };
-  await dispatcher.dispatchSubmitted(endpointId, id, taker, SCRIPTS.submit.run(parts.queueFree, submitted));
+  const recorded = SCRIPTS.submit.run(parts.queueFree, submitted);
+  await dispatcher.dispatchSubmitted(endpointId, id, taker, recorded);
+  const reply = await recorded;
+  if (isRefusedReply(reply)) throw new SubmissionRefused(refusalOf(reply));
 }

@@ -34,13 +34,16 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
   return value;
 }
 
-/** /run, /runsync and /status (GET and POST): submitting jobs and reading them, the busiest client routes. */
+/**
+ * /run, /runsync and /status (GET and POST): submitting jobs and reading them, the busiest client routes. /run and
+ * /runsync count their limits in the script that records the job (JobApiService), after their body is parsed.
+ */
 function submissionRoutes(jobs: JobApiService): ClientRoute[] {
   return [
     clientRoute({
       method: 'POST',
       url: '/v2/:endpointId/run',
-      policy: { access: 'write', limit: 'run' },
+      policy: { access: 'write', limit: 'run', limitedOnSubmit: true },
       body: runJobInput,
       handle: ({ caller, params, body, request }) =>
         jobs.run(caller, params.endpointId ?? '', body, idempotencyKeyOf(request.headers['idempotency-key'])),
@@ -48,7 +51,7 @@ function submissionRoutes(jobs: JobApiService): ClientRoute[] {
     clientRoute({
       method: 'POST',
       url: '/v2/:endpointId/runsync',
-      policy: { access: 'write', limit: 'runsync' },
+      policy: { access: 'write', limit: 'runsync', limitedOnSubmit: true },
       query: syncWaitQuery,
       body: runJobInput,
       handle: ({ caller, params, query, body }) => jobs.runSync(caller, params.endpointId ?? '', body, query.wait),

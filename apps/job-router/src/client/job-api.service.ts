@@ -16,6 +16,9 @@ import {
   syncRetentionMs,
   TERMINAL_STATUSES,
 } from '@runplane/jobs';
+import type { Admission } from '@runplane/jobs';
+import type { Release } from '../limits/job-rate-limiter';
+import type { LimitedOperation } from '../limits/limit-table';
 import type { PublicJobLedger } from '../public/public-job-ledger';
 import type { EndpointDirectory, EndpointSummary } from './endpoint-directory';
 import type { LoadBalancerHealth } from './load-balancer-health';
@@ -50,10 +53,33 @@ interface WorkerStatesView {
 /** The engine job-router serves: the JobEngine contract plus heartbeat-based worker counts. */
 export type JobRouterEngine = JobEngine & WorkerStats;
 
+/**
+ * The limits of the submitting routes (/run, /runsync), counted by the script that records the job: `submit` is
+ * called with the admission to record it with (see JobRateLimiter.admit); RateLimitedError when over a limit.
+ */
+export interface SubmissionLimits {
+  admit<T>(
+    endpointId: string,
+    operation: LimitedOperation,
+    caller: string | undefined,
+    submit: (admission: Admission | undefined) => Promise<T>,
+  ): Promise<{ result: T; release: Release }>;
+}
+
 /** `{id, status}`: the answer of /run, /cancel, /retry and of an unfinished /runsync. */
 export interface JobRef {
   id: string;
   status: JobStatus;
+}
+
+/** What the job API's service works with. */
+export interface JobApiPorts {
+  engine: JobRouterEngine;
+  endpoints: EndpointDirectory;
+  schedulerStates: SchedulerWorkerStates;
+  /** Who submitted each job of a public model. */
+  publicJobs: PublicJobLedger;
+  limits: SubmissionLimits;
 }
 
 /** How the service runs beyond its ports. */
@@ -70,6 +96,22 @@ export interface SubmitOptions {
   idempotencyKey?: string;
   /** How long the finished job stays readable (the engine's default when absent). */
   retentionMs?: number;
+  /** The route's limits, counted with the submission; its slot is held until the route's answer is ready. */
+  limit?: LimitedOperation;
+}
+
+/** A submitted job, the endpoint it went to, and the release of the slot its route's limit holds. */
+interface Submitted {
+  endpoint: EndpointSummary;
+  record: JobRecord;
+  release: Release;
+}
+
+const NOTHING_HELD: Release = async () => undefined;
+
+/** Gives back a route's slot once its answer is ready; a failed give-back leaves the slot to lapse (maxHoldMs). */
+function released(release: Release): void {
+  void release().catch(() => undefined);
 }
 
 function ref(record: JobRecord): JobRef {
@@ -98,36 +140,52 @@ function extraKeys(body: RunJobInput): Record<string, unknown> {
  * wide routes are 404, and records never name the worker.
  */
 export class JobApiService {
-  constructor(
-    private readonly engine: JobRouterEngine,
-    private readonly endpoints: EndpointDirectory,
-    private readonly schedulerStates: SchedulerWorkerStates,
-    private readonly publicJobs: PublicJobLedger,
-    private readonly options: JobApiOptions = {},
-  ) {}
+  private readonly engine: JobRouterEngine;
+  private readonly endpoints: EndpointDirectory;
+  private readonly schedulerStates: SchedulerWorkerStates;
+  private readonly publicJobs: PublicJobLedger;
+  private readonly limits: SubmissionLimits;
 
-  /** Submits a job; /run answers `{id, status}`. */
+  constructor(
+    ports: JobApiPorts,
+    private readonly options: JobApiOptions = {},
+  ) {
+    ({
+      engine: this.engine,
+      endpoints: this.endpoints,
+      schedulerStates: this.schedulerStates,
+      publicJobs: this.publicJobs,
+      limits: this.limits,
+    } = ports);
+  }
+
+  /** Submits a job (its route's limits counted already, or with it as `options.limit` says); its record. */
   async submit(
     principal: Principal,
     endpointId: string,
     body: RunJobInput,
     options: SubmitOptions,
   ): Promise<JobRecord> {
-    return (await this.submitTo(principal, endpointId, body, options)).record;
+    const { record, release } = await this.submitTo(principal, endpointId, body, options);
+    released(release);
+    return record;
   }
 
-  /** Submits a job, and says to which endpoint it went. */
+  /**
+   * Submits a job, and says to which endpoint it went. With `options.limit`, the limits are counted by the script
+   * that records the job, once the endpoint is known to be the caller's (another account's is 404, nothing counted).
+   */
   private async submitTo(
     principal: Principal,
     endpointId: string,
     body: RunJobInput,
     options: SubmitOptions,
-  ): Promise<{ endpoint: EndpointSummary; record: JobRecord }> {
+  ): Promise<Submitted> {
     const endpoint = await this.endpoints.requireQueue(principal, endpointId);
     const caller = endpoint.publicModel ? principal.accountId : undefined;
     // The job's own executionTimeout, else the endpoint's; ttl 24 h by default.
     const policy = resolveJobPolicy(body.policy, endpoint.executionTimeoutMs);
-    const record = await this.engine.submit({
+    const submission = {
       endpointId: endpoint.id,
       accountId: caller ?? endpoint.accountId,
       input: body.input,
@@ -138,17 +196,28 @@ export class JobApiService {
       // On a public model each caller has its own Idempotency-Keys: one never gets another's job back.
       idempotencyKey: caller && options.idempotencyKey ? `${caller}:${options.idempotencyKey}` : options.idempotencyKey,
       retentionMs: options.retentionMs,
-    });
-    if (caller && endpoint.publicModel) {
-      const { name: model, pricePerRequest } = endpoint.publicModel;
-      const entry = { endpointId: endpoint.id, jobId: record.id, accountId: caller, model, pricePerRequest };
-      await this.publicJobs.record(entry, policy.ttlMs);
+    };
+    const { result: record, release } = options.limit
+      ? await this.limits.admit(endpoint.id, options.limit, caller, (admission) =>
+          this.engine.submit({ ...submission, admission }),
+        )
+      : { result: await this.engine.submit(submission), release: NOTHING_HELD };
+    try {
+      if (caller && endpoint.publicModel) {
+        const { name: model, pricePerRequest } = endpoint.publicModel;
+        const entry = { endpointId: endpoint.id, jobId: record.id, accountId: caller, model, pricePerRequest };
+        await this.publicJobs.record(entry, policy.ttlMs);
+      }
+    } catch (error) {
+      released(release);
+      throw error;
     }
-    return { endpoint, record };
+    return { endpoint, record, release };
   }
 
+  /** /run: `{id, status}`, its slot given back once the job is recorded. */
   async run(principal: Principal, endpointId: string, body: RunJobInput, idempotencyKey?: string): Promise<JobRef> {
-    return ref(await this.submit(principal, endpointId, body, { sync: false, idempotencyKey }));
+    return ref(await this.submit(principal, endpointId, body, { sync: false, idempotencyKey, limit: 'run' }));
   }
 
   /** The finished record, or `{id, status}` when `waitMs` elapses first. */
@@ -159,12 +228,16 @@ export class JobApiService {
     waitMs: number,
   ): Promise<JobRecord | JobRef> {
     // RunPod keeps a /runsync result 1 min, longer (up to 5 min) when the caller waits longer.
-    const { endpoint, record } = await this.submitTo(principal, endpointId, body, {
+    const { endpoint, record, release } = await this.submitTo(principal, endpointId, body, {
       sync: true,
       retentionMs: syncRetentionMs(waitMs),
+      limit: 'runsync',
     });
-    const finished = await this.engine.waitFor(endpoint.id, record.id, waitMs, this.options.closing);
-    return this.finishedOrRef(callerView(endpoint, finished));
+    // The slot is held while the caller waits. Chained, not awaited in a try: a waiting caller keeps no frame here.
+    return this.engine
+      .waitFor(endpoint.id, record.id, waitMs, this.options.closing)
+      .then((finished) => this.finishedOrRef(callerView(endpoint, finished)))
+      .finally(() => released(release));
   }
 
   async status(principal: Principal, endpointId: string, jobId: string, ttlMs?: number): Promise<JobStatusView> {

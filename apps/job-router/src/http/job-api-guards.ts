@@ -16,6 +16,11 @@ import type { WorkerIdentity } from '../worker-tokens';
 export interface ClientPolicy {
   readonly access: RouteAccess;
   readonly limit?: LimitedOperation;
+  /**
+   * The route submits a job, and the script that records it counts the limit (JobApiService, JobRateLimiter.admit):
+   * one round trip for both. The guard counts nothing for it.
+   */
+  readonly limitedOnSubmit?: boolean;
 }
 
 /** Path parameters of the job API's routes. */
@@ -31,7 +36,7 @@ const paramsOf = (request: FastifyRequest): JobRouteParams => request.params as 
 /**
  * The client routes' guards: an API key whose scope covers what the route does on the path's endpoint, then that
  * endpoint's limits of the route's operation (EndpointLimits finds the key's own endpoint before anything is counted,
- * and a concurrency slot is held until the answer is ready).
+ * and a concurrency slot is held until the answer is ready), unless the route's submission counts them.
  */
 export class ClientGuards implements RouteGuards<ClientPolicy, Principal> {
   constructor(
@@ -44,7 +49,7 @@ export class ClientGuards implements RouteGuards<ClientPolicy, Principal> {
   }
 
   limit(principal: Principal, request: FastifyRequest, policy: ClientPolicy): Promise<Release | undefined> {
-    if (!policy.limit) return NOTHING_HELD;
+    if (!policy.limit || policy.limitedOnSubmit) return NOTHING_HELD;
     return this.limits.acquire(principal, paramsOf(request).endpointId ?? '', policy.limit);
   }
 }
