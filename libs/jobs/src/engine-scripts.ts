@@ -167,6 +167,8 @@ export const SCRIPTS = {
   retry: defineLuaScript<JobRef & { now: number }, string>(lua.RETRY, (a) => ({ argv: [...job(a), a.now] })),
   /** missing or ok. */
   setTtl: defineLuaScript<JobRef & { ttlMs: number }, string>(lua.SET_TTL, (a) => ({ argv: [...job(a), a.ttlMs] })),
+  /** 1 when it marked the job's endpoint watched for `ttlMs`, 0 when the job is finished or missing. */
+  watch: defineLuaScript<JobRef & { ttlMs: number }, number>(lua.WATCH, (a) => ({ argv: [...job(a), a.ttlMs] })),
   /** missing, ignored or ok. */
   append: defineLuaScript<JobRef & { workerId: string; chunks: string[] }, string>(lua.APPEND_STREAM, (a) => ({
     argv: [...job(a), a.workerId, ...a.chunks],

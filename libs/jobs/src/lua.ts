@@ -23,6 +23,11 @@ local function emit(kind, ep, ...)
   redis.call('XADD', gkey('events'), 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', 'type', kind, 'endpointId', ep, ...)
 end
 local function wake(message) redis.call('PUBLISH', gkey('wake'), message) end
+-- A job's change is published when a caller may wait for it: always for a /runsync job (sync '1'), for any other
+-- while some caller of the endpoint waits (<ep>:watched, set by the engine before it parks).
+local function jobChanged(ep, id, sync)
+  if sync == '1' or redis.call('EXISTS', ekey(ep, 'watched')) == 1 then wake(jobChangedWake(ep, id)) end
+end
 -- Record fields left out at their default (see newRecordFields in job-store.ts) are read through these.
 local function timeoutOf(ms) return tonumber(ms or '${JOB_POLICY_LIMITS.executionTimeout.default}') end
 local function ttlAtOf(ttlAt, submittedAt) return tonumber(ttlAt) or tonumber(submittedAt) + ${JOB_POLICY_LIMITS.ttl.default} end
@@ -76,7 +81,7 @@ local function finish(ep, id, status, now, err)
     'takenAt', f[6] or '', 'doneAt', now)
   redis.call('XADD', gkey('finished'), 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', '${FINISHED_FIELD}',
     finishedEntry(ep, status, f[5] or f[7], f[6] or '', now))
-  wake(jobChangedWake(ep, id))
+  jobChanged(ep, id, f[8])
   if f[4] then redis.call('ZADD', gkey('outbox'), now, member(ep, id)) end
   return f[4] ~= false
 end
@@ -248,7 +253,7 @@ return 1
 export const COMPLETE = `${PRELUDE}
 local ep, id, wid, now, kind, status = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7]
 local k = jkey(ep, id)
-local f = redis.call('HMGET', k, 'status', 'workerId', 'lastWorkerId')
+local f = redis.call('HMGET', k, 'status', 'workerId', 'lastWorkerId', 'sync')
 if ARGV[12] == '1' then emit('worker.refresh', ep, 'workerId', wid) end
 if not f[1] then return 'missing' end
 if TERMINAL[f[1]] then return 'ignored' end
@@ -256,7 +261,7 @@ local mine = (f[1] == 'IN_PROGRESS' and f[2] == wid) or (f[1] == 'IN_QUEUE' and 
 if not mine then return 'ignored' end
 if kind == 'progress' then
   if ARGV[8] == '1' then redis.call('HSET', k, 'output', ARGV[9]) end
-  wake(jobChangedWake(ep, id))
+  jobChanged(ep, id, f[4])
   return 'progress'
 end
 if ARGV[8] == '1' then redis.call('HSET', k, 'output', ARGV[9]) else redis.call('HDEL', k, 'output') end
@@ -311,12 +316,26 @@ return 'ok'
 /** ARGV ep, id, workerId, chunks... Appends stream chunks of a running job; returns missing, ignored or ok. */
 export const APPEND_STREAM = `${PRELUDE}
 local ep, id, wid = ARGV[2], ARGV[3], ARGV[4]
-local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId')
+local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId', 'sync')
 if not f[1] then return 'missing' end
 if f[1] ~= 'IN_PROGRESS' or f[2] ~= wid then return 'ignored' end
 redis.call('RPUSH', skey(ep, id), unpack(ARGV, 5))
-wake(jobChangedWake(ep, id))
+jobChanged(ep, id, f[3])
 return 'ok'
+`;
+
+/**
+ * ARGV ep, id, ttlMs. Marks the endpoint `watched` for `ttlMs` (only ever raising the mark's expiry) when the job exists
+ * and has not finished, so its changes are published while a caller waits for them (see jobChanged); a finished or
+ * missing job marks nothing. Returns 1 when it marked, else 0.
+ */
+export const WATCH = `${PRELUDE}
+local ep, id, ttl = ARGV[2], ARGV[3], ARGV[4]
+local status = redis.call('HGET', jkey(ep, id), 'status')
+if not status or TERMINAL[status] then return 0 end
+local key = ekey(ep, 'watched')
+if not redis.call('SET', key, '1', 'PX', ttl, 'NX') then redis.call('PEXPIRE', key, ttl, 'GT') end
+return 1
 `;
 
 /** ARGV ep, id. Hands out (and forgets) every chunk not handed out yet: {status, chunks} or nil when missing. */

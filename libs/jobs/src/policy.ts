@@ -69,7 +69,15 @@ export function syncRetentionMs(waitMs: number): number {
   return Math.min(Math.max(RESULT_RETENTION.syncMs, waitMs), RESULT_RETENTION.syncMaxMs);
 }
 
+/** How a /runsync job's id begins, as RunPod's do. */
+const SYNC_ID_PREFIX = 'sync-';
+
 /** A new job id: `<uuid>-<region>`, `sync-<uuid>-<region>` for /runsync. */
 export function newJobId(region: string, sync: boolean): string {
-  return flatString(`${sync ? 'sync-' : ''}${randomUUID()}-${region}`);
+  return flatString(`${sync ? SYNC_ID_PREFIX : ''}${randomUUID()}-${region}`);
+}
+
+/** Whether a job id is a /runsync job's (see {@link newJobId}). */
+export function isSyncJobId(jobId: string): boolean {
+  return jobId.startsWith(SYNC_ID_PREFIX);
 }

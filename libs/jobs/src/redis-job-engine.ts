@@ -24,7 +24,7 @@ import { claimIdempotencyKey, idempotencyKey } from './idempotency';
 import { JobReader, toJobRecord } from './job-store';
 import { engineConnections, jobDone, isFinishedRecord, isTerminal, type RedisJobEngineOptions } from './engine-options';
 import { JobKeys, PARKING } from './protocol';
-import { checkPolicy, checkTtl, IDEMPOTENCY_WINDOW_MS, newJobId } from './policy';
+import { checkPolicy, checkTtl, IDEMPOTENCY_WINDOW_MS, isSyncJobId, newJobId } from './policy';
 import { JobDispatcher } from './dispatch';
 import { purgeQueued } from './purge-queue';
 import { recordAndDispatch } from './submission';
@@ -34,6 +34,9 @@ import { Sweeper } from './sweeper';
 import { TakeBeats } from './take-beats';
 import { Wakeups } from './wakeups';
 import { WebhookOutbox } from './webhook-outbox';
+
+/** How long an endpoint's `watched` mark outlives the wait that set it. */
+const WATCH_GRACE_MS = 60_000;
 
 /** The job engine on Redis: job records in Lua-guarded hashes, dispatch order in one sorted set per endpoint. */
 export class RedisJobEngine implements JobEngine {
@@ -102,6 +105,7 @@ export class RedisJobEngine implements JobEngine {
   }
 
   async waitFor(endpointId: string, jobId: string, waitMs: number, signal?: AbortSignal): Promise<JobRecord> {
+    this.watch(endpointId, jobId, waitMs);
     const done = await this.wakeups.park({
       channel: PARKING.job(endpointId, jobId),
       waitMs,
@@ -173,6 +177,7 @@ export class RedisJobEngine implements JobEngine {
       const [status, chunks] = reply;
       return { status: status as StreamRead['status'], stream: chunks.map((chunk) => ({ output: JSON.parse(chunk) })) };
     };
+    this.watch(endpointId, jobId, waitMs);
     const read = await this.wakeups.park({
       channel: PARKING.job(endpointId, jobId),
       waitMs,
@@ -183,6 +188,17 @@ export class RedisJobEngine implements JobEngine {
       },
     });
     return read ?? drain();
+  }
+
+  /**
+   * Has the changes of the endpoint's jobs published while a caller waits `waitMs` for one that has not finished
+   * (`<ep>:watched`, see ENDPOINT_KEYS and the WATCH script), unless it is a /runsync job, whose changes always are.
+   * Sent before the caller's first look on the same connection, so a change after that look is published.
+   */
+  private watch(endpointId: string, jobId: string, waitMs: number): void {
+    if (waitMs <= 0 || isSyncJobId(jobId)) return;
+    const args = { base: this.keys.base, endpointId, jobId, ttlMs: waitMs + WATCH_GRACE_MS };
+    SCRIPTS.watch.run(this.queueFree, args).catch(this.onError);
   }
 
   take(request: TakeRequest): Promise<TakenJob[]> {

@@ -26,6 +26,12 @@ export const ENDPOINT_KEYS = {
   recent: 'recent',
   /** Finished and retried counters (hash). */
   stats: 'stats',
+  /**
+   * Exists while some caller waits for a change of one of the endpoint's unfinished jobs that is not a /runsync job (a
+   * /status-sync or /stream caller; a string whose expiry outlasts the wait): only then are those jobs' changes
+   * published (see `jobChanged` and WATCH in lua.ts).
+   */
+  watched: 'watched',
 } as const;
 
 /** The name of a per-endpoint key. */
