@@ -91,6 +91,24 @@ describe('job-router limits', () => {
     expect((await cancel()).statusCode).toBe(200);
   });
 
+  it('counts a /run with an Idempotency-Key before it, its repeats too', async () => {
+    const { accountId, secret: key } = await h.accountWithKey();
+    const endpoint = await h.endpoint(accountId);
+    const run = () =>
+      h.inject({
+        method: 'POST',
+        url: `/v2/${endpoint}/run`,
+        headers: { ...bearer(key), 'idempotency-key': 'order-1' },
+        payload: { input: {} },
+      });
+    const answers = [await run(), await run(), await run()];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((answer) => answer.json().id)).size).toBe(1);
+    expect((await run()).statusCode).toBe(429);
+    const health = await h.inject({ method: 'GET', url: `/v2/${endpoint}/health`, headers: bearer(key) });
+    expect(health.json()).toMatchObject({ jobs: { inQueue: 1 } });
+  });
+
   it('holds a /runsync slot while the caller waits, and frees it when the answer is ready', async () => {
     const { accountId, secret: key } = await h.accountWithKey();
     const endpoint = await h.endpoint(accountId);

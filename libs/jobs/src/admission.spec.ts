@@ -100,6 +100,15 @@ describe('RedisJobEngine: submissions counted in their record script', () => {
     expect(await f.queued(ep)).toHaveLength(3);
   });
 
+  it('refuses an admission with an Idempotency-Key, whose repeat would not count it', async () => {
+    const ep = endpoint();
+    await expect(
+      f.engine.submit(submission(ep, { admission: admissionOf(ep), idempotencyKey: 'k-1' })),
+    ).rejects.toThrow(/counted by its caller/);
+    expect(await f.queued(ep)).toEqual([]);
+    expect(await counters(ep)).toMatchObject({ rate: 0, busy: 0 });
+  });
+
   it('hands a refused job to no take: a take parked on this replica keeps waiting and gets the next admitted job', async () => {
     const ep = endpoint();
     const take = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });

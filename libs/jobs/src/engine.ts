@@ -57,7 +57,8 @@ export interface JobSubmission {
   traceparent?: string;
   /**
    * Counters the job is counted against in the script that records it (see admission.ts): a refusal rejects with
-   * SubmissionRefused, nothing recorded. A repeated Idempotency-Key answers its first job without counting.
+   * SubmissionRefused, nothing recorded. Counted only when that script runs: a repeated Idempotency-Key answers its
+   * first job without running it, slots given back included, so a submission with a key is counted by its caller.
    */
   admission?: Admission;
 }

@@ -87,6 +87,10 @@ export class RedisJobEngine implements JobEngine {
 
   async submit(job: JobSubmission): Promise<JobRecord> {
     checkPolicy(job.policy);
+    if (job.admission && job.idempotencyKey !== undefined) {
+      // A repeat would answer its first job without counting the admission, slots given back included.
+      throw new Error('A submission with an Idempotency-Key is counted by its caller, not with an admission');
+    }
     const now = this.clock.now();
     const id = newJobId(this.options.region, job.sync);
     if (job.idempotencyKey !== undefined) {

@@ -9,6 +9,7 @@ import {
 import {
   type JobEngine,
   type JobRecord,
+  type JobSubmission,
   type JobStatus,
   type LiveWorkers,
   resolveJobPolicy,
@@ -58,6 +59,8 @@ export type JobRouterEngine = JobEngine & WorkerStats;
  * called with the admission to record it with (see JobRateLimiter.admit); RateLimitedError when over a limit.
  */
 export interface SubmissionLimits {
+  /** Counts a request before anything else (JobRateLimiter.acquire): the release of its slot. */
+  acquire(endpointId: string, operation: LimitedOperation, caller?: string): Promise<Release>;
   admit<T>(
     endpointId: string,
     operation: LimitedOperation,
@@ -198,9 +201,7 @@ export class JobApiService {
       retentionMs: options.retentionMs,
     };
     const { result: record, release } = options.limit
-      ? await this.limits.admit(endpoint.id, options.limit, caller, (admission) =>
-          this.engine.submit({ ...submission, admission }),
-        )
+      ? await this.countedSubmit(endpoint.id, options.limit, caller, submission)
       : { result: await this.engine.submit(submission), release: NOTHING_HELD };
     try {
       if (caller && endpoint.publicModel) {
@@ -213,6 +214,31 @@ export class JobApiService {
       throw error;
     }
     return { endpoint, record, release };
+  }
+
+  /**
+   * Submits a job counted against its route's limits: by the script that records it, or, with an Idempotency-Key,
+   * before it (a repeat answers the first job without recording one, so no script would count it). The job's record
+   * and the release of the request's slot.
+   */
+  private async countedSubmit(
+    endpointId: string,
+    operation: LimitedOperation,
+    caller: string | undefined,
+    submission: JobSubmission,
+  ): Promise<{ result: JobRecord; release: Release }> {
+    if (submission.idempotencyKey === undefined) {
+      return this.limits.admit(endpointId, operation, caller, (admission) =>
+        this.engine.submit({ ...submission, admission }),
+      );
+    }
+    const release = await this.limits.acquire(endpointId, operation, caller);
+    try {
+      return { result: await this.engine.submit(submission), release };
+    } catch (error) {
+      released(release);
+      throw error;
+    }
   }
 
   /** /run: `{id, status}`, its slot given back once the job is recorded. */
