@@ -91,34 +91,37 @@ describe('job-router limits', () => {
     expect((await cancel()).statusCode).toBe(200);
   });
 
-  it('counts a /run with an Idempotency-Key before it, its repeats too', async () => {
+  /** An endpoint of a new account (its own budgets): POSTs to its job API with its key, and its queued jobs. */
+  async function freshEndpoint() {
     const { accountId, secret: key } = await h.accountWithKey();
     const endpoint = await h.endpoint(accountId);
-    const run = () =>
-      h.inject({
-        method: 'POST',
-        url: `/v2/${endpoint}/run`,
-        headers: { ...bearer(key), 'idempotency-key': 'order-1' },
-        payload: { input: {} },
-      });
+    return {
+      endpoint,
+      post: (path: string, payload: unknown = { input: {} }, headers: Record<string, string> = {}) =>
+        h.inject({
+          method: 'POST',
+          url: `/v2/${endpoint}/${path}`,
+          headers: { ...bearer(key), ...headers },
+          payload: payload as string,
+        }),
+      inQueue: async () =>
+        (await h.inject({ method: 'GET', url: `/v2/${endpoint}/health`, headers: bearer(key) })).json().jobs.inQueue,
+    };
+  }
+
+  it('counts a /run with an Idempotency-Key before it, its repeats too', async () => {
+    const { post, inQueue } = await freshEndpoint();
+    const run = () => post('run', { input: {} }, { 'idempotency-key': 'order-1' });
     const answers = [await run(), await run(), await run()];
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
     expect(new Set(answers.map((answer) => answer.json().id)).size).toBe(1);
     expect((await run()).statusCode).toBe(429);
-    const health = await h.inject({ method: 'GET', url: `/v2/${endpoint}/health`, headers: bearer(key) });
-    expect(health.json()).toMatchObject({ jobs: { inQueue: 1 } });
+    expect(await inQueue()).toBe(1);
   });
 
   it('holds a /runsync slot while the caller waits, and frees it when the answer is ready', async () => {
-    const { accountId, secret: key } = await h.accountWithKey();
-    const endpoint = await h.endpoint(accountId);
-    const runsync = () =>
-      h.inject({
-        method: 'POST',
-        url: `/v2/${endpoint}/runsync?wait=1000`,
-        headers: bearer(key),
-        payload: { input: {} },
-      });
+    const { endpoint, post, inQueue } = await freshEndpoint();
+    const runsync = () => post('runsync?wait=1000');
     const waiting = runsync();
     // No worker takes it: the caller waits its second, holding the one slot.
     await pollUntil(
@@ -134,8 +137,7 @@ describe('job-router limits', () => {
     expect((await waiting).json()).toMatchObject({ status: 'IN_QUEUE' });
     const next = await runsync();
     expect(next.statusCode).toBe(200);
-    const health = await h.inject({ method: 'GET', url: `/v2/${endpoint}/health`, headers: bearer(key) });
-    expect(health.json()).toMatchObject({ jobs: { inQueue: 2 } });
+    expect(await inQueue()).toBe(2);
   });
 
   it('answers bodies over the /run and /runsync limits with 400, not 413', async () => {
@@ -157,15 +159,7 @@ describe('job-router limits', () => {
 
   it('answers bad input with 400 naming the field', async () => {
     // A fresh endpoint: the /run budget of the first one is spent.
-    const account = await h.accountWithKey();
-    const endpoint = await h.endpoint(account.accountId);
-    const post = (path: string, payload: unknown, headers: Record<string, string> = {}) =>
-      h.inject({
-        method: 'POST',
-        url: `/v2/${endpoint}/${path}`,
-        headers: { ...bearer(account.secret), ...headers },
-        payload: payload as string,
-      });
+    const { post } = await freshEndpoint();
     const noInput = await post('run', { webhook: 'https://example.com' });
     expect(noInput.statusCode).toBe(400);
     expect(noInput.json().error).toMatch(/^input: /);

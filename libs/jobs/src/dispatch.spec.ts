@@ -1,10 +1,9 @@
-import type { Redis } from '@runplane/queue';
 import { pollUntil } from '@runplane/testing';
 import { HAND_OFF_MAX_CHARS } from './dispatch';
 import { SCRIPTS } from './engine-scripts';
 import { parseTakerEntry } from './protocol';
 import { RedisJobEngine } from './redis-job-engine';
-import { parkedOn, startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+import { parkedOn, submission, twoReplicas, type EngineFixture, type WakeRecorder } from './__fixtures__/engine';
 
 /**
  * How a queued job reaches a parked take: handed over by the replica that queued it, or claimed by id by a taker of
@@ -18,29 +17,18 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
   const endpoint = () => `ep${++n}`;
 
   /** Messages published on the wake channel since the test began. */
-  let published: string[] = [];
-  let listener: Redis;
+  let wakes: WakeRecorder;
+  const published = () => wakes.messages();
   const takersKey = (endpointId: string) => f.keys.endpoint(endpointId, 'takers');
   const takers = (endpointId: string) => f.redis.lrange(takersKey(endpointId), 0, -1);
   const otherOrigin = () => (other as unknown as { wakeups: { origin: string } }).wakeups.origin;
   /** Whether the job is in its endpoint's queue. */
   const isQueued = async (endpointId: string, jobId: string) => (await f.queued(endpointId)).includes(jobId);
 
+  const replicas = twoReplicas('jobs-dispatch');
   beforeAll(() => {
-    f = startEngine('jobs-dispatch');
-    other = f.replica();
-    listener = f.redis.duplicate();
-    listener.on('message', (_channel: string, message: string) => published.push(message));
-    return listener.subscribe(f.keys.wakeChannel);
+    ({ f, other, wakes } = replicas);
   });
-  beforeEach(() => {
-    published = [];
-  });
-  afterAll(async () => {
-    listener.disconnect();
-    await f.close();
-  });
-  afterEach(() => expect(f.errors).toEqual([]));
 
   it('hands a job to a take parked on the same replica: claimed at submission, out of the queue', async () => {
     const ep = endpoint();
@@ -95,8 +83,8 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     // Claimed before the submission answers.
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
     expect(await take).toEqual([{ id: run.id, input: { prompt: 'hello' }, s3Config: { bucketName: 'b' } }]);
-    expect(published.filter((message) => message.startsWith('h|'))).toHaveLength(1);
-    expect(published.filter((message) => message.startsWith('t|'))).toEqual([]);
+    expect(published().filter((message) => message.startsWith('h|'))).toHaveLength(1);
+    expect(published().filter((message) => message.startsWith('t|'))).toEqual([]);
     expect(await takers(ep)).toEqual([]);
     expect(await isQueued(ep, run.id)).toBe(false);
     expect(await f.engine.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([]);
@@ -148,11 +136,11 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
       intervalMs: 1,
       description: 'the take to register',
     });
-    published = [];
+    wakes.clear();
     const large = await f.engine.submit(submission(ep, { input: { text: 'x'.repeat(HAND_OFF_MAX_CHARS) } }));
     expect((await take).map((job) => job.id)).toEqual([large.id]);
-    expect(published.filter((message) => message.startsWith('h|'))).toEqual([]);
-    expect(published.filter((message) => message.startsWith('t|'))).toHaveLength(1);
+    expect(published().filter((message) => message.startsWith('h|'))).toEqual([]);
+    expect(published().filter((message) => message.startsWith('t|'))).toHaveLength(1);
   });
 
   it('claims the job a wake names by its id, without looking at the queue', async () => {
@@ -236,10 +224,8 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     const ep = endpoint();
     const run = await f.engine.submit(submission(ep));
     expect(await isQueued(ep, run.id)).toBe(true);
-    // The record script published nothing: no take was registered to hear it (a wake of another job proves delivery).
-    await f.redis.publish(f.keys.wakeChannel, 'x|delivered');
-    await pollUntil(async () => published.includes('x|delivered'), { description: 'the marker to arrive' });
-    expect(published).toEqual(['x|delivered']);
+    // The record script published nothing: no take was registered to hear it (a marker published after it arrived).
+    expect(await wakes.settled()).toEqual([]);
     expect((await other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 })).map((job) => job.id)).toEqual([
       run.id,
     ]);

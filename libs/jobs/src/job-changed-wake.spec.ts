@@ -1,7 +1,6 @@
-import type { Redis } from '@runplane/queue';
 import { pollUntil } from '@runplane/testing';
 import type { RedisJobEngine } from './redis-job-engine';
-import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+import { submission, twoReplicas, type EngineFixture, type WakeRecorder } from './__fixtures__/engine';
 
 /**
  * The job-changed wake (`j|<ep>|<id>`) is published only when a caller may be waiting for it: always for a /runsync
@@ -13,32 +12,15 @@ describe('RedisJobEngine: job-changed wakes', () => {
   let other: RedisJobEngine;
   let n = 0;
   const endpoint = () => `ep${++n}`;
-  let published: string[] = [];
-  let listener: Redis;
+  let wakes: WakeRecorder;
 
+  const replicas = twoReplicas('jobs-changed-wake');
   beforeAll(() => {
-    f = startEngine('jobs-changed-wake');
-    other = f.replica();
-    listener = f.redis.duplicate();
-    listener.on('message', (_channel: string, message: string) => published.push(message));
-    return listener.subscribe(f.keys.wakeChannel);
+    ({ f, other, wakes } = replicas);
   });
-  beforeEach(() => {
-    published = [];
-  });
-  afterAll(async () => {
-    listener.disconnect();
-    await f.close();
-  });
-  afterEach(() => expect(f.errors).toEqual([]));
 
-  /** The wakes published so far, once a marker published after them has arrived. */
-  async function wakesSoFar(): Promise<string[]> {
-    const marker = `x|marker-${++n}`;
-    await f.redis.publish(f.keys.wakeChannel, marker);
-    await pollUntil(async () => published.includes(marker), { description: 'the marker to arrive' });
-    return published.filter((message) => message.startsWith('j|'));
-  }
+  /** The job-changed wakes published so far (none still on its way). */
+  const wakesSoFar = async () => (await wakes.settled()).filter((message) => message.startsWith('j|'));
 
   /** A job of `ep` taken by worker w1: its id. */
   async function running(ep: string, sync = false): Promise<string> {

@@ -74,3 +74,65 @@ export function submission(endpointId: string, overrides: Partial<JobSubmission>
 export function parkedOn(engine: RedisJobEngine, count: number): Promise<unknown> {
   return pollUntil(() => engine.parked() === count, { intervalMs: 1 });
 }
+
+/** The messages published on an engine's wake channel, heard as another replica hears them. */
+export interface WakeRecorder {
+  /** Messages heard since the recorder started or was last cleared, in order. */
+  readonly messages: () => string[];
+  clear(): void;
+  /** The messages heard so far, once a marker published after them came back: none is still on its way. */
+  settled(): Promise<string[]>;
+  close(): void;
+}
+
+/** Starts hearing `f`'s wake channel; resolves once subscribed. */
+export async function recordWakes(f: EngineFixture): Promise<WakeRecorder> {
+  let heard: string[] = [];
+  let markers = 0;
+  const listener = f.redis.duplicate();
+  listener.on('message', (_channel: string, message: string) => heard.push(message));
+  await listener.subscribe(f.keys.wakeChannel);
+  return {
+    messages: () => heard,
+    clear: () => {
+      heard = [];
+    },
+    async settled() {
+      const marker = `x|marker-${++markers}`;
+      await f.redis.publish(f.keys.wakeChannel, marker);
+      await pollUntil(async () => heard.includes(marker), { description: 'the marker to arrive' });
+      return heard.filter((message) => !message.startsWith('x|marker-'));
+    },
+    close: () => listener.disconnect(),
+  };
+}
+
+/** Two replicas of one test file and what they publish: see {@link twoReplicas}. */
+export interface TwoReplicas {
+  f: EngineFixture;
+  /** A second replica on the same keys. */
+  other: RedisJobEngine;
+  /** The wake channel, cleared before each test. */
+  wakes: WakeRecorder;
+}
+
+/**
+ * Registers the hooks of a test file that plays two job-router replicas on one prefix and hears their wakes: started
+ * before its tests, cleared before each, checked for reported errors after each, closed after all. The parts are set
+ * in a beforeAll: read them in hooks registered after this call, or in tests.
+ */
+export function twoReplicas(label: string): TwoReplicas {
+  const parts = {} as TwoReplicas;
+  beforeAll(async () => {
+    parts.f = startEngine(label);
+    parts.other = parts.f.replica();
+    parts.wakes = await recordWakes(parts.f);
+  });
+  beforeEach(() => parts.wakes.clear());
+  afterEach(() => expect(parts.f.errors).toEqual([]));
+  afterAll(async () => {
+    parts.wakes.close();
+    await parts.f.close();
+  });
+  return parts;
+}
