@@ -7,6 +7,7 @@ import {
   type WaitingReasonDto,
 } from '@runplane/contracts';
 import {
+  type Admission,
   type JobEngine,
   type JobRecord,
   type JobSubmission,
@@ -17,7 +18,6 @@ import {
   syncRetentionMs,
   TERMINAL_STATUSES,
 } from '@runplane/jobs';
-import type { Admission } from '@runplane/jobs';
 import type { Release } from '../limits/job-rate-limiter';
 import type { LimitedOperation } from '../limits/limit-table';
 import type { PublicJobLedger } from '../public/public-job-ledger';
@@ -55,8 +55,9 @@ interface WorkerStatesView {
 export type JobRouterEngine = JobEngine & WorkerStats;
 
 /**
- * The limits of the submitting routes (/run, /runsync), counted by the script that records the job: `submit` is
- * called with the admission to record it with (see JobRateLimiter.admit); RateLimitedError when over a limit.
+ * The limits of the submitting routes (/run, /runsync), counted by the script that records the job (`admit`: `submit`
+ * is called with the admission to record it with), or before it (`acquire`, for a /run with an Idempotency-Key); both
+ * reject with RateLimitedError when over a limit. See JobRateLimiter.
  */
 export interface SubmissionLimits {
   /** Counts a request before anything else (JobRateLimiter.acquire): the release of its slot. */
