@@ -42,7 +42,8 @@ export class SubmissionRefused extends Error {
 /**
  * One counter: created at 0 with its window's expiry unless it exists, raised by the points (lowered when they are
  * negative), and read with the milliseconds left in its window (a counter found without an expiry gets one). Errors
- * (a key of another type) are returned, not raised, so the caller decides what is undone.
+ * (a key of another type) are returned, not raised, so the caller decides what is undone. `giveBack` counts slots
+ * given back off a slot counter (nothing for none): the counter's error, else nil.
  */
 export const COUNT_STEP = `
 local function count(key, points, seconds)
@@ -56,6 +57,12 @@ local function count(key, points, seconds)
     ttl = 1000 * seconds
   end
   return {consumed, ttl}
+end
+local function giveBack(key, points, seconds)
+  if points <= 0 then return nil end
+  local given = count(key, -points, seconds)
+  if given.err then return given end
+  return nil
 end
 `;
 
@@ -73,10 +80,8 @@ local function admit(i)
   local rateKey, busyKey = ARGV[i], ARGV[i + 1]
   local windowSeconds, holdSeconds = tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
   local maxRequests, maxConcurrent, givenBack = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), tonumber(ARGV[i + 6])
-  if givenBack > 0 then
-    local given = count(busyKey, -givenBack, holdSeconds)
-    if given.err then return given end
-  end
+  local failed = giveBack(busyKey, givenBack, holdSeconds)
+  if failed then return failed end
   if windowSeconds > 0 then
     local rate = count(rateKey, 1, windowSeconds)
     if rate.err then return rate end

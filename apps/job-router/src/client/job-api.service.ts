@@ -118,6 +118,16 @@ function released(release: Release): void {
   void release().catch(() => undefined);
 }
 
+/** What `work` resolves to; when it fails, the slot `release` gives back is given back before the failure goes on. */
+async function holding<T>(release: Release, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    released(release);
+    throw error;
+  }
+}
+
 function ref(record: JobRecord): JobRef {
   return { id: record.id, status: record.status };
 }
@@ -204,15 +214,10 @@ export class JobApiService {
     const { result: record, release } = options.limit
       ? await this.countedSubmit(endpoint.id, options.limit, caller, submission)
       : { result: await this.engine.submit(submission), release: NOTHING_HELD };
-    try {
-      if (caller && endpoint.publicModel) {
-        const { name: model, pricePerRequest } = endpoint.publicModel;
-        const entry = { endpointId: endpoint.id, jobId: record.id, accountId: caller, model, pricePerRequest };
-        await this.publicJobs.record(entry, policy.ttlMs);
-      }
-    } catch (error) {
-      released(release);
-      throw error;
+    if (caller && endpoint.publicModel) {
+      const { name: model, pricePerRequest } = endpoint.publicModel;
+      const entry = { endpointId: endpoint.id, jobId: record.id, accountId: caller, model, pricePerRequest };
+      await holding(release, this.publicJobs.record(entry, policy.ttlMs));
     }
     return { endpoint, record, release };
   }
@@ -234,12 +239,7 @@ export class JobApiService {
       );
     }
     const release = await this.limits.acquire(endpointId, operation, caller);
-    try {
-      return { result: await this.engine.submit(submission), release };
-    } catch (error) {
-      released(release);
-      throw error;
-    }
+    return { result: await holding(release, this.engine.submit(submission)), release };
   }
 
   /** /run: `{id, status}`, its slot given back once the job is recorded. */

@@ -28,10 +28,8 @@ export const LIMIT_SCRIPTS = {
 local points, windowSeconds, holdSeconds = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local givenBack = tonumber(ARGV[4])
 local rate, held = false, false
-if givenBack > 0 then
-  local given = count(KEYS[2], -givenBack, holdSeconds)
-  if given.err then return given end
-end
+local failed = giveBack(KEYS[2], givenBack, holdSeconds)
+if failed then return failed end
 if windowSeconds > 0 then
   rate = count(KEYS[1], points, windowSeconds)
   if rate.err then return rate end
@@ -51,8 +49,8 @@ return {rate, held}
   /** Gives back slots: KEYS the slot counter, ARGV points and the hold's seconds. */
   giveBack: defineLuaScript<{ busyKey: string; points: number; holdSeconds: number }, unknown>(
     `${COUNT_STEP}
-local given = count(KEYS[1], -tonumber(ARGV[1]), tonumber(ARGV[2]))
-if given.err then return given end
+local failed = giveBack(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
+if failed then return failed end
 return 1
 `,
     (a) => ({ keys: [a.busyKey], argv: [a.points, a.holdSeconds] }),
