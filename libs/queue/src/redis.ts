@@ -8,11 +8,6 @@ export interface CreateRedisOptions {
   /** Prefix for every key this client touches; a trailing ":" is added when missing. Never use with BullMQ. */
   keyPrefix?: string;
   connectTimeoutMs?: number;
-  /**
-   * Sends every command issued in one event-loop turn as one pipeline (one socket write and one Redis read for
-   * many concurrent requests). For busy request paths; the order of commands on the connection is kept.
-   */
-  autoPipelining?: boolean;
 }
 
 const MAX_RECONNECT_DELAY_MS = 5_000;
@@ -34,7 +29,6 @@ export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
     maxRetriesPerRequest: null,
     // Keep reconnecting (services must survive a Redis restart) but never faster than the capped backoff.
     retryStrategy: (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
-    enableAutoPipelining: opts.autoPipelining === true,
     ...(opts.keyPrefix ? { keyPrefix: normalizePrefix(opts.keyPrefix) } : {}),
   };
   // A Sentinel URL becomes ioredis's sentinels + name: the client asks the Sentinels for the master and follows a

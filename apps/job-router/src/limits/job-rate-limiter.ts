@@ -104,7 +104,7 @@ interface RaisedLimit {
  * acquires of one key in one event-loop turn cost one call counting n points on both counters. Either way the
  * releases of a key in one turn make one give-back, which rides in the key's next count (a batch's call or a
  * submission's script) when one is sent first, and each request gets exactly what sequential requests would get.
- * The limiter's own connection should not be auto-pipelined (see LIMITS_REDIS).
+ * Neither of the limiter's connections may be auto-pipelined (see LIMITS_REDIS).
  */
 export class JobRateLimiter {
   private readonly keyPrefix: string;
@@ -390,7 +390,7 @@ export class JobRateLimiter {
    * any later count of the key: the caller of the request that held the slot reads the answer (the slot is given
    * back before the answer is written) and sends its next request no earlier than this turn's I/O, so that request
    * joins a batch already pending, which takes the give-back with it and counts it off first, or is counted after it.
-   * ioredis keeps the order of commands on a connection, auto-pipelined or not, every count of a key goes on the same
+   * ioredis keeps the order of commands on a connection, every count of a key goes on the same
    * connection (see `submissionRedis`), and Redis runs them in order, so that next request finds the slot free.
    */
   private giveBack({ key, operation }: LimitedKey, points: number): Promise<void> {
