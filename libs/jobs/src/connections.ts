@@ -20,10 +20,9 @@ export interface EngineConnections {
 }
 
 /*
- * Neither connection is auto-pipelined: ioredis runs one auto-pipeline at a time on a connection, and the next one
- * waits for the whole reply of the one before. Node and Redis then take turns instead of working side by side: under
- * `/run` load the job-router sat at three quarters of a core, waiting, and accepted 0.56-0.62x of the minimal
- * pipeline's rate; written as they come (one socket write each), 0.63-0.80x at the same CPU per `/run`.
+ * Neither connection is auto-pipelined: ioredis sends a connection's next auto-pipeline only once the one before it has
+ * been answered, so Node and Redis take turns instead of working at once (under `/run` load the job-router idled a
+ * quarter of the time; see the README's benchmark rounds). Each command is written as it is issued.
  */
 
 /** Opens the connection BullMQ's queues and the engine's queue-ordered commands share (see {@link EngineConnections}). */
