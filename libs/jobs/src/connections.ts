@@ -20,14 +20,15 @@ export interface EngineConnections {
 }
 
 /*
- * Neither connection is auto-pipelined: ioredis sends a connection's next auto-pipeline only once the one before it has
- * been answered, so Node and Redis take turns instead of working at once (under `/run` load the job-router idled a
- * quarter of the time; see the README's benchmark rounds). Each command is written as it is issued.
+ * Both connections write the commands of one event-loop turn with one socket write (`coalesceWrites`), and neither is
+ * auto-pipelined: ioredis sends a connection's next auto-pipeline only once the one before it has been answered, so
+ * Node and Redis take turns instead of working at once (under `/run` load the job-router idled a quarter of the time;
+ * see the README's benchmark rounds).
  */
 
 /** Opens the connection BullMQ's queues and the engine's queue-ordered commands share (see {@link EngineConnections}). */
 export function createQueueOrderedRedis(url: string): Redis {
-  return createRedis(url);
+  return createRedis(url, { coalesceWrites: true });
 }
 
 /**
@@ -35,5 +36,5 @@ export function createQueueOrderedRedis(url: string): Redis {
  * that need no order with the queues may share it.
  */
 export function createQueueFreeRedis(url: string): Redis {
-  return createRedis(url);
+  return createRedis(url, { coalesceWrites: true });
 }

@@ -1,5 +1,6 @@
 import { isSentinelUrl, sentinelConnectionOptions } from '@runplane/contracts';
 import { Redis, type RedisOptions } from 'ioredis';
+import { CoalescingRedis } from './coalescing-redis';
 
 export type { Redis } from 'ioredis';
 
@@ -8,6 +9,11 @@ export interface CreateRedisOptions {
   /** Prefix for every key this client touches; a trailing ":" is added when missing. Never use with BullMQ. */
   keyPrefix?: string;
   connectTimeoutMs?: number;
+  /**
+   * Writes the commands issued in one event-loop turn with one socket write, without waiting for earlier replies
+   * (see {@link CoalescingRedis}). For busy request paths; the order of commands on the connection is kept.
+   */
+  coalesceWrites?: boolean;
 }
 
 const MAX_RECONNECT_DELAY_MS = 5_000;
@@ -33,9 +39,10 @@ export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
   };
   // A Sentinel URL becomes ioredis's sentinels + name: the client asks the Sentinels for the master and follows a
   // failover to the new one. Other URLs are parsed by ioredis itself.
+  const Client = opts.coalesceWrites === true ? CoalescingRedis : Redis;
   const redis = isSentinelUrl(url)
-    ? new Redis({ ...sentinelConnectionOptions(url), ...options })
-    : new Redis(url, options);
+    ? new Client({ ...sentinelConnectionOptions(url), ...options })
+    : new Client(url, options);
   // Without a listener ioredis prints every connection error; keep the last one for readiness messages instead.
   redis.on('error', (error: Error) => {
     lastErrors.set(redis, error);
