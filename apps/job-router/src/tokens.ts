@@ -9,8 +9,8 @@ export const QUEUE_ORDERED_REDIS = Symbol('QUEUE_ORDERED_REDIS');
 /**
  * Injection token for the Redis connection that never carries a BullMQ command: the engine's commands
  * that need no order with BullMQ's. It stays free of the Lua commands BullMQ defines on its client, which ioredis
- * copies into every pipeline it builds. Create it with
- * `createQueueFreeRedis` (@runplane/jobs); it is the engine's `queueFree` (`EngineConnections`).
+ * copies into every pipeline it builds. Create it with `createQueueFreeRedis` (@runplane/jobs); it is the engine's
+ * `queueFree` (`EngineConnections`).
  */
 export const QUEUE_FREE_REDIS = Symbol('QUEUE_FREE_REDIS');
 /**

@@ -2,7 +2,8 @@ import { createRedis, type Redis } from '@runplane/queue';
 
 /**
  * The job engine's two Redis connections, named for what they guarantee. Redis runs the commands of one connection in
- * the order they were sent (ioredis keeps that order); commands on two connections have no order at all. Neither connection may have a keyPrefix: BullMQ rejects one, and the engine keys under its prefix.
+ * the order they were sent (ioredis keeps that order); commands on two connections have no order at all. Neither
+ * connection may have a keyPrefix: BullMQ rejects one, and the engine keys under its prefix.
  *
  * - `queueOrdered` is the connection BullMQ's queue (webhook deliveries) uses. A command sent on it before a BullMQ call
  *   runs before that call's scripts, which the webhook outbox relies on.

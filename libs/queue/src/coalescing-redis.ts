@@ -11,8 +11,6 @@ type SendArguments = Parameters<Redis['sendCommand']>;
  * connection is kept (one socket, written in order).
  */
 export class CoalescingRedis extends Redis {
-  private corked: Redis['stream'] | undefined;
-
   override sendCommand(...[command, stream]: SendArguments): unknown {
     // Only a command bound for the live connection: one sent on a given stream (the handshake) or queued offline
     // is written as ioredis decides.
@@ -22,12 +20,9 @@ export class CoalescingRedis extends Redis {
 
   private corkTurn(): void {
     const socket = this.stream;
-    if (this.corked !== undefined || socket === undefined || !socket.writable) return;
-    this.corked = socket;
+    // A corked socket already has this turn's uncork scheduled (nothing else corks it).
+    if (socket === undefined || !socket.writable || socket.writableCorked > 0) return;
     socket.cork();
-    setImmediate(() => {
-      this.corked = undefined;
-      socket.uncork();
-    });
+    setImmediate(() => socket.uncork());
   }
 }

@@ -390,8 +390,8 @@ export class JobRateLimiter {
    * any later count of the key: the caller of the request that held the slot reads the answer (the slot is given
    * back before the answer is written) and sends its next request no earlier than this turn's I/O, so that request
    * joins a batch already pending, which takes the give-back with it and counts it off first, or is counted after it.
-   * ioredis keeps the order of commands on a connection, every count of a key goes on the same
-   * connection (see `submissionRedis`), and Redis runs them in order, so that next request finds the slot free.
+   * ioredis keeps the order of commands on a connection, every count of a key goes on the same connection (see
+   * `submissionRedis`), and Redis runs them in order, so that next request finds the slot free.
    */
   private giveBack({ key, operation }: LimitedKey, points: number): Promise<void> {
     const pending = this.returning.get(key);
