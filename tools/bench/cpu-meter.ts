@@ -70,3 +70,15 @@ export function cpuCeiling(cpu: CpuSpent, operations: number): number {
   const router = cpu.router > 0 ? 1000 / perOp(cpu.router) : Infinity;
   return Math.min(shared, router);
 }
+
+/** The CPU of several phases added up, by party. */
+export function sumCpu(spent: CpuSpent[]): CpuSpent {
+  return spent.reduce(
+    (total, cpu) => ({
+      bench: total.bench + cpu.bench,
+      router: total.router + cpu.router,
+      redis: total.redis + cpu.redis,
+    }),
+    { bench: 0, router: 0, redis: 0 },
+  );
+}

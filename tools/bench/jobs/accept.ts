@@ -1,9 +1,10 @@
 // Accept throughput: POST /v2/{id}/run against raw BullMQ's queue.add on the same Redis, and the router's HTTP floor.
 import autocannon from 'autocannon';
 import { createQueue, type Redis } from '@runplane/queue';
-import { cpuCeiling, measureCpu, perOperation } from '../cpu-meter';
+import { cpuCeiling, type CpuSpent, measureCpu, perOperation, sumCpu } from '../cpu-meter';
+import { interleave, sliceCount } from '../interleave';
 import { ms, percentile, percentileRows, type Row } from '../results';
-import { type MinimalServer, minimalAccept } from './minimal';
+import { type MinimalServer, minimalRunTarget } from './minimal';
 import { catalog, INPUT, type JobsBenchOptions, type Router } from './router';
 
 /** Runs `count` concurrent loops of `op` for `durationMs`; throughput and latency percentiles. */
@@ -37,18 +38,70 @@ async function rawAccept(redis: Redis, rawPrefix: string, options: JobsBenchOpti
   }
 }
 
-async function runplaneAccept(router: Router, redis: Redis, options: JobsBenchOptions) {
-  const endpointId = await router.endpoint();
-  return measureCpu(redis, router.pid, () =>
+/** A POST /run under load: its URL, the server process whose CPU it costs, and the headers it needs. */
+interface RunTarget {
+  url: string;
+  pid: number;
+  headers: Record<string, string>;
+}
+
+/** One slice of /run load (autocannon's unmerged result: `merge` adds the slices up), with each party's CPU. */
+function acceptSlice(target: RunTarget, redis: Redis, seconds: number, connections: number) {
+  return measureCpu(redis, target.pid, () =>
     autocannon({
-      url: `${router.base}/v2/${endpointId}/run`,
+      url: target.url,
       method: 'POST',
-      duration: options.durationSeconds,
-      connections: options.connections,
-      headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
+      duration: seconds,
+      connections,
+      headers: target.headers,
       body: JSON.stringify({ input: INPUT }),
+      skipAggregateResult: true,
     }),
   );
+}
+
+/** autocannon's merge of results run with `skipAggregateResult` (part of its API, missing from its type declarations). */
+const aggregateResult = (
+  autocannon as unknown as {
+    aggregateResult(results: autocannon.Result[], options: { url: string }): autocannon.Result;
+  }
+).aggregateResult;
+
+/** One side's slices as one: throughput over their summed time, latency over all their requests, CPU summed. */
+function merge(url: string, slices: { result: autocannon.Result; cpu: CpuSpent }[]) {
+  const merged = aggregateResult(
+    slices.map((slice) => slice.result),
+    { url },
+  );
+  const seconds = slices.reduce((total, slice) => total + slice.result.duration, 0);
+  return {
+    requests: merged.requests.total,
+    perSecond: merged.requests.total / seconds,
+    latency: merged.latency,
+    non2xx: merged.non2xx,
+    cpu: sumCpu(slices.map((slice) => slice.cpu)),
+  };
+}
+
+type Accepted = ReturnType<typeof merge>;
+
+const SLICE_SECONDS = 2;
+
+/**
+ * The minimal pipeline's and Runplane's /run in alternating 2-second slices (interleave.ts), about `durationSeconds`
+ * each side, so that both meet the same moments of a drifting machine.
+ */
+async function acceptAgainstMinimal(router: Router, redis: Redis, options: JobsBenchOptions, minimal: MinimalServer) {
+  const endpointId = await router.endpoint();
+  const runplane: RunTarget = {
+    url: `${router.base}/v2/${endpointId}/run`,
+    pid: router.pid,
+    headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
+  };
+  const baseline = minimalRunTarget(minimal);
+  const slice = (target: RunTarget) => () => acceptSlice(target, redis, SLICE_SECONDS, options.connections);
+  const slices = await interleave(sliceCount(options.durationSeconds, SLICE_SECONDS), slice(baseline), slice(runplane));
+  return { minimal: merge(baseline.url, slices.baseline), runplane: merge(runplane.url, slices.runplane) };
 }
 
 /** The baselines a suite compares with: raw BullMQ on `rawPrefix` (the physical floor) and the minimal pipeline. */
@@ -60,25 +113,22 @@ export interface Baselines {
 /** µs of one party's CPU per operation. */
 const usPerOp = (cpuMs: number, operations: number): number => (cpuMs * 1000) / Math.max(1, operations);
 
-type Accepted = Awaited<ReturnType<typeof runplaneAccept>>;
-
 /** Runplane's /run against the minimal pipeline: throughput (≥ 0.6×) and the server's CPU per /run (≤ 2×). */
 function minimalRows(runplane: Accepted, minimal: Accepted): Row[] {
-  const { result } = runplane;
-  const routerUs = usPerOp(runplane.cpu.router, result.requests.total);
-  const minimalUs = usPerOp(minimal.cpu.router, minimal.result.requests.total);
+  const routerUs = usPerOp(runplane.cpu.router, runplane.requests);
+  const minimalUs = usPerOp(minimal.cpu.router, minimal.requests);
   return [
     {
       metric: '/run accept vs minimal pipeline',
-      runplane: result.requests.average,
-      baseline: minimal.result.requests.average,
+      runplane: runplane.perSecond,
+      baseline: minimal.perSecond,
       unit: 'req/s',
       target: 'ratio>=0.6',
-      pass: result.requests.average / minimal.result.requests.average >= 0.6,
+      pass: runplane.perSecond / minimal.perSecond >= 0.6,
       cpu: {
-        baseline: perOperation(minimal.cpu, minimal.result.requests.total),
-        runplane: perOperation(runplane.cpu, result.requests.total),
-        ceiling: cpuCeiling(runplane.cpu, result.requests.total),
+        baseline: perOperation(minimal.cpu, minimal.requests),
+        runplane: perOperation(runplane.cpu, runplane.requests),
+        ceiling: cpuCeiling(runplane.cpu, runplane.requests),
       },
     },
     {
@@ -103,25 +153,23 @@ export async function benchAccept(
   baselines: Baselines,
 ): Promise<Row[]> {
   const raw = await rawAccept(redis, baselines.rawPrefix, options);
-  const minimal = await minimalAccept(baselines.minimal, redis, options);
-  const runplane = await runplaneAccept(router, redis, options);
+  const { minimal, runplane } = await acceptAgainstMinimal(router, redis, options, baselines.minimal);
   // The floor of any HTTP answer on this machine: the same router and load generator, a route that does nothing.
   const floor = await measureCpu(redis, router.pid, () =>
     autocannon({ url: `${router.base}/healthz`, duration: options.durationSeconds, connections: options.connections }),
   );
-  const result = runplane.result;
-  if (result.non2xx > 0) console.warn(`/run answered ${result.non2xx} non-2xx responses`);
-  if (minimal.result.non2xx > 0) console.warn(`minimal /run answered ${minimal.result.non2xx} non-2xx responses`);
+  if (runplane.non2xx > 0) console.warn(`/run answered ${runplane.non2xx} non-2xx responses`);
+  if (minimal.non2xx > 0) console.warn(`minimal /run answered ${minimal.non2xx} non-2xx responses`);
   const cpu = {
     baseline: perOperation(raw.cpu, raw.result.count),
-    runplane: perOperation(runplane.cpu, result.requests.total),
-    ceiling: cpuCeiling(runplane.cpu, result.requests.total),
+    runplane: perOperation(runplane.cpu, runplane.requests),
+    ceiling: cpuCeiling(runplane.cpu, runplane.requests),
   };
-  const throughput = { runplane: result.requests.average, baseline: raw.result.perSecond, unit: 'req/s' };
+  const throughput = { runplane: runplane.perSecond, baseline: raw.result.perSecond, unit: 'req/s' };
   return [
     ...minimalRows(runplane, minimal),
     { metric: '/run accept vs raw queue.add (floor)', ...throughput, target: '-', pass: true, cpu },
-    ...percentileRows('/run accept', result.latency, raw.result),
+    ...percentileRows('/run accept', runplane.latency, raw.result),
     {
       metric: 'HTTP floor: GET /healthz, same router',
       ...throughput,

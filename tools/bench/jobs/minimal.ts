@@ -1,13 +1,11 @@
 // The "minimal pipeline" baseline: a bare Fastify + raw BullMQ server process (minimal-server.ts) on the same Redis,
 // driven like the job-router, for /run accept and end to end with 50 raw BullMQ workers completing the jobs.
-import autocannon from 'autocannon';
 import { createWorker, type Redis } from '@runplane/queue';
 import { getFreePort } from '@runplane/testing';
 import { nodeScriptArgs, REPO_ROOT, startBenchProcess } from '../bench-process';
-import { measureCpu } from '../cpu-meter';
 import { ms } from '../results';
 import { catalog } from './catalog';
-import { call, INPUT, type JobsBenchOptions } from './router';
+import { call, INPUT } from './router';
 
 const ENDPOINT = 'minimal';
 
@@ -37,18 +35,9 @@ export async function startMinimalServer(redisUrl: string, prefix: string): Prom
 
 const runBody = JSON.stringify({ input: INPUT });
 
-/** POST /run accept load on the minimal server, with the CPU each party spent (its process as the "router"). */
-export function minimalAccept(server: MinimalServer, redis: Redis, options: JobsBenchOptions) {
-  return measureCpu(redis, server.pid, () =>
-    autocannon({
-      url: `${server.base}/v2/${ENDPOINT}/run`,
-      method: 'POST',
-      duration: options.durationSeconds,
-      connections: options.connections,
-      headers: { 'content-type': 'application/json' },
-      body: runBody,
-    }),
-  );
+/** The minimal server's POST /run as a load target: its URL, its process (for CPU) and its headers (no auth). */
+export function minimalRunTarget(server: MinimalServer) {
+  return { url: `${server.base}/v2/${ENDPOINT}/run`, pid: server.pid, headers: { 'content-type': 'application/json' } };
 }
 
 /** Raw BullMQ workers (`concurrency` at once) answering the bench's jobs under `prefix`; `finished` once `total` are done. */
@@ -66,7 +55,10 @@ export function rawWorkers(redis: Redis, prefix: string, concurrency: number, to
   return { worker, finished };
 }
 
-/** Submits `total` jobs over HTTP to the minimal server from `concurrency` loops while 50 raw workers complete them. */
+/**
+ * Submits `total` jobs over HTTP to the minimal server from `concurrency` loops while as many raw workers complete them;
+ * the milliseconds from the first submission to the last completion.
+ */
 export async function minimalEndToEnd(server: MinimalServer, total: number, concurrency: number, redis: Redis) {
   const { worker, finished } = rawWorkers(redis, server.prefix, concurrency, total);
   const start = process.hrtime.bigint();
@@ -85,7 +77,7 @@ export async function minimalEndToEnd(server: MinimalServer, total: number, conc
     }),
   );
   await finished;
-  const perSecond = (total * 1000) / ms(start);
+  const elapsed = ms(start);
   await worker.close();
-  return perSecond;
+  return elapsed;
 }
