@@ -4,10 +4,12 @@ import { cpuCeiling, measureCpu, perOperation, sumCpu } from '../cpu-meter';
 import { interleave, sliceCount } from '../interleave';
 import { ms, type Row } from '../results';
 import type { Baselines } from './accept';
-import { type MinimalServer, minimalEndToEnd, rawWorkers } from './minimal';
+import { type MinimalServer, minimalRunTarget, rawWorkers } from './minimal';
 import { call, catalog, INPUT, type Router, startWorkers } from './router';
 
 const E2E_WORKERS = 50;
+const SLICE_JOBS = 1250;
+const runBody = JSON.stringify({ input: INPUT });
 
 /** Submits `total` jobs from `concurrency` loops. */
 async function submitAll(total: number, concurrency: number, submit: () => Promise<unknown>): Promise<void> {
@@ -22,59 +24,102 @@ async function submitAll(total: number, concurrency: number, submit: () => Promi
   );
 }
 
+/** Submits `jobs` jobs to a POST /run from 50 loops; throws on any answer but 200. */
+function submitOverHttp(jobs: number, target: { url: string; headers: Record<string, string> }): Promise<void> {
+  return submitAll(jobs, E2E_WORKERS, async () => {
+    const response = await call(target.url, { method: 'POST', headers: target.headers, body: runBody });
+    if (response.status !== 200) throw new Error(`${target.url} answered ${response.status}: ${response.text}`);
+  });
+}
+
 async function rawEndToEnd(redis: Redis, rawPrefix: string, total: number): Promise<number> {
   const queue = createQueue(catalog, 'bench-jobs', { redis, prefix: `${rawPrefix}e2e:` });
-  const { worker, finished } = rawWorkers(redis, `${rawPrefix}e2e:`, E2E_WORKERS, total);
+  const { worker, completed } = rawWorkers(redis, `${rawPrefix}e2e:`, E2E_WORKERS);
   const start = process.hrtime.bigint();
   await submitAll(total, E2E_WORKERS, () => queue.add('bench.job', { input: INPUT }));
-  await finished;
+  await completed(total);
   const perSecond = (total * 1000) / ms(start);
   await worker.close();
   await queue.close();
   return perSecond;
 }
 
-/** Runplane's protocol workers completing `total` jobs submitted over HTTP; milliseconds, first submission to last completion. */
-async function runplaneEndToEnd(router: Router, total: number): Promise<number> {
+/**
+ * One side of the comparison: a server (`pid`, for its CPU) with 50 workers started once, then run in slices of
+ * `jobs` jobs, each timed from its first submission to its last completion (milliseconds).
+ */
+interface EndToEndSide {
+  pid: number;
+  slice(jobs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The minimal pipeline: HTTP /run on the minimal server, 50 raw BullMQ workers completing the jobs. */
+function minimalSide(server: MinimalServer, redis: Redis): EndToEndSide {
+  const { worker, completed } = rawWorkers(redis, server.prefix, E2E_WORKERS);
+  let submitted = 0;
+  return {
+    pid: server.pid,
+    async slice(jobs) {
+      const start = process.hrtime.bigint();
+      submitted += jobs;
+      await submitOverHttp(jobs, minimalRunTarget(server));
+      await completed(submitted);
+      return ms(start);
+    },
+    close: () => worker.close(),
+  };
+}
+
+/** Runplane: HTTP /run on the job-router, 50 protocol workers (job-take, job-done) completing the jobs. */
+async function runplaneSide(router: Router): Promise<EndToEndSide> {
   const endpointId = await router.endpoint();
   const stop = new AbortController();
   const workers = await startWorkers(router, endpointId, E2E_WORKERS, stop.signal);
-  const headers = { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' };
-  const body = JSON.stringify({ input: INPUT });
-  const start = process.hrtime.bigint();
-  await submitAll(total, E2E_WORKERS, async () => {
-    const response = await call(`${router.base}/v2/${endpointId}/run`, { method: 'POST', headers, body });
-    if (response.status !== 200) throw new Error(`/run answered ${response.status}: ${response.text}`);
-  });
-  while ((await router.engine.counts(endpointId)).completed < total)
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  const elapsed = ms(start);
-  stop.abort();
-  await Promise.all(workers);
-  return elapsed;
+  const target = {
+    url: `${router.base}/v2/${endpointId}/run`,
+    headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
+  };
+  let submitted = 0;
+  return {
+    pid: router.pid,
+    async slice(jobs) {
+      const start = process.hrtime.bigint();
+      submitted += jobs;
+      await submitOverHttp(jobs, target);
+      while ((await router.engine.counts(endpointId)).completed < submitted)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      return ms(start);
+    },
+    async close() {
+      stop.abort();
+      await Promise.all(workers);
+    },
+  };
 }
-
-const SLICE_JOBS = 1250;
 
 /**
  * The minimal pipeline and Runplane in alternating slices of 1,250 jobs (interleave.ts), `total` jobs each side, so
  * that both meet the same moments of a drifting machine: each side's jobs per second over its slices' summed time,
  * and its CPU summed.
  */
-async function endToEndAgainstMinimal(router: Router, redis: Redis, total: number, minimal: MinimalServer) {
+async function endToEndAgainstMinimal(router: Router, redis: Redis, total: number, server: MinimalServer) {
   const slices = sliceCount(total, SLICE_JOBS);
   const perSlice = Math.ceil(total / slices);
-  const timed = await interleave(
-    slices,
-    () => measureCpu(redis, minimal.pid, () => minimalEndToEnd(minimal, perSlice, E2E_WORKERS, redis)),
-    () => measureCpu(redis, router.pid, () => runplaneEndToEnd(router, perSlice)),
-  );
-  const side = (runs: typeof timed.runplane) => ({
-    jobs: perSlice * runs.length,
-    perSecond: (perSlice * runs.length * 1000) / runs.reduce((sum, run) => sum + run.result, 0),
-    cpu: sumCpu(runs.map((run) => run.cpu)),
-  });
-  return { minimal: side(timed.baseline), runplane: side(timed.runplane) };
+  const minimal = minimalSide(server, redis);
+  const runplane = await runplaneSide(router);
+  try {
+    const slice = (side: EndToEndSide) => () => measureCpu(redis, side.pid, () => side.slice(perSlice));
+    const timed = await interleave(slices, slice(minimal), slice(runplane));
+    const summed = (runs: typeof timed.runplane) => ({
+      jobs: perSlice * runs.length,
+      perSecond: (perSlice * runs.length * 1000) / runs.reduce((sum, run) => sum + run.result, 0),
+      cpu: sumCpu(runs.map((run) => run.cpu)),
+    });
+    return { minimal: summed(timed.baseline), runplane: summed(timed.runplane) };
+  } finally {
+    await Promise.all([minimal.close(), runplane.close()]);
+  }
 }
 
 /**
@@ -86,6 +131,10 @@ export async function benchEndToEnd(router: Router, redis: Redis, total: number,
   const { minimal, runplane } = await endToEndAgainstMinimal(router, redis, total, baselines.minimal);
   const metric = `end to end, ${runplane.jobs} jobs, ${E2E_WORKERS} workers`;
   const row = { runplane: runplane.perSecond, unit: 'jobs/s' };
+  const cpu = {
+    runplane: perOperation(runplane.cpu, runplane.jobs),
+    ceiling: cpuCeiling(runplane.cpu, runplane.jobs),
+  };
   return [
     {
       metric: `${metric} vs minimal pipeline`,
@@ -93,11 +142,7 @@ export async function benchEndToEnd(router: Router, redis: Redis, total: number,
       baseline: minimal.perSecond,
       target: 'ratio>=0.5',
       pass: runplane.perSecond / minimal.perSecond >= 0.5,
-      cpu: {
-        baseline: perOperation(minimal.cpu, minimal.jobs),
-        runplane: perOperation(runplane.cpu, runplane.jobs),
-        ceiling: cpuCeiling(runplane.cpu, runplane.jobs),
-      },
+      cpu: { ...cpu, baseline: perOperation(minimal.cpu, minimal.jobs) },
     },
     {
       metric: `${metric} vs raw BullMQ (floor)`,
@@ -105,11 +150,7 @@ export async function benchEndToEnd(router: Router, redis: Redis, total: number,
       baseline: raw.result,
       target: '-',
       pass: true,
-      cpu: {
-        baseline: perOperation(raw.cpu, total),
-        runplane: perOperation(runplane.cpu, runplane.jobs),
-        ceiling: cpuCeiling(runplane.cpu, runplane.jobs),
-      },
+      cpu: { ...cpu, baseline: perOperation(raw.cpu, total) },
     },
   ];
 }

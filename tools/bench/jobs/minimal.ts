@@ -3,9 +3,8 @@
 import { createWorker, type Redis } from '@runplane/queue';
 import { getFreePort } from '@runplane/testing';
 import { nodeScriptArgs, REPO_ROOT, startBenchProcess } from '../bench-process';
-import { ms } from '../results';
 import { catalog } from './catalog';
-import { call, INPUT } from './router';
+import { INPUT } from './router';
 
 const ENDPOINT = 'minimal';
 
@@ -33,51 +32,32 @@ export async function startMinimalServer(redisUrl: string, prefix: string): Prom
   return { base, pid: server.pid, prefix, close: server.stop };
 }
 
-const runBody = JSON.stringify({ input: INPUT });
-
 /** The minimal server's POST /run as a load target: its URL, its process (for CPU) and its headers (no auth). */
 export function minimalRunTarget(server: MinimalServer) {
   return { url: `${server.base}/v2/${ENDPOINT}/run`, pid: server.pid, headers: { 'content-type': 'application/json' } };
 }
 
-/** Raw BullMQ workers (`concurrency` at once) answering the bench's jobs under `prefix`; `finished` once `total` are done. */
-export function rawWorkers(redis: Redis, prefix: string, concurrency: number, total: number) {
-  let completed = 0;
-  let allDone!: () => void;
-  const finished = new Promise<void>((resolve) => (allDone = resolve));
+/**
+ * Raw BullMQ workers (`concurrency` at once) answering the bench's jobs under `prefix`; `completed(n)` resolves once
+ * they have completed `n` jobs in all.
+ */
+export function rawWorkers(redis: Redis, prefix: string, concurrency: number) {
+  let done = 0;
+  const waiting: { count: number; resolve: () => void }[] = [];
   const worker = createWorker(
     catalog,
     'bench-jobs',
     { 'bench.job': async () => INPUT },
     { redis, prefix, concurrency },
   );
-  worker.worker.on('completed', () => (completed += 1) === total && allDone());
-  return { worker, finished };
-}
-
-/**
- * Submits `total` jobs over HTTP to the minimal server from `concurrency` loops while as many raw workers complete them;
- * the milliseconds from the first submission to the last completion.
- */
-export async function minimalEndToEnd(server: MinimalServer, total: number, concurrency: number, redis: Redis) {
-  const { worker, finished } = rawWorkers(redis, server.prefix, concurrency, total);
-  const start = process.hrtime.bigint();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        next += 1;
-        const response = await call(`${server.base}/v2/${ENDPOINT}/run`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: runBody,
-        });
-        if (response.status !== 200) throw new Error(`minimal /run answered ${response.status}: ${response.text}`);
-      }
-    }),
-  );
-  await finished;
-  const elapsed = ms(start);
-  await worker.close();
-  return elapsed;
+  worker.worker.on('completed', () => {
+    done += 1;
+    for (const waiter of waiting.filter((candidate) => candidate.count <= done)) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  });
+  const completed = (count: number) =>
+    count <= done ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }));
+  return { worker, completed };
 }
