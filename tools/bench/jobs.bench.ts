@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { createRedis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
-import { benchAccept } from './jobs/accept';
+import { type Baselines, benchAccept } from './jobs/accept';
 import { benchEndToEnd } from './jobs/end-to-end';
 import { benchDispatch, benchRunsync } from './jobs/latency';
 import { startMinimalServer } from './jobs/minimal';
@@ -35,13 +35,26 @@ export async function benchJobs(options: JobsBenchOptions): Promise<Row[]> {
   const router = await startRouter(options);
   const redis = createRedis(router.config.REDIS_URL);
   const rawPrefix = `runplane-bench-raw-${process.pid}:`;
-  const minimal = await startMinimalServer(router.config.REDIS_URL, `${rawPrefix}minimal:`);
-  const baselines = { rawPrefix, minimal };
+  // Each suite gets a minimal server on a prefix of its own: the jobs /run accept leaves queued must not reach the
+  // end-to-end suite's workers.
+  const withMinimal = async (suite: string, run: (baselines: Baselines) => Promise<Row[]>): Promise<Row[]> => {
+    const minimal = await startMinimalServer(router.config.REDIS_URL, `${rawPrefix}minimal-${suite}:`);
+    try {
+      return await run({ rawPrefix, minimal });
+    } finally {
+      await minimal.close();
+    }
+  };
   try {
     const wanted = (suite: string) => !options.only || options.only.includes(suite);
+    const e2eJobs = options.e2eJobs ?? 5000;
     const rows = [
-      ...(wanted('accept') ? await benchAccept(router, redis, options, baselines) : []),
-      ...(wanted('e2e') ? await benchEndToEnd(router, redis, options.e2eJobs ?? 5000, baselines) : []),
+      ...(wanted('accept')
+        ? await withMinimal('accept', (baselines) => benchAccept(router, redis, options, baselines))
+        : []),
+      ...(wanted('e2e')
+        ? await withMinimal('e2e', (baselines) => benchEndToEnd(router, redis, e2eJobs, baselines))
+        : []),
       ...(wanted('dispatch') ? await benchDispatch(router, redis, rawPrefix, 300) : []),
       ...(wanted('runsync') ? await benchRunsync(router, 300) : []),
     ];
@@ -49,7 +62,6 @@ export async function benchJobs(options: JobsBenchOptions): Promise<Row[]> {
     writeResults('jobs', { options, rows });
     return rows;
   } finally {
-    await minimal.close();
     await router.close();
     await cleanupRedisPrefix(redis, rawPrefix);
     redis.disconnect();

@@ -89,7 +89,7 @@ const SLICE_SECONDS = 2;
 
 /**
  * The minimal pipeline's and Runplane's /run in alternating 2-second slices (interleave.ts), about `durationSeconds`
- * each side, so that both meet the same moments of a drifting machine.
+ * each side, so that both meet the same moments of a drifting machine, after an unmeasured second each.
  */
 async function acceptAgainstMinimal(router: Router, redis: Redis, options: JobsBenchOptions, minimal: MinimalServer) {
   const endpointId = await router.endpoint();
@@ -99,6 +99,8 @@ async function acceptAgainstMinimal(router: Router, redis: Redis, options: JobsB
     headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
   };
   const baseline = minimalRunTarget(minimal);
+  // Unmeasured: both servers' code is compiled and their connections open before the first measured slice.
+  for (const target of [baseline, runplane]) await acceptSlice(target, redis, 1, options.connections);
   const slice = (target: RunTarget) => () => acceptSlice(target, redis, SLICE_SECONDS, options.connections);
   const slices = await interleave(sliceCount(options.durationSeconds, SLICE_SECONDS), slice(baseline), slice(runplane));
   return { minimal: merge(baseline.url, slices.baseline), runplane: merge(runplane.url, slices.runplane) };

@@ -9,6 +9,7 @@ import { call, catalog, INPUT, type Router, startWorkers } from './router';
 
 const E2E_WORKERS = 50;
 const SLICE_JOBS = 1250;
+const WARM_UP_JOBS = 500;
 const runBody = JSON.stringify({ input: INPUT });
 
 /** Submits `total` jobs from `concurrency` loops. */
@@ -100,8 +101,8 @@ async function runplaneSide(router: Router): Promise<EndToEndSide> {
 
 /**
  * The minimal pipeline and Runplane in alternating slices of 1,250 jobs (interleave.ts), `total` jobs each side, so
- * that both meet the same moments of a drifting machine: each side's jobs per second over its slices' summed time,
- * and its CPU summed.
+ * that both meet the same moments of a drifting machine, after 500 unmeasured jobs each: each side's jobs per second
+ * over its slices' summed time, and its CPU summed.
  */
 async function endToEndAgainstMinimal(router: Router, redis: Redis, total: number, server: MinimalServer) {
   const slices = sliceCount(total, SLICE_JOBS);
@@ -109,6 +110,9 @@ async function endToEndAgainstMinimal(router: Router, redis: Redis, total: numbe
   const minimal = minimalSide(server, redis);
   const runplane = await runplaneSide(router);
   try {
+    // Unmeasured: each side's code is compiled and its connections open before the first measured slice.
+    await minimal.slice(WARM_UP_JOBS);
+    await runplane.slice(WARM_UP_JOBS);
     const slice = (side: EndToEndSide) => () => measureCpu(redis, side.pid, () => side.slice(perSlice));
     const timed = await interleave(slices, slice(minimal), slice(runplane));
     const summed = (runs: typeof timed.runplane) => ({
