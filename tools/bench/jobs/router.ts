@@ -18,7 +18,7 @@ export interface JobsBenchOptions {
   adminDatabaseUrl: string;
   durationSeconds: number;
   connections: number;
-  /** Jobs in each end-to-end run (BENCH_E2E_JOBS, default 5000). */
+  /** Jobs of each side in the end-to-end comparison, in slices (BENCH_E2E_JOBS, default 5000). */
   e2eJobs?: number;
   /** Where the job-router process writes a V8 CPU profile when it exits (BENCH_CPU_PROFILE_DIR). */
   cpuProfileDir?: string;
