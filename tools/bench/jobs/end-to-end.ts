@@ -55,21 +55,25 @@ interface EndToEndSide {
   close(): Promise<void>;
 }
 
+/** Slices of jobs submitted to `target`, each timed from its first submission until `completed` counts all so far. */
+function timedSlices(
+  target: { url: string; headers: Record<string, string> },
+  completed: (count: number) => Promise<void>,
+): EndToEndSide['slice'] {
+  let submitted = 0;
+  return async (jobs) => {
+    const start = process.hrtime.bigint();
+    submitted += jobs;
+    await submitOverHttp(jobs, target);
+    await completed(submitted);
+    return ms(start);
+  };
+}
+
 /** The minimal pipeline: HTTP /run on the minimal server, 50 raw BullMQ workers completing the jobs. */
 function minimalSide(server: MinimalServer, redis: Redis): EndToEndSide {
   const { worker, completed } = rawWorkers(redis, server.prefix, E2E_WORKERS);
-  let submitted = 0;
-  return {
-    pid: server.pid,
-    async slice(jobs) {
-      const start = process.hrtime.bigint();
-      submitted += jobs;
-      await submitOverHttp(jobs, minimalRunTarget(server));
-      await completed(submitted);
-      return ms(start);
-    },
-    close: () => worker.close(),
-  };
+  return { pid: server.pid, slice: timedSlices(minimalRunTarget(server), completed), close: () => worker.close() };
 }
 
 /** Runplane: HTTP /run on the job-router, 50 protocol workers (job-take, job-done) completing the jobs. */
@@ -81,17 +85,13 @@ async function runplaneSide(router: Router): Promise<EndToEndSide> {
     url: `${router.base}/v2/${endpointId}/run`,
     headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
   };
-  let submitted = 0;
+  const completed = async (count: number) => {
+    while ((await router.engine.counts(endpointId)).completed < count)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+  };
   return {
     pid: router.pid,
-    async slice(jobs) {
-      const start = process.hrtime.bigint();
-      submitted += jobs;
-      await submitOverHttp(jobs, target);
-      while ((await router.engine.counts(endpointId)).completed < submitted)
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      return ms(start);
-    },
+    slice: timedSlices(target, completed),
     async close() {
       stop.abort();
       await Promise.all(workers);
