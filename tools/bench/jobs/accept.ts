@@ -85,10 +85,10 @@ function merge(url: string, slices: { result: autocannon.Result; cpu: CpuSpent }
 
 type Accepted = ReturnType<typeof merge>;
 
-const SLICE_SECONDS = 2;
+const SLICE_SECONDS = 1;
 
 /**
- * The minimal pipeline's and Runplane's /run in alternating 2-second slices (interleave.ts), about `durationSeconds`
+ * The minimal pipeline's and Runplane's /run in alternating 1-second slices (interleave.ts), about `durationSeconds`
  * each side, so that both meet the same moments of a drifting machine, after an unmeasured second each.
  */
 async function acceptAgainstMinimal(router: Router, redis: Redis, options: JobsBenchOptions, minimal: MinimalServer) {
