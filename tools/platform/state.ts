@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** File names inside the runner's state directory. */
@@ -53,9 +53,16 @@ export function loadOrCreateEncryptionKey(dir: string): string {
   return key;
 }
 
-/** Records the pids of the runner, its apps and any server it started. */
+/**
+ * Records the pids of the runner, its apps and any server it started. The file is replaced whole (written aside, then
+ * renamed over the old one): it is rewritten while the platform runs, whenever an app restarts, and `npm stop` or a
+ * check for leftovers reading it at that moment must see the old record or the new one, never a file cut short.
+ */
 export function writePids(dir: string, record: PidRecord): void {
-  writeFileSync(join(dir, STATE_FILES.pids), `${JSON.stringify(record, null, 2)}\n`);
+  const path = join(dir, STATE_FILES.pids);
+  const aside = `${path}.${process.pid}.tmp`;
+  writeFileSync(aside, `${JSON.stringify(record, null, 2)}\n`);
+  renameSync(aside, path);
 }
 
 /** The pid record of the last run, or undefined when there is none or it cannot be read. */
