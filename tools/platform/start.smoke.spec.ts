@@ -51,6 +51,13 @@ describe('npm start (smoke)', () => {
       },
       { timeoutMs: 60_000, intervalMs: 500, description: 'the idle worker to be scaled down' },
     );
+    // /health counts the worker gone as soon as it is retired; its process ends just after. Wait for that too,
+    // so the worker found next is the one the test means, not this one on its way out.
+    await pollUntil(() => platform.workloads().every((record) => !isProcessAlive(record.pid)) || undefined, {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+      description: 'the retired worker process to end',
+    });
   }
 
   it('starts the platform, serves the admin key, and leaves nothing behind on Ctrl-C, not even a worker', async () => {
