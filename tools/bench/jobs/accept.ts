@@ -5,7 +5,7 @@ import { cpuCeiling, type CpuSpent, measureCpu, perOperation, sumCpu } from '../
 import { interleave, sliceCount } from '../interleave';
 import { ms, percentile, percentileRows, type Row } from '../results';
 import { type MinimalServer, minimalRunTarget } from './minimal';
-import { catalog, INPUT, type JobsBenchOptions, type Router } from './router';
+import { catalog, INPUT, type JobsBenchOptions, type Router, type RunTarget, runplaneRunTarget } from './router';
 
 /** Runs `count` concurrent loops of `op` for `durationMs`; throughput and latency percentiles. */
 async function closedLoop(op: () => Promise<unknown>, count: number, durationMs: number) {
@@ -36,13 +36,6 @@ async function rawAccept(redis: Redis, rawPrefix: string, options: JobsBenchOpti
   } finally {
     await queue.close();
   }
-}
-
-/** A POST /run under load: its URL, the server process whose CPU it costs, and the headers it needs. */
-interface RunTarget {
-  url: string;
-  pid: number;
-  headers: Record<string, string>;
 }
 
 /** One slice of /run load (autocannon's unmerged result: `merge` adds the slices up), with each party's CPU. */
@@ -93,11 +86,7 @@ const SLICE_SECONDS = 1;
  */
 async function acceptAgainstMinimal(router: Router, redis: Redis, options: JobsBenchOptions, minimal: MinimalServer) {
   const endpointId = await router.endpoint();
-  const runplane: RunTarget = {
-    url: `${router.base}/v2/${endpointId}/run`,
-    pid: router.pid,
-    headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
-  };
+  const runplane = runplaneRunTarget(router, endpointId);
   const baseline = minimalRunTarget(minimal);
   // Unmeasured: both servers' code is compiled and their connections open before the first measured slice.
   for (const target of [baseline, runplane]) await acceptSlice(target, redis, 1, options.connections);

@@ -5,7 +5,7 @@ import { interleave, sliceCount } from '../interleave';
 import { ms, type Row } from '../results';
 import type { Baselines } from './accept';
 import { type MinimalServer, minimalRunTarget, rawWorkers } from './minimal';
-import { call, catalog, INPUT, type Router, startWorkers } from './router';
+import { call, catalog, INPUT, type Router, type RunTarget, runplaneRunTarget, startWorkers } from './router';
 
 const E2E_WORKERS = 50;
 const SLICE_JOBS = 1250;
@@ -26,7 +26,7 @@ async function submitAll(total: number, concurrency: number, submit: () => Promi
 }
 
 /** Submits `jobs` jobs to a POST /run from 50 loops; throws on any answer but 200. */
-function submitOverHttp(jobs: number, target: { url: string; headers: Record<string, string> }): Promise<void> {
+function submitOverHttp(jobs: number, target: RunTarget): Promise<void> {
   return submitAll(jobs, E2E_WORKERS, async () => {
     const response = await call(target.url, { method: 'POST', headers: target.headers, body: runBody });
     if (response.status !== 200) throw new Error(`${target.url} answered ${response.status}: ${response.text}`);
@@ -56,10 +56,7 @@ interface EndToEndSide {
 }
 
 /** Slices of jobs submitted to `target`, each timed from its first submission until `completed` counts all so far. */
-function timedSlices(
-  target: { url: string; headers: Record<string, string> },
-  completed: (count: number) => Promise<void>,
-): EndToEndSide['slice'] {
+function timedSlices(target: RunTarget, completed: (count: number) => Promise<void>): EndToEndSide['slice'] {
   let submitted = 0;
   return async (jobs) => {
     const start = process.hrtime.bigint();
@@ -81,17 +78,13 @@ async function runplaneSide(router: Router): Promise<EndToEndSide> {
   const endpointId = await router.endpoint();
   const stop = new AbortController();
   const workers = await startWorkers(router, endpointId, E2E_WORKERS, stop.signal);
-  const target = {
-    url: `${router.base}/v2/${endpointId}/run`,
-    headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
-  };
   const completed = async (count: number) => {
     while ((await router.engine.counts(endpointId)).completed < count)
       await new Promise((resolve) => setTimeout(resolve, 5));
   };
   return {
     pid: router.pid,
-    slice: timedSlices(target, completed),
+    slice: timedSlices(runplaneRunTarget(router, endpointId), completed),
     async close() {
       stop.abort();
       await Promise.all(workers);

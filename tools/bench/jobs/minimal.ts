@@ -4,7 +4,7 @@ import { createWorker, type Redis } from '@runplane/queue';
 import { getFreePort } from '@runplane/testing';
 import { nodeScriptArgs, REPO_ROOT, startBenchProcess } from '../bench-process';
 import { catalog } from './catalog';
-import { INPUT } from './router';
+import { INPUT, type RunTarget } from './router';
 
 const ENDPOINT = 'minimal';
 
@@ -33,7 +33,7 @@ export async function startMinimalServer(redisUrl: string, prefix: string): Prom
 }
 
 /** The minimal server's POST /run as a load target: its URL, its process (for CPU) and its headers (no auth). */
-export function minimalRunTarget(server: MinimalServer) {
+export function minimalRunTarget(server: MinimalServer): RunTarget {
   return { url: `${server.base}/v2/${ENDPOINT}/run`, pid: server.pid, headers: { 'content-type': 'application/json' } };
 }
 

@@ -43,6 +43,22 @@ export async function call(
   return { status: response.statusCode, text: await response.body.text() };
 }
 
+/** A POST /run under load: its URL, the server process whose CPU it costs, and the headers it needs. */
+export interface RunTarget {
+  url: string;
+  pid: number;
+  headers: Record<string, string>;
+}
+
+/** The job-router's POST /run of `endpointId` as a load target, with the bench key. */
+export function runplaneRunTarget(router: Router, endpointId: string): RunTarget {
+  return {
+    url: `${router.base}/v2/${endpointId}/run`,
+    pid: router.pid,
+    headers: { authorization: `Bearer ${router.secret}`, 'content-type': 'application/json' },
+  };
+}
+
 /** A job-router process on its own database and Redis prefix, with one account and key. */
 export interface Router {
   base: string;
