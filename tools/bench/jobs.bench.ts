@@ -47,7 +47,7 @@ export async function benchJobs(options: JobsBenchOptions): Promise<Row[]> {
   };
   try {
     const wanted = (suite: string) => !options.only || options.only.includes(suite);
-    const e2eJobs = options.e2eJobs ?? 5000;
+    const e2eJobs = { total: options.e2eJobs ?? 5000, warmUp: options.e2eWarmUpJobs ?? 25_000 };
     const rows = [
       ...(wanted('accept')
         ? await withMinimal('accept', (baselines) => benchAccept(router, redis, options, baselines))

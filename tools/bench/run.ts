@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     await benchJobs({
       ...options,
       e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000),
+      e2eWarmUpJobs: Number(env.BENCH_E2E_WARM_UP_JOBS ?? 25_000),
       cpuProfileDir: env.BENCH_CPU_PROFILE_DIR,
       only,
     });

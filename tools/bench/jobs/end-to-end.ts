@@ -9,7 +9,6 @@ import { call, catalog, INPUT, type Router, type RunTarget, runplaneRunTarget, s
 
 const E2E_WORKERS = 50;
 const SLICE_JOBS = 1250;
-const WARM_UP_JOBS = 500;
 const runBody = JSON.stringify({ input: INPUT });
 
 /** Submits `total` jobs from `concurrency` loops. */
@@ -97,15 +96,15 @@ async function runplaneSide(router: Router): Promise<EndToEndSide> {
  * that both meet the same moments of a drifting machine, after 500 unmeasured jobs each: each side's jobs per second
  * over its slices' summed time, and its CPU summed.
  */
-async function endToEndAgainstMinimal(router: Router, redis: Redis, total: number, server: MinimalServer) {
-  const slices = sliceCount(total, SLICE_JOBS);
-  const perSlice = Math.ceil(total / slices);
+async function endToEndAgainstMinimal(router: Router, redis: Redis, jobs: EndToEndJobs, server: MinimalServer) {
+  const slices = sliceCount(jobs.total, SLICE_JOBS);
+  const perSlice = Math.ceil(jobs.total / slices);
   const minimal = minimalSide(server, redis);
   const runplane = await runplaneSide(router);
   try {
-    // Unmeasured: each side's code is compiled and its connections open before the first measured slice.
-    await minimal.slice(WARM_UP_JOBS);
-    await runplane.slice(WARM_UP_JOBS);
+    // Unmeasured: each side runs warm, not as its first jobs found it (see EndToEndJobs.warmUp).
+    await minimal.slice(jobs.warmUp);
+    await runplane.slice(jobs.warmUp);
     const slice = (side: EndToEndSide) => () => measureCpu(redis, side.pid, () => side.slice(perSlice));
     const timed = await interleave(slices, slice(minimal), slice(runplane));
     const summed = (runs: typeof timed.runplane) => ({
@@ -119,13 +118,30 @@ async function endToEndAgainstMinimal(router: Router, redis: Redis, total: numbe
   }
 }
 
+/** How many jobs each side of the end-to-end comparison runs. */
+export interface EndToEndJobs {
+  /** Measured, in slices (BENCH_E2E_JOBS). */
+  total: number;
+  /**
+   * Run first, unmeasured (BENCH_E2E_WARM_UP_JOBS). The minimal pipeline needs between 10,000 and 20,000 jobs to reach
+   * its steady pace (its server's CPU per job halves), so a short warm-up flatters Runplane.
+   */
+  warmUp: number;
+}
+
 /**
- * Jobs per second from the first submission to the last completion, `total` jobs each side: Runplane against the
+ * Jobs per second from the first submission to the last completion, `jobs.total` each side: Runplane against the
  * minimal pipeline (HTTP /run + 50 raw BullMQ workers; target ≥ 0.5×) and raw BullMQ add + process as the floor.
  */
-export async function benchEndToEnd(router: Router, redis: Redis, total: number, baselines: Baselines): Promise<Row[]> {
+export async function benchEndToEnd(
+  router: Router,
+  redis: Redis,
+  jobs: EndToEndJobs,
+  baselines: Baselines,
+): Promise<Row[]> {
+  const total = jobs.total;
   const raw = await measureCpu(redis, undefined, () => rawEndToEnd(redis, baselines.rawPrefix, total));
-  const { minimal, runplane } = await endToEndAgainstMinimal(router, redis, total, baselines.minimal);
+  const { minimal, runplane } = await endToEndAgainstMinimal(router, redis, jobs, baselines.minimal);
   const metric = `end to end, ${runplane.jobs} jobs, ${E2E_WORKERS} workers`;
   const row = { runplane: runplane.perSecond, unit: 'jobs/s' };
   const cpu = {

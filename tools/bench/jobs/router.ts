@@ -20,6 +20,8 @@ export interface JobsBenchOptions {
   connections: number;
   /** Jobs of each side in the end-to-end comparison, in slices (BENCH_E2E_JOBS, default 5000). */
   e2eJobs?: number;
+  /** Unmeasured jobs of each side before them (BENCH_E2E_WARM_UP_JOBS, default 25000). */
+  e2eWarmUpJobs?: number;
   /** Where the job-router process writes a V8 CPU profile when it exits (BENCH_CPU_PROFILE_DIR). */
   cpuProfileDir?: string;
   /** Only these suites (BENCH_ONLY=accept,e2e,dispatch,runsync); all when absent. */
