@@ -92,10 +92,12 @@ describe('scheduler metrics on the Kubernetes driver after a scripted workload',
       },
       { timeoutMs: 60_000, description: 'the job to complete on a worker pod' },
     );
+    // The decision is counted when it is made, the pod's delete request once the apiserver has answered it.
     const text = await scraped(
       'the idle worker pod removed',
       (body) =>
-        sample(body, 'runplane_autoscaler_decisions_total', { direction: 'down', reason: 'idle_timeout' }) === 1,
+        sample(body, 'runplane_autoscaler_decisions_total', { direction: 'down', reason: 'idle_timeout' }) === 1 &&
+        kubeRequests(body, { verb: 'delete', resource: 'pods', code: '200' }) >= 1,
     );
     expect(
       sample(text, 'runplane_autoscaler_decisions_total', {
