@@ -92,9 +92,9 @@ async function runplaneSide(router: Router): Promise<EndToEndSide> {
 }
 
 /**
- * The minimal pipeline and Runplane in alternating slices of 1,250 jobs (interleave.ts), `total` jobs each side, so
- * that both meet the same moments of a drifting machine, after 500 unmeasured jobs each: each side's jobs per second
- * over its slices' summed time, and its CPU summed.
+ * The minimal pipeline and Runplane in alternating slices of 1,250 jobs (interleave.ts), `jobs.total` each side, so
+ * that both meet the same moments of a drifting machine, after `jobs.warmUp` unmeasured jobs each: each side's jobs
+ * per second over its slices' summed time, and its CPU summed.
  */
 async function endToEndAgainstMinimal(router: Router, redis: Redis, jobs: EndToEndJobs, server: MinimalServer) {
   const slices = sliceCount(jobs.total, SLICE_JOBS);
