@@ -205,7 +205,7 @@ describe("the chart's scheduler ServiceAccount token running real scheduler proc
       isServerless: true,
       containerDiskInGb: 5,
     });
-    return createQueueDelayEndpoint(p.v1, template, H100);
+    return createQueueDelayEndpoint(p.v1, template, { gpuTypeId: H100 });
   }
   const jobApi = (route: string, body?: unknown) =>
     fetch(`${p.jobApiUrl}/v2${route}`, {

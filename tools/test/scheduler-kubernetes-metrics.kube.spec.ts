@@ -39,7 +39,7 @@ describe('scheduler metrics on the Kubernetes driver after a scripted workload',
     });
     const template = await k.p.v1('POST', '/templates', { ...ECHO_WORKER_TEMPLATE, name: 'metrics-echo' });
     expect(template.status).toBe(200);
-    endpointId = await createQueueDelayEndpoint(k.p.v1, template, RTX);
+    endpointId = await createQueueDelayEndpoint(k.p.v1, template, { gpuTypeId: RTX, workersMax: 1 });
     workers = new KwokWorkers(k, endpointId);
     workers.start();
   }, 240_000);

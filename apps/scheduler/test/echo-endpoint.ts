@@ -1,13 +1,14 @@
 import type { ApiAnswer } from '@runplane/testing';
 
 /**
- * An echo endpoint for the autoscaling specs: one `gpuTypeId` GPU a worker (an RTX 4090 unless given), 0 to 2
- * workers scaled on queue delay (1 s), idle workers removed after 2 s. Resolves with its id.
+ * An echo endpoint for the autoscaling specs: one `gpuTypeId` GPU a worker (an RTX 4090 unless given), 0 to
+ * `workersMax` (2 unless given) workers scaled on queue delay (1 s), idle workers removed after 2 s. Resolves with
+ * its id.
  */
 export async function createQueueDelayEndpoint(
   v1: (method: string, path: string, body?: unknown) => Promise<ApiAnswer>,
   template: { body: unknown },
-  gpuTypeId = 'NVIDIA GeForce RTX 4090',
+  { gpuTypeId = 'NVIDIA GeForce RTX 4090', workersMax = 2 }: { gpuTypeId?: string; workersMax?: number } = {},
 ): Promise<string> {
   const endpoint = await v1('POST', '/endpoints', {
     name: 'echo',
@@ -15,7 +16,7 @@ export async function createQueueDelayEndpoint(
     gpuTypeIds: [gpuTypeId],
     gpuCount: 1,
     workersMin: 0,
-    workersMax: 2,
+    workersMax,
     idleTimeout: 2,
     scalerType: 'QUEUE_DELAY',
     scalerValue: 1,

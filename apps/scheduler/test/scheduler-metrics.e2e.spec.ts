@@ -29,7 +29,8 @@ describe('scheduler metrics after a scripted workload', () => {
     });
     const template = await p.v1('POST', '/templates', ECHO_WORKER_TEMPLATE);
     expect(template.status).toBe(200);
-    endpointId = await createQueueDelayEndpoint(p.v1, template);
+    // One worker at most: a worker slow to start (a busy machine) would otherwise let the 1-s queue delay add a second.
+    endpointId = await createQueueDelayEndpoint(p.v1, template, { workersMax: 1 });
   }, 180_000);
 
   afterAll(async () => {
