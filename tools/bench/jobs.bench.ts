@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { createRedis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
 import { type Baselines, benchAccept } from './jobs/accept';
-import { benchEndToEnd } from './jobs/end-to-end';
+import { benchEndToEnd, END_TO_END_JOBS } from './jobs/end-to-end';
 import { benchDispatch, benchRunsync } from './jobs/latency';
 import { startMinimalServer } from './jobs/minimal';
 import { type JobsBenchOptions, startRouter } from './jobs/router';
@@ -47,7 +47,10 @@ export async function benchJobs(options: JobsBenchOptions): Promise<Row[]> {
   };
   try {
     const wanted = (suite: string) => !options.only || options.only.includes(suite);
-    const e2eJobs = { total: options.e2eJobs ?? 5000, warmUp: options.e2eWarmUpJobs ?? 25_000 };
+    const e2eJobs = {
+      total: options.e2eJobs ?? END_TO_END_JOBS.total,
+      warmUp: options.e2eWarmUpJobs ?? END_TO_END_JOBS.warmUp,
+    };
     const rows = [
       ...(wanted('accept')
         ? await withMinimal('accept', (baselines) => benchAccept(router, redis, options, baselines))

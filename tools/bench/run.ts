@@ -7,6 +7,9 @@ import { benchPeer } from './peer.bench';
 import { benchScheduler } from './scheduler.bench';
 
 const env = process.env;
+/** A number the environment sets, or undefined for the suite's own default. */
+const optionalNumber = (value: string | undefined): number | undefined =>
+  value === undefined ? undefined : Number(value);
 const options = {
   adminDatabaseUrl: env.BENCH_DATABASE_URL ?? env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   durationSeconds: Number(env.BENCH_DURATION_SECONDS ?? 5),
@@ -23,8 +26,8 @@ async function main(): Promise<void> {
   if (!only || only.some((suite) => jobSuites.includes(suite))) {
     await benchJobs({
       ...options,
-      e2eJobs: Number(env.BENCH_E2E_JOBS ?? 5000),
-      e2eWarmUpJobs: Number(env.BENCH_E2E_WARM_UP_JOBS ?? 25_000),
+      e2eJobs: optionalNumber(env.BENCH_E2E_JOBS),
+      e2eWarmUpJobs: optionalNumber(env.BENCH_E2E_WARM_UP_JOBS),
       cpuProfileDir: env.BENCH_CPU_PROFILE_DIR,
       only,
     });

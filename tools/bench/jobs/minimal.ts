@@ -37,27 +37,44 @@ export function minimalRunTarget(server: MinimalServer): RunTarget {
   return { url: `${server.base}/v2/${ENDPOINT}/run`, pid: server.pid, headers: { 'content-type': 'application/json' } };
 }
 
-/**
- * Raw BullMQ workers (`concurrency` at once) answering the bench's jobs under `prefix`; `completed(n)` resolves once
- * they have completed `n` jobs in all.
- */
-export function rawWorkers(redis: Redis, prefix: string, concurrency: number) {
+/** How raw BullMQ workers take the bench's jobs: `workers` Worker instances, each running up to `concurrency` at once. */
+export interface RawWorkerShape {
+  workers: number;
+  concurrency: number;
+}
+
+/** Raw BullMQ workers answering the bench's jobs under `prefix`. */
+export interface RawWorkers {
+  /** Resolves once they have completed `count` jobs in all. */
+  completed(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Raw BullMQ workers of `shape` answering the bench's jobs under `prefix`, all on the connection `redis`. */
+export function rawWorkers(redis: Redis, prefix: string, shape: RawWorkerShape): RawWorkers {
   let done = 0;
   const waiting: { count: number; resolve: () => void }[] = [];
-  const worker = createWorker(
-    catalog,
-    'bench-jobs',
-    { 'bench.job': async () => INPUT },
-    { redis, prefix, concurrency },
+  const workers = Array.from({ length: shape.workers }, () =>
+    createWorker(
+      catalog,
+      'bench-jobs',
+      { 'bench.job': async () => INPUT },
+      { redis, prefix, concurrency: shape.concurrency },
+    ),
   );
-  worker.worker.on('completed', () => {
+  const onCompleted = () => {
     done += 1;
     for (const waiter of waiting.filter((candidate) => candidate.count <= done)) {
       waiting.splice(waiting.indexOf(waiter), 1);
       waiter.resolve();
     }
-  });
-  const completed = (count: number) =>
-    count <= done ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }));
-  return { worker, completed };
+  };
+  for (const { worker } of workers) worker.on('completed', onCompleted);
+  return {
+    completed: (count) =>
+      count <= done ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve })),
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
 }

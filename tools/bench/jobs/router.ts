@@ -18,9 +18,9 @@ export interface JobsBenchOptions {
   adminDatabaseUrl: string;
   durationSeconds: number;
   connections: number;
-  /** Jobs of each side in the end-to-end comparison, in slices (BENCH_E2E_JOBS, default 5000). */
+  /** Jobs of each side in the end-to-end comparison, in slices (BENCH_E2E_JOBS, default END_TO_END_JOBS.total). */
   e2eJobs?: number;
-  /** Unmeasured jobs of each side before them (BENCH_E2E_WARM_UP_JOBS, default 25000). */
+  /** Unmeasured jobs of each side before them (BENCH_E2E_WARM_UP_JOBS, default END_TO_END_JOBS.warmUp). */
   e2eWarmUpJobs?: number;
   /** Where the job-router process writes a V8 CPU profile when it exits (BENCH_CPU_PROFILE_DIR). */
   cpuProfileDir?: string;
