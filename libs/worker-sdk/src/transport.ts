@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { type Answer, exchange } from './exchange';
 import type { ProtocolUrls, WorkerJob } from './types';
 import { fillJob, fillWorker, swapRoute, withQuery } from './urls';
 
@@ -35,14 +35,10 @@ function isJob(value: unknown): value is WorkerJob {
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A response header as one string ('' when absent). */
-function headerText(value: string | string[] | undefined): string {
-  return Array.isArray(value) ? value.join(', ') : (value ?? '');
-}
-
 /**
- * The worker side of the protocol over undici's `request` (kept-alive connections, no WHATWG stream layer: a worker
- * makes two requests per job, so the client's own cost matters), with RunPod's headers, retries and response handling.
+ * The worker side of the protocol over undici's dispatcher (exchange.ts: kept-alive connections, answers read whole
+ * without a stream: a worker makes two requests per job, so the client's own cost matters), with RunPod's headers,
+ * retries and response handling.
  */
 export class ProtocolTransport {
   private readonly headers: Record<string, string>;
@@ -126,20 +122,15 @@ export class ProtocolTransport {
     return jobs;
   }
 
-  private async get(
-    url: string,
-    signal: AbortSignal,
-  ): Promise<{ status: number; contentType: string; body: string } | undefined> {
+  private async get(url: string, signal: AbortSignal): Promise<Answer | undefined> {
     try {
-      const timeout = this.config.pollTimeoutMs;
-      const response = await request(url, {
+      return await exchange({
+        url,
+        method: 'GET',
         headers: this.headers,
         signal,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
+        timeoutMs: this.config.pollTimeoutMs,
       });
-      const body = await response.body.text();
-      return { status: response.statusCode, contentType: headerText(response.headers['content-type']), body };
     } catch (error) {
       if (!signal.aborted) this.config.log(`GET ${url} failed: ${(error as Error).message}`);
       return undefined;
@@ -153,7 +144,8 @@ export class ProtocolTransport {
 
   private async post(url: string, jobId: string, body: object, what: string): Promise<boolean> {
     // RunPod's SDK sends JSON text labelled as a form, and the job id as X-Request-ID; the platform must cope.
-    const init = {
+    const request = {
+      url,
       method: 'POST' as const,
       headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': jobId },
       body: JSON.stringify(body),
@@ -161,9 +153,7 @@ export class ProtocolTransport {
     for (let attempt = 0; ; attempt += 1) {
       let failure: string;
       try {
-        const response = await request(url, init);
-        await response.body.dump();
-        const status = response.statusCode;
+        const { status } = await exchange(request);
         if (status >= 200 && status < 300) return true;
         failure = `HTTP ${status}`;
         // 4xx is final, as in RunPod's SDK: the platform refused this result (too large, job gone).
