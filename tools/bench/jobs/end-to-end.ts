@@ -178,17 +178,12 @@ export const END_TO_END_JOBS: EndToEndJobs = { total: 5000, warmUp: 25_000 };
 
 /** The row of one comparison, with both sides' CPU per job and Runplane's ceiling. */
 function comparedRow(metric: string, { baseline, runplane }: Compared, target: string, pass: boolean): Row {
-  const cpu = { runplane: perOperation(runplane.cpu, runplane.jobs), ceiling: cpuCeiling(runplane.cpu, runplane.jobs) };
-  const baselineCpu = perOperation(baseline.cpu, baseline.jobs);
-  return {
-    metric,
-    runplane: runplane.perSecond,
-    baseline: baseline.perSecond,
-    unit: 'jobs/s',
-    target,
-    pass,
-    cpu: { ...cpu, baseline: baselineCpu },
+  const cpu = {
+    baseline: perOperation(baseline.cpu, baseline.jobs),
+    runplane: perOperation(runplane.cpu, runplane.jobs),
+    ceiling: cpuCeiling(runplane.cpu, runplane.jobs),
   };
+  return { metric, runplane: runplane.perSecond, baseline: baseline.perSecond, unit: 'jobs/s', target, pass, cpu };
 }
 
 /**
