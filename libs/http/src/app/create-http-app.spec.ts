@@ -164,6 +164,16 @@ describe('createHttpApp error shapes (v1 style)', () => {
     expect(body.json()).toMatchObject({ message: 'name: must not contain NUL characters' });
     const query = await ctx.inject({ method: 'POST', url: '/things?tag=%00', headers: json, payload: { name: 'a' } });
     expect(query.json()).toMatchObject({ message: 'tag: must not contain NUL characters' });
+    const nested = { name: 'a', meta: { tags: ['x', 'y\u0000'] } };
+    const deep = await ctx.inject({ method: 'POST', url: '/things', headers: json, payload: nested });
+    expect(deep.json()).toMatchObject({ message: 'meta.tags[1]: must not contain NUL characters' });
+    const key = await ctx.inject({
+      method: 'POST',
+      url: '/things',
+      headers: json,
+      payload: { name: 'a', 'k\u0000': 1 },
+    });
+    expect(key.json()).toMatchObject({ message: 'k\u0000: must not contain NUL characters' });
   });
 
   it('answers an oversized body with 413', async () => {

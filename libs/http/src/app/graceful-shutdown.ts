@@ -15,6 +15,8 @@ const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 interface ShutdownState {
   draining: boolean;
   closing: AbortController;
+  /** Aborted with `closing`. A set costs a long poll less than a listener on the closing signal. */
+  longPolls: Set<AbortController>;
 }
 
 // Keyed by the Node server, which every Fastify context (root or plugin) of one app shares.
@@ -23,7 +25,7 @@ const states = new WeakMap<Server, ShutdownState>();
 function stateOf(server: Server): ShutdownState {
   let state = states.get(server);
   if (!state) {
-    state = { draining: false, closing: new AbortController() };
+    state = { draining: false, closing: new AbortController(), longPolls: new Set() };
     states.set(server, state);
   }
   return state;
@@ -35,6 +37,17 @@ function stateOf(server: Server): ShutdownState {
  */
 export function closingSignal(server: Server): AbortSignal {
   return stateOf(server).closing.signal;
+}
+
+/**
+ * Aborts `controller` when the app's HTTP server starts closing (at once when it already has), until `release` is
+ * called: a long poll's own controller, held only while the poll is.
+ */
+export function abortOnClosing(server: Server, controller: AbortController): { release(): void } {
+  const state = stateOf(server);
+  if (state.closing.signal.aborted) controller.abort();
+  else state.longPolls.add(controller);
+  return { release: () => state.longPolls.delete(controller) };
 }
 
 /**
@@ -54,6 +67,8 @@ export function trackDraining(app: NestFastifyApplication): void {
   fastify.addHook('preClose', (done) => {
     state.draining = true;
     state.closing.abort();
+    for (const poll of state.longPolls) poll.abort();
+    state.longPolls.clear();
     done();
   });
 }

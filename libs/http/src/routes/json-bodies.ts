@@ -65,7 +65,8 @@ export function acceptJsonBodies(fastify: FastifyInstance, limitOf: BodyLimitOf)
     if (!limit) byRoute.set(route, (limit = limitOf(route)));
     const declared = request.headers['content-length'];
     if (declared === undefined) {
-      done(null, payload.pipe(capped(limit)));
+      // A request with neither header has no body (a job-take, say): nothing to count.
+      done(null, request.headers['transfer-encoding'] === undefined ? payload : payload.pipe(capped(limit)));
       return;
     }
     // Node never reads past a declared length and Fastify fails a shorter body: a declared length needs no counting.

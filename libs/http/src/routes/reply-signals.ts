@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { closingSignal } from '../app/graceful-shutdown';
+import { abortOnClosing } from '../app/graceful-shutdown';
 
 /** Answers 204 with no body (an empty long-poll). */
 export function noContent(reply: FastifyReply): FastifyReply {
@@ -21,12 +21,9 @@ export function clientGoneSignal(reply: FastifyReply): AbortSignal {
  */
 export function longPollSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  const closing = closingSignal(reply.server.server);
-  const onClosing = (): void => controller.abort();
-  if (closing.aborted) controller.abort();
-  else closing.addEventListener('abort', onClosing, { once: true });
+  const closing = abortOnClosing(reply.server.server, controller);
   reply.raw.once('close', () => {
-    closing.removeEventListener('abort', onClosing);
+    closing.release();
     if (!reply.raw.writableFinished) controller.abort();
   });
   return controller.signal;
