@@ -70,6 +70,17 @@ describe('helm/runplane', () => {
     expect(deployment(production, 'job-router')['spec'].replicas).toBe(4);
   });
 
+  it("starts a service with its own nodeFlags instead of the image's when it has them", async () => {
+    const [router] = deployment(production, 'job-router')['spec'].template.spec.containers;
+    expect(router.args).toEqual(['node', 'dist/apps/job-router/main.js']);
+    expect(serviceEnv(production, 'job-router')).toMatchObject({ NODE_OPTIONS: '' });
+    const [gateway] = deployment(production, 'gateway')['spec'].template.spec.containers;
+    expect(gateway.args).toEqual(['node', ...IMAGE_NODE_FLAGS, 'dist/apps/gateway/main.js']);
+    const some = await render({ set: ['services.scheduler.nodeFlags={--no-maglev}'] });
+    const [scheduler] = deployment(some, 'scheduler')['spec'].template.spec.containers;
+    expect(scheduler.args).toEqual(['node', '--no-maglev', 'dist/apps/scheduler/main.js']);
+  });
+
   it('keeps each pod serving, not ready, for shutdownDelaySeconds after SIGTERM, within its termination grace period', async () => {
     const longer = await render({ set: ['shutdownDelaySeconds=12'] });
     for (const service of SERVICES) {
