@@ -1,6 +1,8 @@
 // The job-router under benchmark, run as its own process (apps/job-router/src/main.ts, as in production), so the
 // load generator and the benchmark's workers do not share its event loop.
 import { getFreePort } from '@runplane/testing';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { nodeScriptArgs, REPO_ROOT, startBenchProcess } from './bench-process';
 
 /** A running job-router process. */
@@ -11,18 +13,39 @@ export interface RouterProcess {
 }
 
 /**
+ * How the job-router is started: through the SWC loader (the default), or as deployed (`BENCH_ROUTER=build`): `npm run
+ * build`'s output with the V8 flags of `BENCH_ROUTER_NODE_FLAGS` (space-separated, e.g. the image's four) and
+ * `NODE_OPTIONS` of `BENCH_ROUTER_NODE_OPTIONS` (none by default; the image's is `--max-semi-space-size=2`).
+ */
+function routerCommand(cpuProfileDir?: string): { args: string[]; env: Record<string, string> } {
+  const { BENCH_ROUTER, BENCH_ROUTER_NODE_FLAGS, BENCH_ROUTER_NODE_OPTIONS } = process.env;
+  if (BENCH_ROUTER === undefined || BENCH_ROUTER === 'swc')
+    return { args: nodeScriptArgs('apps/job-router/src/main.ts', cpuProfileDir), env: {} };
+  if (BENCH_ROUTER !== 'build') throw new Error(`BENCH_ROUTER must be swc or build, not ${BENCH_ROUTER}`);
+  const script = 'dist/apps/job-router/main.js';
+  if (!existsSync(join(REPO_ROOT, script))) throw new Error(`BENCH_ROUTER=build runs ${script}: npm run build first`);
+  const flags = (BENCH_ROUTER_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+  const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  return {
+    args: [...profile, ...flags, script],
+    env: { NODE_ENV: 'production', NODE_OPTIONS: BENCH_ROUTER_NODE_OPTIONS ?? '' },
+  };
+}
+
+/**
  * Starts a job-router with `env` on a free port and resolves once /readyz answers. With `cpuProfileDir` the process
  * writes a V8 CPU profile there when it exits (open it in Chrome DevTools or speedscope).
  */
 export async function startRouterProcess(env: Record<string, string>, cpuProfileDir?: string): Promise<RouterProcess> {
+  const command = routerCommand(cpuProfileDir);
   const port = await getFreePort();
   const base = `http://127.0.0.1:${port}`;
   const router = await startBenchProcess({
     name: 'the job-router',
     command: process.execPath,
-    args: nodeScriptArgs('apps/job-router/src/main.ts', cpuProfileDir),
+    args: command.args,
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...command.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     ready: async () => (await fetch(`${base}/readyz`)).ok,
     description: 'job-router ready',
   });
