@@ -36,10 +36,14 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
+/** Node arguments that write a V8 CPU profile to `cpuProfileDir` on exit (none without one). */
+export function cpuProfileArgs(cpuProfileDir?: string): string[] {
+  return cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+}
+
 /** Node arguments that run `script` through @swc-node/register, writing a V8 CPU profile to `cpuProfileDir` on exit. */
 export function nodeScriptArgs(script: string, cpuProfileDir?: string): string[] {
-  const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  return [...profile, '-r', '@swc-node/register', script];
+  return [...cpuProfileArgs(cpuProfileDir), '-r', '@swc-node/register', script];
 }
 
 /**

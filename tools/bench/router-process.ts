@@ -3,7 +3,7 @@
 import { getFreePort } from '@runplane/testing';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeScriptArgs, REPO_ROOT, startBenchProcess } from './bench-process';
+import { cpuProfileArgs, nodeScriptArgs, REPO_ROOT, startBenchProcess } from './bench-process';
 
 /** A running job-router process. */
 export interface RouterProcess {
@@ -25,9 +25,8 @@ function routerCommand(cpuProfileDir?: string): { args: string[]; env: Record<st
   const script = 'dist/apps/job-router/main.js';
   if (!existsSync(join(REPO_ROOT, script))) throw new Error(`BENCH_ROUTER=build runs ${script}: npm run build first`);
   const flags = (BENCH_ROUTER_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
-  const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   return {
-    args: [...profile, ...flags, script],
+    args: [...cpuProfileArgs(cpuProfileDir), ...flags, script],
     env: { NODE_ENV: 'production', NODE_OPTIONS: BENCH_ROUTER_NODE_OPTIONS ?? '' },
   };
 }
