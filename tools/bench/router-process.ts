@@ -1,5 +1,5 @@
-// The job-router under benchmark, run as its own process (apps/job-router/src/main.ts, as in production), so the
-// load generator and the benchmark's workers do not share its event loop.
+// The job-router under benchmark, run as its own process (apps/job-router/src/main.ts, or the build: see
+// routerCommand), so the load generator and the benchmark's workers do not share its event loop.
 import { getFreePort } from '@runplane/testing';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
