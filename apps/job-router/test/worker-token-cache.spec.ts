@@ -1,6 +1,12 @@
+import { WORKER_TOKEN_REFRESH_AHEAD_MS, WorkerTokensRepository } from '@runplane/accounts';
 import { type DatabaseClient, newId } from '@runplane/db';
-import { createTestStores, FakeClock, type TestStores } from '@runplane/testing';
-import { createWorkerTokensService, WORKER_TOKEN_CACHE_TTL_MS, WorkerTokenCache } from '../src/worker-tokens';
+import { createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
+import {
+  createWorkerTokensService,
+  WORKER_TOKEN_CACHE_TTL_MS,
+  WorkerTokenCache,
+  WorkerTokensService,
+} from '../src/worker-tokens';
 
 let stores: TestStores;
 let db: DatabaseClient;
@@ -127,5 +133,78 @@ describe('WorkerTokensService operator methods', () => {
     await expect(issuer.reissueMany(identity.endpointId, ['w-4', 'bad id'])).rejects.toThrow(/^workerId: /);
     await expect(issuer.reissueMany('no-such-endpoint', ['w-5'])).rejects.toThrow(/Endpoint/);
     expect(await db.workerToken.count({ where: { endpointId: identity.endpointId } })).toBe(4);
+  });
+});
+
+/** The repository over the test database, counting the lookup queries and the hashes each asked for. */
+class CountedRepository extends WorkerTokensRepository {
+  readonly lookups: number[] = [];
+
+  override findByHashes(hashes: readonly string[]) {
+    this.lookups.push(hashes.length);
+    return super.findByHashes(hashes);
+  }
+}
+
+/** Twenty workers of one endpoint with their tokens, checked by a service whose lookups are counted. */
+async function twentyWorkers() {
+  const { clock, issuer, identity } = await setup();
+  const workerIds = Array.from({ length: 20 }, (_, i) => `w-${i}`);
+  const issued = await issuer.reissueMany(identity.endpointId, workerIds);
+  const repository = new CountedRepository(db);
+  const router = new WorkerTokensService(repository, new WorkerTokenCache(() => clock.now()));
+  const checkAll = () => Promise.all(issued.map((entry) => router.authenticate(entry.token)));
+  return { clock, issued, repository, router, checkAll };
+}
+
+describe('WorkerTokensService batched lookups', () => {
+  it('looks up the tokens that requests present together in one query', async () => {
+    const { issued, repository, checkAll } = await twentyWorkers();
+    expect(await checkAll()).toEqual(issued.map((entry) => entry.identity));
+    expect(repository.lookups).toEqual([20]);
+    // Cached now: no more queries.
+    await checkAll();
+    expect(repository.lookups).toEqual([20]);
+  });
+
+  it('renews cached tokens due to expire in one background query, serving them meanwhile; a revoked one is dropped', async () => {
+    const { clock, issued, repository, router, checkAll } = await twentyWorkers();
+    await checkAll();
+    const revoked = issued[3]!;
+    await db.workerToken.updateMany({
+      where: { endpointId: revoked.identity.endpointId, workerId: revoked.identity.workerId },
+      data: { revokedAt: new Date() },
+    });
+    clock.advance(WORKER_TOKEN_CACHE_TTL_MS - WORKER_TOKEN_REFRESH_AHEAD_MS);
+    // Due for renewal: every request is answered from the cache, the revoked token too (it has not expired).
+    expect(await checkAll()).toEqual(issued.map((entry) => entry.identity));
+    await pollUntil(() => repository.lookups.length === 2 || undefined);
+    expect(repository.lookups).toEqual([20, 20]);
+    // The revoked token is refused before its entry would have expired (dropped, then looked up alone: revoked).
+    await pollUntil(async () => (await router.authenticate(revoked.token)) === null || undefined);
+    expect(repository.lookups).toEqual([20, 20, 1]);
+    // The others outlive their first expiry without another query.
+    clock.advance(WORKER_TOKEN_REFRESH_AHEAD_MS + 1);
+    const others = issued.filter((entry) => entry !== revoked);
+    expect(await Promise.all(others.map((entry) => router.authenticate(entry.token)))).toEqual(
+      others.map((entry) => entry.identity),
+    );
+    expect(repository.lookups).toEqual([20, 20, 1]);
+  });
+
+  it('a failed renewal leaves the entry to expire; the first request after that meets the error', async () => {
+    const { clock, issued, repository, router } = await twentyWorkers();
+    const [entry] = issued;
+    expect(await router.authenticate(entry!.token)).toEqual(entry!.identity);
+    const down = new Error('database unavailable');
+    jest.spyOn(repository, 'findByHashes').mockRejectedValue(down);
+    clock.advance(WORKER_TOKEN_CACHE_TTL_MS - WORKER_TOKEN_REFRESH_AHEAD_MS);
+    expect(await router.authenticate(entry!.token)).toEqual(entry!.identity);
+    await pollUntil(() => jest.mocked(repository.findByHashes).mock.calls.length === 1 || undefined);
+    // Still served until it expires, and not looked up again meanwhile.
+    expect(await router.authenticate(entry!.token)).toEqual(entry!.identity);
+    expect(jest.mocked(repository.findByHashes).mock.calls).toHaveLength(1);
+    clock.advance(WORKER_TOKEN_REFRESH_AHEAD_MS);
+    await expect(router.authenticate(entry!.token)).rejects.toBe(down);
   });
 });

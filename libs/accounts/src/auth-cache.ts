@@ -10,6 +10,8 @@ const MAX_ENTRIES = 10_000;
 interface Entry<V> {
   value: V;
   expiresAt: number;
+  /** Set once a refresh of the entry started (see claimRefresh). */
+  refreshing: boolean;
 }
 
 /**
@@ -34,6 +36,22 @@ export class CredentialCache<V> {
     return undefined;
   }
 
+  /**
+   * True when `hash`'s entry expires within `aheadMs` and no refresh of it has started; it then counts as started, so
+   * one request, not every one, has the credential looked up again. The entry is served until it expires all the same.
+   */
+  claimRefresh(hash: string, aheadMs: number): boolean {
+    const entry = this.entries.get(hash);
+    if (!entry || entry.refreshing || entry.expiresAt - this.now() > aheadMs) return false;
+    entry.refreshing = true;
+    return true;
+  }
+
+  /** Drops the entry of `hash` (a refresh found its credential gone or revoked). */
+  delete(hash: string): void {
+    this.entries.delete(hash);
+  }
+
   /** Bumped by every forget: a lookup that started before a change must not cache what it read. */
   generation(): number {
     return this.changes;
@@ -44,7 +62,7 @@ export class CredentialCache<V> {
     if (generation !== this.changes) return;
     // Crude but bounded: a flood of distinct secrets costs a re-query each, never unbounded memory.
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(hash, { value, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(hash, { value, expiresAt: this.now() + this.ttlMs, refreshing: false });
   }
 
   /** Forgets every entry whose value matches, after a change, so this process stops trusting the old state at once. */

@@ -17,6 +17,7 @@ export {
   isWorkerToken,
   processWorkerTokenCache,
   WORKER_TOKEN_CACHE_TTL_MS,
+  WORKER_TOKEN_REFRESH_AHEAD_MS,
   WorkerTokenCache,
   WorkerTokensRepository,
   WorkerTokensService,

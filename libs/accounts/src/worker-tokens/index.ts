@@ -6,6 +6,7 @@ import { WorkerTokensService } from './worker-tokens.service';
 export {
   WorkerTokensService,
   isWorkerToken,
+  WORKER_TOKEN_REFRESH_AHEAD_MS,
   type WorkerIdentity,
   type WorkerTokenSummary,
 } from './worker-tokens.service';

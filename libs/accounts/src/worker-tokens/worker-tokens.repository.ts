@@ -24,9 +24,12 @@ export class WorkerTokensRepository {
     await this.db.workerToken.createMany({ data });
   }
 
-  /** Authentication looks a token up by its hash alone: the hash is the credential. */
-  findByHash(hash: string): Promise<WorkerTokenRow | null> {
-    return this.db.workerToken.findUnique({ where: { hash } });
+  /**
+   * Authentication looks tokens up by their hash alone (the hash is the credential), several in one query: the
+   * tokens of those hashes, without the hashes no token has.
+   */
+  findByHashes(hashes: readonly string[]): Promise<WorkerTokenRow[]> {
+    return this.db.workerToken.findMany({ where: { hash: { in: [...hashes] } } });
   }
 
   findById(id: string): Promise<WorkerTokenRow | null> {

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@runplane/contracts';
 import { newId } from '@runplane/db';
@@ -38,6 +39,20 @@ function toSummary(row: WorkerTokenRow): WorkerTokenSummary {
 /** sha-256 hex: tokens are 256-bit random, like API keys, so a plain hash is not brute-forceable. */
 const hashToken = hashSecret;
 
+/**
+ * A cached token this close to its expiry is looked up again in the background while its requests are served from
+ * the cache, so a busy worker never waits for the lookup and the lookups of many workers share one query.
+ */
+export const WORKER_TOKEN_REFRESH_AHEAD_MS = 1_000;
+/** How long background lookups gather before their one query. */
+export const WORKER_TOKEN_REFRESH_WINDOW_MS = 50;
+/** Most hashes in one lookup query. */
+const LOOKUP_BATCH = 500;
+
+function identityOf(row: WorkerTokenRow): WorkerIdentity {
+  return { accountId: row.accountId, endpointId: row.endpointId, workerId: row.workerId };
+}
+
 /** True when a string has the shape of a worker token (checked before any database lookup). */
 export function isWorkerToken(value: string): boolean {
   return TOKEN_PATTERN.test(value);
@@ -45,9 +60,24 @@ export function isWorkerToken(value: string): boolean {
 
 /**
  * Issues and checks per-worker credentials: stored hashed, valid for one endpoint's worker routes as one worker id.
- * Checked tokens are cached (WORKER_TOKEN_CACHE_TTL_MS bounds how soon a revocation elsewhere takes effect).
+ * Checked tokens are cached (WORKER_TOKEN_CACHE_TTL_MS bounds how soon a revocation elsewhere takes effect), and
+ * looked up in batches: the tokens not cached that requests present in one turn of the event loop in one query, the
+ * cached ones due to expire (WORKER_TOKEN_REFRESH_AHEAD_MS) in one query per WORKER_TOKEN_REFRESH_WINDOW_MS. A
+ * thousand workers thus cost Postgres a few queries per cache ttl, not a thousand.
  */
 export class WorkerTokensService {
+  /** Lookups a request waits for. */
+  private readonly lookups = new DataLoader((hashes: readonly string[]) => this.findLive(hashes), {
+    cache: false,
+    maxBatchSize: LOOKUP_BATCH,
+  });
+  /** Background lookups of cached tokens due to expire. */
+  private readonly refreshes = new DataLoader((hashes: readonly string[]) => this.findLive(hashes), {
+    cache: false,
+    maxBatchSize: LOOKUP_BATCH,
+    batchScheduleFn: (run) => setTimeout(run, WORKER_TOKEN_REFRESH_WINDOW_MS),
+  });
+
   constructor(
     private readonly tokens: WorkerTokensRepository,
     private readonly cache: WorkerTokenCache = processWorkerTokenCache,
@@ -89,13 +119,31 @@ export class WorkerTokensService {
     if (!isWorkerToken(token)) return null;
     const hash = hashToken(token);
     const cached = this.cache.get(hash);
-    if (cached) return cached;
+    if (cached) {
+      if (this.cache.claimRefresh(hash, WORKER_TOKEN_REFRESH_AHEAD_MS)) this.refresh(hash);
+      return cached;
+    }
     const generation = this.cache.generation();
-    const row = await this.tokens.findByHash(hash);
-    if (!row || row.revokedAt) return null;
-    const identity = { accountId: row.accountId, endpointId: row.endpointId, workerId: row.workerId };
-    this.cache.set(hash, identity, generation);
+    const identity = await this.lookups.load(hash);
+    if (identity) this.cache.set(hash, identity, generation);
     return identity;
+  }
+
+  /** Looks a cached token up again in the background: its entry is renewed, or dropped if it is gone or revoked. */
+  private refresh(hash: string): void {
+    const generation = this.cache.generation();
+    void this.refreshes.load(hash).then(
+      (identity) => (identity ? this.cache.set(hash, identity, generation) : this.cache.delete(hash)),
+      // The entry expires as it would have; the first request after that looks the token up and meets the error.
+      () => undefined,
+    );
+  }
+
+  /** The identity of each hash's live token, in the hashes' order (null for an unknown or revoked one). */
+  private async findLive(hashes: readonly string[]): Promise<(WorkerIdentity | null)[]> {
+    const live = new Map<string, WorkerIdentity>();
+    for (const row of await this.tokens.findByHashes(hashes)) if (!row.revokedAt) live.set(row.hash, identityOf(row));
+    return hashes.map((hash) => live.get(hash) ?? null);
   }
 
   /** Revokes the tokens of a worker (e.g. when the scheduler removes it); at once in this process. */
@@ -130,7 +178,7 @@ export class WorkerTokensService {
     const at = new Date();
     const revokedNow = await this.tokens.revokeById(tokenId, at);
     // The cache is keyed by hash and holds identities, so forget the worker's entries (its other live tokens just re-query).
-    this.cache.forget({ accountId: row.accountId, endpointId: row.endpointId, workerId: row.workerId });
+    this.cache.forget(identityOf(row));
     if (revokedNow) return toSummary({ ...row, revokedAt: at });
     return toSummary((await this.tokens.findById(tokenId)) ?? row);
   }
