@@ -7,7 +7,8 @@ import { createPrismaClient, type DbClient, newId } from '@runplane/db';
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
 import { createBenchDatabase } from './bench-database';
-import { measureCpu, perOperation } from './cpu-meter';
+import { type CpuSpent, measureCpu, perOperation, sumCpu } from './cpu-meter';
+import { interleave } from './interleave';
 import { measurePostgresCpu } from './gateway/postgres-cpu';
 import { gatewayBenchEnv, type ServerProcess, startServer } from './gateway/processes';
 import { printTable, type Row, writeResults } from './results';
@@ -57,6 +58,27 @@ interface Target {
   server: ServerProcess;
 }
 
+/** One side of a comparison: a path on a target, and the key its requests present (none when absent). */
+interface Side {
+  target: Target;
+  path: string;
+  secret?: string;
+}
+
+/** One slice of load on one side: its requests and seconds, its non-2xx answers, and the CPU it cost. */
+interface Slice {
+  requests: number;
+  seconds: number;
+  non2xx: number;
+  cpu: CpuSpent;
+  postgresMs: number;
+}
+
+/** Slices per side, alternated with the other side's (interleave.ts); together they last BENCH_DURATION_SECONDS. */
+const SLICES = 4;
+/** Unmeasured load on each side before its slices, so neither is measured while its code is still being compiled. */
+const WARM_UP_SECONDS = 1;
+
 /**
  * The most requests per second the machine's cores give at the measured CPU per request of the load generator, the
  * server and Postgres together, or of the server alone on its one event loop, whichever is lower. Redis is left out:
@@ -68,30 +90,35 @@ function ceilingOf(perRequestUs: { bench: number; server: number; postgres: numb
   return Math.min(shared, perRequestUs.server > 0 ? 1e6 / perRequestUs.server : Infinity);
 }
 
-async function measure(
-  target: Target,
-  path: string,
-  options: GatewayBenchOptions & { secret?: string },
-): Promise<Measured> {
-  const { server } = target;
-  const {
-    result: { result, cpu },
-    postgresMs,
-  } = await measurePostgresCpu(target.db, target.database, () =>
-    measureCpu(target.redis, server.pid, () =>
+/** `seconds` of load on one side, with the CPU it cost the server, the benchmark process and Postgres. */
+async function loadSlice({ target, path, secret }: Side, seconds: number, connections: number): Promise<Slice> {
+  const { result, postgresMs } = await measurePostgresCpu(target.db, target.database, () =>
+    measureCpu(target.redis, target.server.pid, () =>
       autocannon({
-        url: `${server.base}${path}`,
-        duration: options.durationSeconds,
-        connections: options.connections,
-        headers: options.secret ? { authorization: `Bearer ${options.secret}` } : {},
+        url: `${target.server.base}${path}`,
+        duration: seconds,
+        connections,
+        headers: secret ? { authorization: `Bearer ${secret}` } : {},
       }),
     ),
   );
-  const total = Math.max(1, result.requests.total);
+  const { result: run, cpu } = result;
+  return { requests: run.requests.total, seconds: run.duration, non2xx: run.non2xx, cpu, postgresMs };
+}
+
+/** One side's slices summed: requests per second over their summed time, and CPU per request. */
+function summed(slices: Slice[]): Measured {
+  const total = Math.max(
+    1,
+    slices.reduce((sum, slice) => sum + slice.requests, 0),
+  );
+  const seconds = slices.reduce((sum, slice) => sum + slice.seconds, 0);
+  const cpu = sumCpu(slices.map((slice) => slice.cpu));
+  const postgresMs = slices.reduce((sum, slice) => sum + slice.postgresMs, 0);
   const us = (ms: number): number => (ms * 1000) / total;
   return {
-    perSecond: result.requests.average,
-    non2xx: result.non2xx,
+    perSecond: seconds > 0 ? total / seconds : 0,
+    non2xx: slices.reduce((sum, slice) => sum + slice.non2xx, 0),
     // perOperation's "router" is the server process under load: the gateway, or the bare baseline.
     cpu: `${perOperation(cpu, total)}, postgres ${us(postgresMs).toFixed(0)}`,
     ceiling: ceilingOf({ bench: us(cpu.bench), server: us(cpu.router), postgres: us(postgresMs) }),
@@ -99,11 +126,35 @@ async function measure(
 }
 
 /**
+ * Both sides after a warm-up each, in SLICES alternating slices each (A B B A …), so that both meet the same moments
+ * of a machine whose speed drifts; each side is loaded for `durationSeconds` in all.
+ */
+async function compare(
+  baseline: Side,
+  runplane: Side,
+  options: GatewayBenchOptions,
+): Promise<{ baseline: Measured; runplane: Measured }> {
+  await loadSlice(baseline, WARM_UP_SECONDS, options.connections);
+  await loadSlice(runplane, WARM_UP_SECONDS, options.connections);
+  const seconds = options.durationSeconds / SLICES;
+  const slices = await interleave(
+    SLICES,
+    () => loadSlice(baseline, seconds, options.connections),
+    () => loadSlice(runplane, seconds, options.connections),
+  );
+  return { baseline: summed(slices.baseline), runplane: summed(slices.runplane) };
+}
+
+/**
  * A throughput row of `runplane` against `baseline` with target `ratio>=min`. Each side's CPU figures end with its
  * CPU ceiling; the ratio of the two ceilings is the ratio a machine with nothing else running would show, where the
  * measured one swings with the neighbours' load.
  */
-function ratioRow(metric: string, runplane: Measured, baseline: Measured, min: number): Row {
+function ratioRow(
+  metric: string,
+  { runplane, baseline }: { runplane: Measured; baseline: Measured },
+  min: number,
+): Row {
   const pass = runplane.perSecond / baseline.perSecond >= min;
   const ceilingRatio = (runplane.ceiling / baseline.ceiling).toFixed(2);
   const cpu = {
@@ -129,27 +180,30 @@ async function measureAll(
 ): Promise<Row[]> {
   const gateway = { ...parties, server: servers.gateway };
   const bare = { ...parties, server: servers.bare };
-  const keyed = { ...run, secret: run.secret };
-  const barePod = await measure(bare, `/pods/${run.podId}`, keyed);
-  const bareEndpoints = await measure(bare, '/endpoints', keyed);
-  const healthz = await measure(gateway, '/healthz', run);
-  const reads: [string, string, Measured][] = [
-    ['GET /v1/pods/{id}', `/v1/pods/${run.podId}`, barePod],
-    ['GET /v1/endpoints', '/v1/endpoints', bareEndpoints],
-    ['GET /v2/pods/{id}', `/v2/pods/${run.podId}`, barePod],
+  const { secret, podId } = run;
+  const reads: [string, string, string][] = [
+    ['GET /v1/pods/{id}', `/v1/pods/${podId}`, `/pods/${podId}`],
+    ['GET /v1/endpoints', '/v1/endpoints', '/endpoints'],
+    ['GET /v2/pods/{id}', `/v2/pods/${podId}`, `/pods/${podId}`],
   ];
   const rows: Row[] = [];
-  for (const [name, path, baseline] of reads) {
-    const measured = await measure(gateway, path, keyed);
-    if (measured.non2xx > 0) console.warn(`${name} answered ${measured.non2xx} non-2xx responses`);
-    rows.push(ratioRow(`${name} vs bare Fastify + pg`, measured, baseline, 0.5));
+  const compared: Record<string, { runplane: Measured; baseline: Measured }> = {};
+  for (const [name, path, barePath] of reads) {
+    const both = await compare({ target: bare, path: barePath, secret }, { target: gateway, path, secret }, run);
+    if (both.runplane.non2xx > 0) console.warn(`${name} answered ${both.runplane.non2xx} non-2xx responses`);
+    compared[name] = both;
+    rows.push(ratioRow(`${name} vs bare Fastify + pg`, both, 0.5));
   }
-  const refused = await measure(gateway, `/v1/pods/${run.podId}`, { ...run, secret: `rpl_${'x'.repeat(43)}` });
-  rows.push(ratioRow('refused key (401) vs GET /healthz', refused, healthz, 0.8));
+  const refused = await compare(
+    { target: gateway, path: '/healthz' },
+    { target: gateway, path: `/v1/pods/${podId}`, secret: `rpl_${'x'.repeat(43)}` },
+    run,
+  );
+  rows.push(ratioRow('refused key (401) vs GET /healthz', refused, 0.8));
   rows.push({
     metric: 'GET /healthz vs bare GET /pods/{id}',
-    runplane: healthz.perSecond,
-    baseline: barePod.perSecond,
+    runplane: refused.baseline.perSecond,
+    baseline: compared['GET /v1/pods/{id}']!.baseline.perSecond,
     unit: 'req/s',
     target: '-',
     pass: true,
