@@ -1,5 +1,5 @@
 // The job-router under benchmark, run as its own process (apps/job-router/src/main.ts, or the build: see
-// routerCommand), so the load generator and the benchmark's workers do not share its event loop.
+// RouterLaunch), so the load generator and the benchmark's workers do not share its event loop.
 import { getFreePort } from '@runplane/testing';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,21 +13,28 @@ export interface RouterProcess {
 }
 
 /**
- * How the job-router is started: through the SWC loader (the default), or as deployed (`BENCH_ROUTER=build`): `npm run
- * build`'s output with the V8 flags of `BENCH_ROUTER_NODE_FLAGS` (space-separated, e.g. the image's four) and
- * `NODE_OPTIONS` of `BENCH_ROUTER_NODE_OPTIONS` (none by default; the image's is `--max-semi-space-size=2`).
+ * How the job-router is started: through the SWC loader (`swc`, the default), or as deployed (`build`): `npm run
+ * build`'s output with these V8 flags (e.g. the image's four) and this `NODE_OPTIONS` (the image's is
+ * `--max-semi-space-size=2`).
  */
-function routerCommand(cpuProfileDir?: string): { args: string[]; env: Record<string, string> } {
-  const { BENCH_ROUTER, BENCH_ROUTER_NODE_FLAGS, BENCH_ROUTER_NODE_OPTIONS } = process.env;
-  if (BENCH_ROUTER === undefined || BENCH_ROUTER === 'swc')
-    return { args: nodeScriptArgs('apps/job-router/src/main.ts', cpuProfileDir), env: {} };
+export type RouterLaunch = { mode: 'swc' } | { mode: 'build'; nodeFlags: string[]; nodeOptions: string };
+
+/** The launch the runner's environment asks for: BENCH_ROUTER, BENCH_ROUTER_NODE_FLAGS, BENCH_ROUTER_NODE_OPTIONS. */
+export function routerLaunchFrom(env: NodeJS.ProcessEnv): RouterLaunch {
+  const { BENCH_ROUTER, BENCH_ROUTER_NODE_FLAGS, BENCH_ROUTER_NODE_OPTIONS } = env;
+  if (BENCH_ROUTER === undefined || BENCH_ROUTER === 'swc') return { mode: 'swc' };
   if (BENCH_ROUTER !== 'build') throw new Error(`BENCH_ROUTER must be swc or build, not ${BENCH_ROUTER}`);
+  const nodeFlags = (BENCH_ROUTER_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+  return { mode: 'build', nodeFlags, nodeOptions: BENCH_ROUTER_NODE_OPTIONS ?? '' };
+}
+
+function routerCommand(launch: RouterLaunch, cpuProfileDir?: string): { args: string[]; env: Record<string, string> } {
+  if (launch.mode === 'swc') return { args: nodeScriptArgs('apps/job-router/src/main.ts', cpuProfileDir), env: {} };
   const script = 'dist/apps/job-router/main.js';
   if (!existsSync(join(REPO_ROOT, script))) throw new Error(`BENCH_ROUTER=build runs ${script}: npm run build first`);
-  const flags = (BENCH_ROUTER_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
   return {
-    args: [...cpuProfileArgs(cpuProfileDir), ...flags, script],
-    env: { NODE_ENV: 'production', NODE_OPTIONS: BENCH_ROUTER_NODE_OPTIONS ?? '' },
+    args: [...cpuProfileArgs(cpuProfileDir), ...launch.nodeFlags, script],
+    env: { NODE_ENV: 'production', NODE_OPTIONS: launch.nodeOptions },
   };
 }
 
@@ -35,8 +42,12 @@ function routerCommand(cpuProfileDir?: string): { args: string[]; env: Record<st
  * Starts a job-router with `env` on a free port and resolves once /readyz answers. With `cpuProfileDir` the process
  * writes a V8 CPU profile there when it exits (open it in Chrome DevTools or speedscope).
  */
-export async function startRouterProcess(env: Record<string, string>, cpuProfileDir?: string): Promise<RouterProcess> {
-  const command = routerCommand(cpuProfileDir);
+export async function startRouterProcess(
+  env: Record<string, string>,
+  launch: RouterLaunch = { mode: 'swc' },
+  cpuProfileDir?: string,
+): Promise<RouterProcess> {
+  const command = routerCommand(launch, cpuProfileDir);
   const port = await getFreePort();
   const base = `http://127.0.0.1:${port}`;
   const router = await startBenchProcess({

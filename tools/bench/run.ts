@@ -4,6 +4,7 @@ import { benchCurves } from './curves';
 import { benchGateway } from './gateway.bench';
 import { benchJobs } from './jobs.bench';
 import { benchPeer } from './peer.bench';
+import { routerLaunchFrom } from './router-process';
 import { benchScheduler } from './scheduler.bench';
 
 const env = process.env;
@@ -14,6 +15,7 @@ const options = {
   adminDatabaseUrl: env.BENCH_DATABASE_URL ?? env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   durationSeconds: Number(env.BENCH_DURATION_SECONDS ?? 5),
   connections: Number(env.BENCH_CONNECTIONS ?? 20),
+  router: routerLaunchFrom(env),
 };
 
 async function main(): Promise<void> {

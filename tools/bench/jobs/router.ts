@@ -11,7 +11,7 @@ import { jobRouterEnvSchema, type JobRouterConfig } from '../../../apps/job-rout
 import { createJobRouterEngine } from '../../../apps/job-router/src/engine';
 import { createWorkerTokensService } from '../../../apps/job-router/src/worker-tokens';
 import { createBenchDatabase } from '../bench-database';
-import { startRouterProcess } from '../router-process';
+import { type RouterLaunch, startRouterProcess } from '../router-process';
 
 /** Bench settings, read from the environment by the runner. */
 export interface JobsBenchOptions {
@@ -24,6 +24,8 @@ export interface JobsBenchOptions {
   e2eWarmUpJobs?: number;
   /** Where the job-router process writes a V8 CPU profile when it exits (BENCH_CPU_PROFILE_DIR). */
   cpuProfileDir?: string;
+  /** How the job-router process is started (BENCH_ROUTER…; the SWC loader when absent). */
+  router?: RouterLaunch;
   /** Only these suites (BENCH_ONLY=accept,e2e,dispatch,runsync); all when absent. */
   only?: string[];
 }
@@ -102,7 +104,7 @@ export async function startRouter(options: JobsBenchOptions): Promise<Router> {
     JOB_RATE_LIMITS: LOOSE_LIMITS,
   };
   const config = jobRouterEnvSchema.parse(env);
-  const process_ = await startRouterProcess(env, options.cpuProfileDir);
+  const process_ = await startRouterProcess(env, options.router, options.cpuProfileDir);
   const engineRedis = createRedis(config.REDIS_URL);
   const engine = createJobRouterEngine({ redis: engineRedis, config });
   const db = createPrismaClient(database.url);
