@@ -75,7 +75,8 @@ export class WorkerTokensService {
   private readonly refreshes = new DataLoader((hashes: readonly string[]) => this.findLive(hashes), {
     cache: false,
     maxBatchSize: LOOKUP_BATCH,
-    batchScheduleFn: (run) => setTimeout(run, WORKER_TOKEN_REFRESH_WINDOW_MS),
+    // A renewal still gathering never keeps a process alive.
+    batchScheduleFn: (run) => setTimeout(run, WORKER_TOKEN_REFRESH_WINDOW_MS).unref(),
   });
 
   constructor(
