@@ -10,8 +10,14 @@ const MAX_ENTRIES = 10_000;
 interface Entry<V> {
   value: V;
   expiresAt: number;
-  /** Set once a refresh of the entry started (see claimRefresh). */
+  /** Set once a renewal of the entry started (see get). */
   refreshing: boolean;
+}
+
+/** How a cached credential close to expiry is looked up again in the background (see CredentialCache.get). */
+export interface Renewal {
+  aheadMs: number;
+  start(hash: string): void;
 }
 
 /**
@@ -27,27 +33,27 @@ export class CredentialCache<V> {
     private readonly ttlMs: number,
   ) {}
 
-  /** The cached value of a secret hash, or undefined when absent or expired. */
-  get(hash: string): V | undefined {
+  /**
+   * The cached value of a secret hash, or undefined when absent or expired. With `renewal`, an entry expiring within
+   * its `aheadMs` has `renewal.start(hash)` called once (one request, not every one, has the credential looked up
+   * again); the entry is served until it expires all the same.
+   */
+  get(hash: string, renewal?: Renewal): V | undefined {
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
-    if (entry.expiresAt > this.now()) return entry.value;
-    this.entries.delete(hash);
-    return undefined;
+    const left = entry.expiresAt - this.now();
+    if (left <= 0) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    if (renewal && !entry.refreshing && left <= renewal.aheadMs) {
+      entry.refreshing = true;
+      renewal.start(hash);
+    }
+    return entry.value;
   }
 
-  /**
-   * True when `hash`'s entry expires within `aheadMs` and no refresh of it has started; it then counts as started, so
-   * one request, not every one, has the credential looked up again. The entry is served until it expires all the same.
-   */
-  claimRefresh(hash: string, aheadMs: number): boolean {
-    const entry = this.entries.get(hash);
-    if (!entry || entry.refreshing || entry.expiresAt - this.now() > aheadMs) return false;
-    entry.refreshing = true;
-    return true;
-  }
-
-  /** Drops the entry of `hash` (a refresh found its credential gone or revoked). */
+  /** Drops the entry of `hash` (a renewal found its credential gone or revoked). */
   delete(hash: string): void {
     this.entries.delete(hash);
   }

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '@runplane/contracts';
 import { newId } from '@runplane/db';
 import { processWorkerTokenCache, type WorkerTokenCache } from './worker-token-cache';
 import type { WorkerTokenRow, WorkerTokensRepository } from './worker-tokens.repository';
+import type { Renewal } from '../auth-cache';
 import { hashSecret } from '../api-key-secret';
 
 const TOKEN_PREFIX = 'rpw_';
@@ -78,6 +79,10 @@ export class WorkerTokensService {
     // A renewal still gathering never keeps a process alive.
     batchScheduleFn: (run) => setTimeout(run, WORKER_TOKEN_REFRESH_WINDOW_MS).unref(),
   });
+  private readonly renewal: Renewal = {
+    aheadMs: WORKER_TOKEN_REFRESH_AHEAD_MS,
+    start: (hash) => this.refresh(hash),
+  };
 
   constructor(
     private readonly tokens: WorkerTokensRepository,
@@ -119,11 +124,8 @@ export class WorkerTokensService {
   async authenticate(token: string): Promise<WorkerIdentity | null> {
     if (!isWorkerToken(token)) return null;
     const hash = hashToken(token);
-    const cached = this.cache.get(hash);
-    if (cached) {
-      if (this.cache.claimRefresh(hash, WORKER_TOKEN_REFRESH_AHEAD_MS)) this.refresh(hash);
-      return cached;
-    }
+    const cached = this.cache.get(hash, this.renewal);
+    if (cached) return cached;
     const generation = this.cache.generation();
     const identity = await this.lookups.load(hash);
     if (identity) this.cache.set(hash, identity, generation);
