@@ -9,6 +9,8 @@ export interface CpuSpent {
   bench: number;
   router: number;
   redis: number;
+  /** Commands Redis ran meanwhile (every client's: a script counts once, plus the commands it calls). */
+  redisCalls: number;
 }
 
 const TICKS_PER_SECOND = 100;
@@ -32,9 +34,18 @@ async function redisCpuMs(redis: Redis): Promise<number> {
   return (read('used_cpu_user') + read('used_cpu_sys')) * 1000;
 }
 
+/** Commands Redis has run since its start (or its last CONFIG RESETSTAT), summed over INFO commandstats. */
+async function redisCalls(redis: Redis): Promise<number> {
+  const stats = await redis.info('commandstats');
+  let calls = 0;
+  for (const match of stats.matchAll(/calls=(\d+)/g)) calls += Number(match[1]);
+  return calls;
+}
+
 async function snapshot(redis: Redis, routerPid: number | undefined): Promise<CpuSpent> {
   const own = process.cpuUsage();
-  return { bench: (own.user + own.system) / 1000, router: processCpuMs(routerPid), redis: await redisCpuMs(redis) };
+  const [redisMs, calls] = [await redisCpuMs(redis), await redisCalls(redis)];
+  return { bench: (own.user + own.system) / 1000, router: processCpuMs(routerPid), redis: redisMs, redisCalls: calls };
 }
 
 /** Runs `phase` and returns its result with the CPU each party spent meanwhile. */
@@ -48,14 +59,21 @@ export async function measureCpu<T>(
   const after = await snapshot(redis, routerPid);
   return {
     result,
-    cpu: { bench: after.bench - before.bench, router: after.router - before.router, redis: after.redis - before.redis },
+    cpu: {
+      bench: after.bench - before.bench,
+      router: after.router - before.router,
+      redis: after.redis - before.redis,
+      redisCalls: after.redisCalls - before.redisCalls,
+    },
   };
 }
 
-/** "bench 12.3, router 45.6, redis 7.8" µs per operation. */
+/** "CPU µs/op: bench 12, router 46, redis 8 (9.5 commands)" per operation. */
 export function perOperation(cpu: CpuSpent, operations: number): string {
-  const us = (ms: number) => ((ms * 1000) / Math.max(1, operations)).toFixed(0);
-  return `CPU µs/op: bench ${us(cpu.bench)}, router ${us(cpu.router)}, redis ${us(cpu.redis)}`;
+  const per = (n: number) => n / Math.max(1, operations);
+  const us = (ms: number) => (per(ms) * 1000).toFixed(0);
+  const calls = `${per(cpu.redisCalls).toFixed(1)} commands`;
+  return `CPU µs/op: bench ${us(cpu.bench)}, router ${us(cpu.router)}, redis ${us(cpu.redis)} (${calls})`;
 }
 
 /**
@@ -78,7 +96,8 @@ export function sumCpu(spent: CpuSpent[]): CpuSpent {
       bench: total.bench + cpu.bench,
       router: total.router + cpu.router,
       redis: total.redis + cpu.redis,
+      redisCalls: total.redisCalls + cpu.redisCalls,
     }),
-    { bench: 0, router: 0, redis: 0 },
+    { bench: 0, router: 0, redis: 0, redisCalls: 0 },
   );
 }

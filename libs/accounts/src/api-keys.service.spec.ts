@@ -1,6 +1,13 @@
 import type { DatabaseClient } from '@runplane/db';
-import { createTestStores, FakeClock, type TestStores } from '@runplane/testing';
-import { AUTH_CACHE_TTL_MS, AuthCache, createAccountsServices } from '.';
+import { createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
+import {
+  ApiKeysRepository,
+  ApiKeysService,
+  AUTH_CACHE_RENEW_AHEAD_MS,
+  AUTH_CACHE_TTL_MS,
+  AuthCache,
+  createAccountsServices,
+} from '.';
 
 let stores: TestStores;
 let db: DatabaseClient;
@@ -89,5 +96,64 @@ describe('ApiKeysService authentication cache', () => {
     expect(cache.get('hash')).toBeUndefined();
     await admin.delete(accountId, apiKey.id);
     expect(await admin.authenticate(secret)).toBeNull();
+  });
+});
+
+/** The repository over the test database, counting its key lookups once they answered. */
+class CountedRepository extends ApiKeysRepository {
+  lookups = 0;
+
+  override async findByHash(hash: string) {
+    const row = await super.findByHash(hash);
+    this.lookups += 1;
+    return row;
+  }
+}
+
+/** A key, and a service of its own cache whose lookups are counted. */
+async function counted() {
+  const { clock, secret, apiKey } = await setup();
+  const repository = new CountedRepository(db);
+  const service = new ApiKeysService(repository, new AuthCache(() => clock.now()));
+  const fifty = () => Promise.all(Array.from({ length: 50 }, () => service.authenticate(secret)));
+  return { clock, secret, apiKey, repository, service, fifty };
+}
+
+describe('ApiKeysService shared lookups and renewal', () => {
+  it('looks a key up once for all the requests that present it while its lookup is under way', async () => {
+    const { apiKey, repository, fifty } = await counted();
+    const principals = await fifty();
+    expect(new Set(principals.map((principal) => principal?.apiKeyId))).toEqual(new Set([apiKey.id]));
+    expect(repository.lookups).toBe(1);
+  });
+
+  it('renews a key in use in one background query before its entry expires; a key disabled meanwhile is refused', async () => {
+    const { clock, secret, apiKey, repository, service, fifty } = await counted();
+    await service.authenticate(secret);
+    clock.advance(AUTH_CACHE_TTL_MS - AUTH_CACHE_RENEW_AHEAD_MS);
+    // Due for renewal: all fifty are answered from the cache, and one query renews the entry.
+    expect((await fifty()).every((principal) => principal?.apiKeyId === apiKey.id)).toBe(true);
+    await pollUntil(() => (repository.lookups === 2 ? true : undefined));
+    // Renewed: past the first entry's expiry with no query.
+    clock.advance(AUTH_CACHE_RENEW_AHEAD_MS + 1);
+    expect(await service.authenticate(secret)).toMatchObject({ apiKeyId: apiKey.id });
+    expect(repository.lookups).toBe(2);
+    // Disabled by another process: the next renewal drops the entry before it would have expired.
+    await db.apiKey.update({ where: { id: apiKey.id }, data: { disabled: true } });
+    // Into the renewed entry's own renewal window (it was renewed AUTH_CACHE_RENEW_AHEAD_MS + 1 ago).
+    clock.advance(AUTH_CACHE_TTL_MS - 2 * AUTH_CACHE_RENEW_AHEAD_MS - 1);
+    expect(await service.authenticate(secret)).toMatchObject({ apiKeyId: apiKey.id });
+    await pollUntil(async () => ((await service.authenticate(secret)) === null ? true : undefined));
+  });
+
+  it('leaves the entry to expire when its renewal fails; the first request after that meets the error', async () => {
+    const { clock, secret, apiKey, repository, service } = await counted();
+    await service.authenticate(secret);
+    const down = new Error('database unavailable');
+    jest.spyOn(repository, 'findByHash').mockRejectedValue(down);
+    clock.advance(AUTH_CACHE_TTL_MS - AUTH_CACHE_RENEW_AHEAD_MS);
+    expect(await service.authenticate(secret)).toMatchObject({ apiKeyId: apiKey.id });
+    clock.advance(AUTH_CACHE_RENEW_AHEAD_MS);
+    await expect(service.authenticate(secret)).rejects.toThrow(down);
   });
 });

@@ -9,7 +9,8 @@ import {
 } from '@runplane/contracts';
 import { type ApiKey, newId } from '@runplane/db';
 import { generateSecret, hashSecret, isWellFormedSecret } from './api-key-secret';
-import { type AuthCache, processAuthCache } from './auth-cache';
+import { AUTH_CACHE_RENEW_AHEAD_MS, type AuthCache, processAuthCache, type Renewal } from './auth-cache';
+import { SharedLookups } from './shared-lookups';
 import type { ApiKeyChanges, ApiKeysRepository } from './api-keys.repository';
 
 /** lastUsedAt is refreshed at most this often per key, so authentication is not a write per request. */
@@ -43,6 +44,13 @@ function endpointsFor(scope: ApiKeyScope, allowed: string[] | undefined): string
  * a change made elsewhere takes effect); changes made through this service take effect in this process at once.
  */
 export class ApiKeysService {
+  private readonly lookups = new SharedLookups<Principal | null>();
+  /** Renews a key's cache entry in the background; a failed renewal lets the entry expire (the next request asks). */
+  private readonly renewal: Renewal = {
+    aheadMs: AUTH_CACHE_RENEW_AHEAD_MS,
+    start: (hash) => void this.lookUp(hash).catch(() => undefined),
+  };
+
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly cache: AuthCache = processAuthCache,
@@ -94,31 +102,45 @@ export class ApiKeysService {
     if (!deleted) throw new NotFoundError('API key');
   }
 
-  /** The principal of an enabled key, or null for a malformed, unknown or disabled one. */
+  /**
+   * The principal of an enabled key, or null for a malformed, unknown or disabled one. A key in use is renewed in the
+   * background shortly before its cache entry expires (AUTH_CACHE_RENEW_AHEAD_MS), so its requests never wait for
+   * Postgres; requests that do wait for one key's lookup share it.
+   */
   async authenticate(secret: string): Promise<Principal | null> {
     if (!isWellFormedSecret(secret)) return null;
     const hash = hashSecret(secret);
-    const cached = this.cache.get(hash);
+    const cached = this.cache.get(hash, this.renewal);
     if (cached) return cached;
     if (this.cache.isRefused(hash)) return null;
-    const generation = this.cache.generation();
-    const refusedGeneration = this.cache.refusedGeneration();
-    const row = await this.keys.findByHash(hash);
-    if (!row) this.cache.refuse(hash, refusedGeneration);
-    if (!row || row.disabled) return null;
-    // Refreshed on cache misses only, so lastUsedAt is accurate to LAST_USED_RESOLUTION_MS + the cache ttl.
-    const now = new Date();
-    if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      await this.keys.touchLastUsed(row.id, now);
-    }
-    const principal = {
-      accountId: row.accountId,
-      apiKeyId: row.id,
-      scope: row.scope,
-      allowedEndpointIds: row.allowedEndpointIds,
-    };
-    this.cache.set(hash, principal, generation);
-    return principal;
+    return this.lookUp(hash);
+  }
+
+  /** The key of `hash` looked up (once for all who ask while it is under way), and its answer cached. */
+  private lookUp(hash: string): Promise<Principal | null> {
+    return this.lookups.run(hash, async () => {
+      const generation = this.cache.generation();
+      const refusedGeneration = this.cache.refusedGeneration();
+      const row = await this.keys.findByHash(hash);
+      if (!row) this.cache.refuse(hash, refusedGeneration);
+      if (!row || row.disabled) {
+        this.cache.delete(hash);
+        return null;
+      }
+      // Refreshed on lookups only, so lastUsedAt is accurate to LAST_USED_RESOLUTION_MS + the cache ttl.
+      const now = new Date();
+      if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+        await this.keys.touchLastUsed(row.id, now);
+      }
+      const principal = {
+        accountId: row.accountId,
+        apiKeyId: row.id,
+        scope: row.scope,
+        allowedEndpointIds: row.allowedEndpointIds,
+      };
+      this.cache.set(hash, principal, generation);
+      return principal;
+    });
   }
 
   private async require(accountId: string, id: string): Promise<ApiKey> {

@@ -5,6 +5,8 @@ import type { Principal } from '@runplane/contracts';
  * ANOTHER process stops working (or changes scope) within this bound; in the process that changed it, at once.
  */
 export const AUTH_CACHE_TTL_MS = 5_000;
+/** A key in use is looked up again in the background this long before its entry expires (see CredentialCache.get). */
+export const AUTH_CACHE_RENEW_AHEAD_MS = 1_000;
 const MAX_ENTRIES = 10_000;
 
 interface Entry<V> {
@@ -22,7 +24,8 @@ export interface Renewal {
 
 /**
  * What a credential (API key, worker token) resolved to, by secret hash, so the hot path of every request is not
- * a Postgres query. Only found, live credentials are cached here (AuthCache also remembers unknown API key hashes).
+ * a Postgres query; the job-router's endpoint directory keeps its endpoints in one too. Only found, live values are
+ * cached here (AuthCache also remembers unknown API key hashes).
  */
 export class CredentialCache<V> {
   private readonly entries = new Map<string, Entry<V>>();

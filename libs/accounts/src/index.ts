@@ -10,7 +10,8 @@ export { ApiKeysService } from './api-keys.service';
 export { AccountsRepository } from './accounts.repository';
 export { ApiKeysRepository } from './api-keys.repository';
 export { PUBLIC_KEY_ENV, SshKeysRepository } from './ssh-keys.repository';
-export { AUTH_CACHE_TTL_MS, AuthCache, CredentialCache } from './auth-cache';
+export { AUTH_CACHE_RENEW_AHEAD_MS, AUTH_CACHE_TTL_MS, AuthCache, CredentialCache, type Renewal } from './auth-cache';
+export { SharedLookups } from './shared-lookups';
 export { generateSecret, hashSecret, isWellFormedSecret } from './api-key-secret';
 export {
   createWorkerTokensService,

@@ -1,3 +1,4 @@
+import { CredentialCache, type Renewal, SharedLookups } from '@runplane/accounts';
 import { ConflictError, type EndpointType, NotFoundError, type Principal } from '@runplane/contracts';
 
 /** A public model the path named: the caller is not the endpoint's owner. */
@@ -58,18 +59,27 @@ export function loadBalancingMessage(endpointId: string, lbDomain: string | null
 
 /** How long a found endpoint is trusted without asking Postgres again. */
 const CACHE_TTL_MS = 5_000;
-const CACHE_MAX_ENTRIES = 10_000;
+/** An endpoint in use is looked up again in the background this long before its entry expires. */
+const RENEW_AHEAD_MS = 1_000;
+/** Cache keys of public models start with this; an owned endpoint's key is `<accountId>:<endpointId>`. */
+const MODEL_KEY = 'model:';
 
 /**
  * Resolves the endpoint a job-API request names, for the caller's account only: another account's endpoint is
- * as unknown as a missing one (404). Found endpoints are cached briefly so the hot path is not a query per request;
- * misses are never cached, so a new endpoint works at once.
+ * as unknown as a missing one (404). Found endpoints are cached briefly so the hot path is not a query per request:
+ * one in use is renewed in the background before its entry expires, and requests that do wait for a lookup share it.
+ * Misses are never cached, so a new endpoint works at once.
  */
 export class EndpointDirectory {
-  private readonly cache = new Map<string, { endpoint: EndpointSummary; expiresAt: number }>();
+  private readonly cache: CredentialCache<EndpointSummary>;
+  private readonly lookups = new SharedLookups<EndpointSummary | null>();
+  /** A failed renewal lets the entry expire: the next request looks the endpoint up and meets the error. */
+  private readonly renewal: Renewal = {
+    aheadMs: RENEW_AHEAD_MS,
+    start: (key) => void this.lookUp(key).catch(() => undefined),
+  };
   private readonly models: PublicModelLookup | undefined;
   private readonly lbDomain: string | null;
-  private readonly now: () => number;
 
   constructor(
     private readonly lookup: EndpointLookup,
@@ -77,7 +87,7 @@ export class EndpointDirectory {
   ) {
     this.models = options.models;
     this.lbDomain = options.lbDomain ?? null;
-    this.now = options.now ?? Date.now;
+    this.cache = new CredentialCache(options.now ?? Date.now, CACHE_TTL_MS);
   }
 
   /** The endpoint, as {@link require} finds it, when it takes jobs; a load-balancing one is a ConflictError (409). */
@@ -96,47 +106,55 @@ export class EndpointDirectory {
       return await this.requireOwned(principal.accountId, endpointId);
     } catch (error) {
       if (!(error instanceof NotFoundError) || !this.models) throw error;
-      return this.requireModel(endpointId);
+      return this.found(`${MODEL_KEY}${endpointId}`);
     }
   }
 
-  /** The public model `name`; else NotFoundError('Endpoint'), as for an unknown endpoint. */
-  private async requireModel(name: string): Promise<EndpointSummary> {
-    const key = `model:${name}`;
-    const cached = this.cache.get(key);
-    if (cached && cached.expiresAt > this.now()) return cached.endpoint;
+  /** The endpoint, when `accountId` owns it; else NotFoundError. */
+  requireOwned(accountId: string, endpointId: string): Promise<EndpointSummary> {
+    return this.found(`${accountId}:${endpointId}`);
+  }
+
+  /** The endpoint of a cache key, cached or looked up; else NotFoundError('Endpoint'). */
+  private async found(key: string): Promise<EndpointSummary> {
+    const endpoint = this.cache.get(key, this.renewal) ?? (await this.lookUp(key));
+    if (!endpoint) throw new NotFoundError('Endpoint');
+    return endpoint;
+  }
+
+  /** The endpoint of a cache key looked up (once for all who ask while it is under way); cached when found. */
+  private lookUp(key: string): Promise<EndpointSummary | null> {
+    return this.lookups.run(key, async () => {
+      const generation = this.cache.generation();
+      const endpoint = key.startsWith(MODEL_KEY)
+        ? await this.readModel(key.slice(MODEL_KEY.length))
+        : await this.readOwned(key);
+      if (endpoint) this.cache.set(key, endpoint, generation);
+      else this.cache.delete(key);
+      return endpoint;
+    });
+  }
+
+  /** An owned endpoint by its key `<accountId>:<endpointId>` (account ids hold no colon). */
+  private async readOwned(key: string): Promise<EndpointSummary | null> {
+    const colon = key.indexOf(':');
+    const row = await this.lookup.findById(key.slice(0, colon), key.slice(colon + 1));
+    if (!row) return null;
+    const { id, accountId, executionTimeoutMs, type } = row;
+    return { id, accountId, executionTimeoutMs, type };
+  }
+
+  /** The public model `name`, or null. */
+  private async readModel(name: string): Promise<EndpointSummary | null> {
     const row = await this.models?.resolve(name);
-    if (!row) {
-      this.cache.delete(key);
-      throw new NotFoundError('Endpoint');
-    }
-    return this.remember(key, {
+    if (!row) return null;
+    return {
       id: row.endpointId,
       accountId: row.ownerAccountId,
       executionTimeoutMs: row.executionTimeoutMs,
       // Only queue endpoints are published.
       type: 'QUEUE',
       publicModel: { name: row.name, pricePerRequest: row.pricePerRequest },
-    });
-  }
-
-  /** The endpoint, when `accountId` owns it; else NotFoundError. */
-  async requireOwned(accountId: string, endpointId: string): Promise<EndpointSummary> {
-    const key = `${accountId}:${endpointId}`;
-    const cached = this.cache.get(key);
-    if (cached && cached.expiresAt > this.now()) return cached.endpoint;
-    const row = await this.lookup.findById(accountId, endpointId);
-    if (!row) {
-      this.cache.delete(key);
-      throw new NotFoundError('Endpoint');
-    }
-    const { id, accountId: owner, executionTimeoutMs, type } = row;
-    return this.remember(key, { id, accountId: owner, executionTimeoutMs, type });
-  }
-
-  private remember(key: string, endpoint: EndpointSummary): EndpointSummary {
-    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(key, { endpoint, expiresAt: this.now() + CACHE_TTL_MS });
-    return endpoint;
+    };
   }
 }

@@ -1,0 +1,89 @@
+import { type DatabaseClient, newId } from '@runplane/db';
+import { EndpointsRepository } from '@runplane/endpoints';
+import { createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
+import { EndpointDirectory } from '../src/client/endpoint-directory';
+
+let stores: TestStores;
+let db: DatabaseClient;
+
+beforeAll(async () => {
+  stores = await createTestStores('jr-endpoint-directory');
+  db = stores.db;
+});
+
+afterAll(() => stores.close());
+
+/** Endpoint lookups over the test database, counted once they answered. */
+class CountedEndpoints extends EndpointsRepository {
+  lookups = 0;
+
+  override async findById(accountId: string, id: string) {
+    const row = await super.findById(accountId, id);
+    this.lookups += 1;
+    return row;
+  }
+}
+
+/** The directory's cache entries live 5 s, and are renewed in their last second. */
+const TTL_MS = 5_000;
+const RENEW_AHEAD_MS = 1_000;
+
+/** An account's endpoint, and a directory over counted lookups whose clock drives expiry. */
+async function setup() {
+  const clock = new FakeClock();
+  const account = await db.account.create({ data: { id: newId(), name: 'endpoint-directory' } });
+  const template = await db.template.create({
+    data: {
+      id: newId(),
+      accountId: account.id,
+      name: `t-${newId()}`,
+      imageName: 'runplane/echo:1',
+      isServerless: true,
+    },
+  });
+  const endpoint = await db.endpoint.create({
+    data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id },
+  });
+  const lookups = new CountedEndpoints(db);
+  const directory = new EndpointDirectory(lookups, { now: () => clock.now() });
+  const fifty = (accountId = account.id) =>
+    Promise.allSettled(Array.from({ length: 50 }, () => directory.requireOwned(accountId, endpoint.id)));
+  return { clock, accountId: account.id, endpointId: endpoint.id, lookups, directory, fifty };
+}
+
+describe('EndpointDirectory', () => {
+  it('looks an endpoint up once for all the requests that name it while its lookup is under way', async () => {
+    const { endpointId, lookups, fifty } = await setup();
+    const found = await fifty();
+    expect(found.every((result) => result.status === 'fulfilled' && result.value.id === endpointId)).toBe(true);
+    expect(lookups.lookups).toBe(1);
+  });
+
+  it('never caches a miss: another account gets 404 each time, looked up each time', async () => {
+    const { lookups, directory, endpointId } = await setup();
+    for (let i = 1; i <= 2; i += 1) {
+      await expect(directory.requireOwned('another-account', endpointId)).rejects.toThrow('Endpoint not found');
+      expect(lookups.lookups).toBe(i);
+    }
+  });
+
+  it('renews an endpoint in use in the background before its entry expires; one deleted meanwhile becomes 404', async () => {
+    const { clock, accountId, endpointId, lookups, directory, fifty } = await setup();
+    await directory.requireOwned(accountId, endpointId);
+    clock.advance(TTL_MS - RENEW_AHEAD_MS);
+    // Due for renewal: all fifty are answered from the cache, and one query renews the entry.
+    expect((await fifty()).every((result) => result.status === 'fulfilled')).toBe(true);
+    await pollUntil(() => (lookups.lookups === 2 ? true : undefined));
+    clock.advance(RENEW_AHEAD_MS + 1);
+    await directory.requireOwned(accountId, endpointId);
+    expect(lookups.lookups).toBe(2);
+    // Deleted by another process: the next renewal drops the entry before it would have expired.
+    await db.endpoint.delete({ where: { id: endpointId } });
+    clock.advance(TTL_MS - 2 * RENEW_AHEAD_MS - 1);
+    await expect(directory.requireOwned(accountId, endpointId)).resolves.toMatchObject({ id: endpointId });
+    await pollUntil(async () => {
+      const [result] = await Promise.allSettled([directory.requireOwned(accountId, endpointId)]);
+      return result.status === 'rejected' ? true : undefined;
+    });
+  });
+});
