@@ -2,6 +2,7 @@ import { type DatabaseClient, newId } from '@runplane/db';
 import { EndpointsRepository } from '@runplane/endpoints';
 import { createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
 import { EndpointDirectory } from '../src/client/endpoint-directory';
+import { seedEndpoint } from './seed-endpoint';
 
 let stores: TestStores;
 let db: DatabaseClient;
@@ -32,18 +33,7 @@ const RENEW_AHEAD_MS = 1_000;
 async function setup() {
   const clock = new FakeClock();
   const account = await db.account.create({ data: { id: newId(), name: 'endpoint-directory' } });
-  const template = await db.template.create({
-    data: {
-      id: newId(),
-      accountId: account.id,
-      name: `t-${newId()}`,
-      imageName: 'runplane/echo:1',
-      isServerless: true,
-    },
-  });
-  const endpoint = await db.endpoint.create({
-    data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id },
-  });
+  const endpoint = await seedEndpoint(db, account.id);
   const lookups = new CountedEndpoints(db);
   const directory = new EndpointDirectory(lookups, { now: () => clock.now() });
   const fifty = (accountId = account.id) =>

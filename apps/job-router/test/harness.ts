@@ -1,6 +1,6 @@
 import { createAccountsServices } from '@runplane/accounts';
 import type { ApiKeyScope } from '@runplane/contracts';
-import { createPrismaClient, newId } from '@runplane/db';
+import { createPrismaClient } from '@runplane/db';
 import {
   buildService,
   type InjectOptions,
@@ -14,6 +14,7 @@ import { jobRouterEnvSchema, type JobRouterConfig } from '../src/config';
 import { JobRouterModule } from '../src/job-router.module';
 import { createJobRouterEngine } from '../src/engine';
 import { createWorkerTokensService } from '../src/worker-tokens';
+import { seedEndpoint } from './seed-endpoint';
 
 /** A job-router built on its own test database and Redis prefix, driven through Fastify's inject. */
 export interface JobRouterHarness {
@@ -69,14 +70,8 @@ function fixtures(db: Db, label: string): Pick<JobRouterHarness, 'accountWithKey
       const { secret } = await apiKeys.create(account.id, { name: `${scope} key`, scope, allowedEndpointIds });
       return { accountId: account.id, secret };
     },
-    async endpoint(accountId, executionTimeoutMs = 600_000) {
-      const template = await db.template.create({
-        data: { id: newId(), accountId, name: `tpl-${newId()}`, imageName: 'runplane/echo:1', isServerless: true },
-      });
-      const endpoint = await db.endpoint.create({
-        data: { id: newId(), accountId, name: `ep-${newId()}`, templateId: template.id, executionTimeoutMs },
-      });
-      return endpoint.id;
+    async endpoint(accountId, executionTimeoutMs) {
+      return (await seedEndpoint(db, accountId, executionTimeoutMs)).id;
     },
     async workerToken(endpointId, workerId) {
       return (await workerTokens.issue(endpointId, workerId)).token;

@@ -7,6 +7,7 @@ import {
   WorkerTokenCache,
   WorkerTokensService,
 } from '../src/worker-tokens';
+import { seedEndpoint } from './seed-endpoint';
 
 let stores: TestStores;
 let db: DatabaseClient;
@@ -25,18 +26,7 @@ async function setup() {
   const issuer = createWorkerTokensService(db, cache);
   const router = createWorkerTokensService(db, cache);
   const account = await db.account.create({ data: { id: newId(), name: 'worker-token-cache' } });
-  const template = await db.template.create({
-    data: {
-      id: newId(),
-      accountId: account.id,
-      name: `t-${newId()}`,
-      imageName: 'runplane/echo:1',
-      isServerless: true,
-    },
-  });
-  const endpoint = await db.endpoint.create({
-    data: { id: newId(), accountId: account.id, name: `ep-${newId()}`, templateId: template.id },
-  });
+  const endpoint = await seedEndpoint(db, account.id);
   const { token, identity } = await issuer.issue(endpoint.id, 'w-1');
   return { clock, issuer, router, token, identity };
 }
