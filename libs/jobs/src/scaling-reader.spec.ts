@@ -59,4 +59,20 @@ describe('JobScalingReader', () => {
     await f.engine.submit(submission('only-low', { policy: LOW }));
     expect(await reader.view('only-low')).toMatchObject({ queued: 1, scalingQueued: 0, oldestScalingQueuedAt: null });
   });
+
+  it('reads a pass of more endpoints than one script call takes, each view with its own endpoint', async () => {
+    // 1,201 endpoints: three script calls, sent at once. Every 100th has as many jobs as its index / 100 + 1.
+    const endpointIds = Array.from({ length: 1201 }, (_, index) => `many-${index}`);
+    const busy = endpointIds.filter((_, index) => index % 100 === 0);
+    for (const [rank, endpointId] of busy.entries())
+      for (let job = 0; job <= rank; job += 1) await f.engine.submit(submission(endpointId));
+
+    const views = await reader.views(endpointIds);
+
+    expect(views.size).toBe(endpointIds.length);
+    endpointIds.forEach((endpointId, index) => {
+      const queued = index % 100 === 0 ? index / 100 + 1 : 0;
+      expect([endpointId, views.get(endpointId)?.queued]).toEqual([endpointId, queued]);
+    });
+  });
 });

@@ -121,12 +121,19 @@ export class JobScalingReader {
     return (await this.views([endpointId])).get(endpointId) as ScalingView;
   }
 
-  /** The views of many endpoints (a pass's), read in one script call per {@link CHUNK} endpoints. */
+  /**
+   * The views of many endpoints (a pass's), read in one script call per {@link CHUNK} endpoints. The calls are sent
+   * at once (Redis runs them one after another, other clients' commands between them): no round trip waits for the
+   * one before, and Redis reads the next chunk while this process decodes the last.
+   */
   async views(endpointIds: readonly string[]): Promise<Map<string, ScalingView>> {
+    const chunks: string[][] = [];
+    for (let start = 0; start < endpointIds.length; start += CHUNK)
+      chunks.push(endpointIds.slice(start, start + CHUNK));
+    const reads = chunks.map((chunk) => SCALING_VIEWS.run(this.redis, { base: this.keys.base, endpointIds: chunk }));
     const views = new Map<string, ScalingView>();
-    for (let start = 0; start < endpointIds.length; start += CHUNK) {
-      const chunk = endpointIds.slice(start, start + CHUNK);
-      const read = await SCALING_VIEWS.run(this.redis, { base: this.keys.base, endpointIds: chunk });
+    for (const [at, chunk] of chunks.entries()) {
+      const read = await reads[at]!;
       chunk.forEach((endpointId, index) => views.set(endpointId, toView(read[index])));
     }
     return views;
