@@ -28,24 +28,22 @@ export function processCpuMs(pid: number | undefined): number {
   }
 }
 
-async function redisCpuMs(redis: Redis): Promise<number> {
-  const info = await redis.info('cpu');
+/**
+ * Redis's CPU in ms and the commands it has run (summed over INFO commandstats: every client's, a script once plus
+ * the commands it calls), both since its start or its last CONFIG RESETSTAT, read in one INFO.
+ */
+async function redisCounters(redis: Redis): Promise<{ cpuMs: number; calls: number }> {
+  const info = await redis.info('cpu', 'commandstats');
   const read = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
-  return (read('used_cpu_user') + read('used_cpu_sys')) * 1000;
-}
-
-/** Commands Redis has run since its start (or its last CONFIG RESETSTAT), summed over INFO commandstats. */
-async function redisCalls(redis: Redis): Promise<number> {
-  const stats = await redis.info('commandstats');
   let calls = 0;
-  for (const match of stats.matchAll(/calls=(\d+)/g)) calls += Number(match[1]);
-  return calls;
+  for (const match of info.matchAll(/calls=(\d+)/g)) calls += Number(match[1]);
+  return { cpuMs: (read('used_cpu_user') + read('used_cpu_sys')) * 1000, calls };
 }
 
 async function snapshot(redis: Redis, routerPid: number | undefined): Promise<CpuSpent> {
   const own = process.cpuUsage();
-  const [redisMs, calls] = [await redisCpuMs(redis), await redisCalls(redis)];
-  return { bench: (own.user + own.system) / 1000, router: processCpuMs(routerPid), redis: redisMs, redisCalls: calls };
+  const { cpuMs, calls } = await redisCounters(redis);
+  return { bench: (own.user + own.system) / 1000, router: processCpuMs(routerPid), redis: cpuMs, redisCalls: calls };
 }
 
 /** Runs `phase` and returns its result with the CPU each party spent meanwhile. */
