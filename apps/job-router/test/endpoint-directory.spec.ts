@@ -1,7 +1,11 @@
 import { type DatabaseClient, newId } from '@runplane/db';
-import { EndpointsRepository } from '@runplane/endpoints';
+import { EndpointsRepository, PublicEndpointsRepository } from '@runplane/endpoints';
 import { createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
-import { EndpointDirectory } from '../src/client/endpoint-directory';
+import {
+  ENDPOINT_CACHE_TTL_MS as TTL_MS,
+  ENDPOINT_RENEW_AHEAD_MS as RENEW_AHEAD_MS,
+  EndpointDirectory,
+} from '../src/client/endpoint-directory';
 import { seedEndpoint } from './seed-endpoint';
 
 let stores: TestStores;
@@ -25,9 +29,16 @@ class CountedEndpoints extends EndpointsRepository {
   }
 }
 
-/** The directory's cache entries live 5 s, and are renewed in their last second. */
-const TTL_MS = 5_000;
-const RENEW_AHEAD_MS = 1_000;
+/** Public model lookups over the test database, counted once they answered. */
+class CountedModels extends PublicEndpointsRepository {
+  lookups = 0;
+
+  override async resolve(name: string) {
+    const row = await super.resolve(name);
+    this.lookups += 1;
+    return row;
+  }
+}
 
 /** An account's endpoint, and a directory over counted lookups whose clock drives expiry. */
 async function setup() {
@@ -73,6 +84,29 @@ describe('EndpointDirectory', () => {
     await expect(directory.requireOwned(accountId, endpointId)).resolves.toMatchObject({ id: endpointId });
     await pollUntil(async () => {
       const [result] = await Promise.allSettled([directory.requireOwned(accountId, endpointId)]);
+      return result.status === 'rejected' ? true : undefined;
+    });
+  });
+
+  it('renews a public model in use as a model, not as an endpoint of its caller; one unpublished meanwhile becomes 404', async () => {
+    const { clock, accountId: owner, endpointId } = await setup();
+    const name = `model-${newId()}`;
+    await db.publicEndpoint.create({ data: { id: newId(), name, endpointId, accountId: owner } });
+    const models = new CountedModels(db);
+    const directory = new EndpointDirectory(new CountedEndpoints(db), { models, now: () => clock.now() });
+    const caller = { accountId: 'a-caller', apiKeyId: 'k', scope: 'ALL' as const, allowedEndpointIds: [] };
+    await expect(directory.require(caller, name)).resolves.toMatchObject({ id: endpointId, publicModel: { name } });
+    clock.advance(TTL_MS - RENEW_AHEAD_MS);
+    await expect(directory.require(caller, name)).resolves.toMatchObject({ id: endpointId });
+    await pollUntil(() => (models.lookups === 2 ? true : undefined));
+    clock.advance(RENEW_AHEAD_MS + 1);
+    await expect(directory.require(caller, name)).resolves.toMatchObject({ id: endpointId, publicModel: { name } });
+    expect(models.lookups).toBe(2);
+    await db.publicEndpoint.delete({ where: { name } });
+    clock.advance(TTL_MS - 2 * RENEW_AHEAD_MS - 1);
+    await expect(directory.require(caller, name)).resolves.toMatchObject({ id: endpointId });
+    await pollUntil(async () => {
+      const [result] = await Promise.allSettled([directory.require(caller, name)]);
       return result.status === 'rejected' ? true : undefined;
     });
   });

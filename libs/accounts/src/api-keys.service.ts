@@ -46,7 +46,7 @@ function endpointsFor(scope: ApiKeyScope, allowed: string[] | undefined): string
 export class ApiKeysService {
   private readonly lookups = new SharedLookups<Principal | null>();
   /** Renews a key's cache entry in the background; a failed renewal lets the entry expire (the next request asks). */
-  private readonly renewal: Renewal = {
+  private readonly renewal: Renewal<Principal> = {
     aheadMs: AUTH_CACHE_RENEW_AHEAD_MS,
     start: (hash) => void this.lookUp(hash).catch(() => undefined),
   };

@@ -16,10 +16,11 @@ interface Entry<V> {
   refreshing: boolean;
 }
 
-/** How a cached credential close to expiry is looked up again in the background (see CredentialCache.get). */
-export interface Renewal {
+/** How a cached value close to expiry is looked up again in the background (see CredentialCache.get). */
+export interface Renewal<V> {
   aheadMs: number;
-  start(hash: string): void;
+  /** Starts the lookup of `hash`, whose entry holds `value` until it expires. */
+  start(hash: string, value: V): void;
 }
 
 /**
@@ -38,10 +39,10 @@ export class CredentialCache<V> {
 
   /**
    * The cached value of a secret hash, or undefined when absent or expired. With `renewal`, an entry expiring within
-   * its `aheadMs` has `renewal.start(hash)` called once (one request, not every one, has the credential looked up
+   * its `aheadMs` has `renewal.start(hash, value)` called once (one request, not every one, has the credential looked up
    * again); the entry is served until it expires all the same.
    */
-  get(hash: string, renewal?: Renewal): V | undefined {
+  get(hash: string, renewal?: Renewal<V>): V | undefined {
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
     const left = entry.expiresAt - this.now();
@@ -51,7 +52,7 @@ export class CredentialCache<V> {
     }
     if (renewal && !entry.refreshing && left <= renewal.aheadMs) {
       entry.refreshing = true;
-      renewal.start(hash);
+      renewal.start(hash, entry.value);
     }
     return entry.value;
   }

@@ -58,11 +58,15 @@ export function loadBalancingMessage(endpointId: string, lbDomain: string | null
 }
 
 /** How long a found endpoint is trusted without asking Postgres again. */
-const CACHE_TTL_MS = 5_000;
+export const ENDPOINT_CACHE_TTL_MS = 5_000;
 /** An endpoint in use is looked up again in the background this long before its entry expires. */
-const RENEW_AHEAD_MS = 1_000;
-/** Cache keys of public models start with this; an owned endpoint's key is `<accountId>:<endpointId>`. */
-const MODEL_KEY = 'model:';
+export const ENDPOINT_RENEW_AHEAD_MS = 1_000;
+
+/** The endpoint a lookup found; NotFoundError('Endpoint') when there was none. */
+function existing(endpoint: EndpointSummary | null): EndpointSummary {
+  if (!endpoint) throw new NotFoundError('Endpoint');
+  return endpoint;
+}
 
 /**
  * Resolves the endpoint a job-API request names, for the caller's account only: another account's endpoint is
@@ -74,9 +78,9 @@ export class EndpointDirectory {
   private readonly cache: CredentialCache<EndpointSummary>;
   private readonly lookups = new SharedLookups<EndpointSummary | null>();
   /** A failed renewal lets the entry expire: the next request looks the endpoint up and meets the error. */
-  private readonly renewal: Renewal = {
-    aheadMs: RENEW_AHEAD_MS,
-    start: (key) => void this.lookUp(key).catch(() => undefined),
+  private readonly renewal: Renewal<EndpointSummary> = {
+    aheadMs: ENDPOINT_RENEW_AHEAD_MS,
+    start: (key, endpoint) => void this.lookUp(key, () => this.readAgain(endpoint)).catch(() => undefined),
   };
   private readonly models: PublicModelLookup | undefined;
   private readonly lbDomain: string | null;
@@ -87,7 +91,7 @@ export class EndpointDirectory {
   ) {
     this.models = options.models;
     this.lbDomain = options.lbDomain ?? null;
-    this.cache = new CredentialCache(options.now ?? Date.now, CACHE_TTL_MS);
+    this.cache = new CredentialCache(options.now ?? Date.now, ENDPOINT_CACHE_TTL_MS);
   }
 
   /** The endpoint, as {@link require} finds it, when it takes jobs; a load-balancing one is a ConflictError (409). */
@@ -106,42 +110,42 @@ export class EndpointDirectory {
       return await this.requireOwned(principal.accountId, endpointId);
     } catch (error) {
       if (!(error instanceof NotFoundError) || !this.models) throw error;
-      return this.found(`${MODEL_KEY}${endpointId}`);
+      const key = `model:${endpointId}`;
+      return this.cache.get(key, this.renewal) ?? existing(await this.lookUp(key, () => this.readModel(endpointId)));
     }
   }
 
   /** The endpoint, when `accountId` owns it; else NotFoundError. */
-  requireOwned(accountId: string, endpointId: string): Promise<EndpointSummary> {
-    return this.found(`${accountId}:${endpointId}`);
+  async requireOwned(accountId: string, endpointId: string): Promise<EndpointSummary> {
+    const key = `${accountId}:${endpointId}`;
+    return (
+      this.cache.get(key, this.renewal) ?? existing(await this.lookUp(key, () => this.readOwned(accountId, endpointId)))
+    );
   }
 
-  /** The endpoint of a cache key, cached or looked up; else NotFoundError('Endpoint'). */
-  private async found(key: string): Promise<EndpointSummary> {
-    const endpoint = this.cache.get(key, this.renewal) ?? (await this.lookUp(key));
-    if (!endpoint) throw new NotFoundError('Endpoint');
-    return endpoint;
-  }
-
-  /** The endpoint of a cache key looked up (once for all who ask while it is under way); cached when found. */
-  private lookUp(key: string): Promise<EndpointSummary | null> {
+  /** The endpoint of `key` read (once for all who ask while it is under way); cached when found. */
+  private lookUp(key: string, read: () => Promise<EndpointSummary | null>): Promise<EndpointSummary | null> {
     return this.lookups.run(key, async () => {
       const generation = this.cache.generation();
-      const endpoint = key.startsWith(MODEL_KEY)
-        ? await this.readModel(key.slice(MODEL_KEY.length))
-        : await this.readOwned(key);
+      const endpoint = await read();
       if (endpoint) this.cache.set(key, endpoint, generation);
       else this.cache.delete(key);
       return endpoint;
     });
   }
 
-  /** An owned endpoint by its key `<accountId>:<endpointId>` (account ids hold no colon). */
-  private async readOwned(key: string): Promise<EndpointSummary | null> {
-    const colon = key.indexOf(':');
-    const row = await this.lookup.findById(key.slice(0, colon), key.slice(colon + 1));
+  /** A cached endpoint read again the way it was found: as a public model, or as its owner's endpoint. */
+  private readAgain(endpoint: EndpointSummary): Promise<EndpointSummary | null> {
+    return endpoint.publicModel
+      ? this.readModel(endpoint.publicModel.name)
+      : this.readOwned(endpoint.accountId, endpoint.id);
+  }
+
+  private async readOwned(accountId: string, endpointId: string): Promise<EndpointSummary | null> {
+    const row = await this.lookup.findById(accountId, endpointId);
     if (!row) return null;
-    const { id, accountId, executionTimeoutMs, type } = row;
-    return { id, accountId, executionTimeoutMs, type };
+    const { id, accountId: owner, executionTimeoutMs, type } = row;
+    return { id, accountId: owner, executionTimeoutMs, type };
   }
 
   /** The public model `name`, or null. */

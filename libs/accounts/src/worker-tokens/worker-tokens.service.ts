@@ -79,7 +79,7 @@ export class WorkerTokensService {
     // A renewal still gathering never keeps a process alive.
     batchScheduleFn: (run) => setTimeout(run, WORKER_TOKEN_REFRESH_WINDOW_MS).unref(),
   });
-  private readonly renewal: Renewal = {
+  private readonly renewal: Renewal<WorkerIdentity> = {
     aheadMs: WORKER_TOKEN_REFRESH_AHEAD_MS,
     start: (hash) => this.refresh(hash),
   };
