@@ -1,6 +1,7 @@
 import { defineLuaScript } from '@runplane/queue';
 import { type Admission, admissionArgv, type RefusedReply } from './admission';
 import * as lua from './lua';
+import * as running from './running-lua';
 
 /**
  * The engine's Lua scripts, each with its named arguments mapped to ARGV in one place (ARGV[1] is always `base`, the
@@ -168,16 +169,16 @@ export const SCRIPTS = {
   /** missing or ok. */
   setTtl: defineLuaScript<JobRef & { ttlMs: number }, string>(lua.SET_TTL, (a) => ({ argv: [...job(a), a.ttlMs] })),
   /** 1 when it marked the job's endpoint watched for `ttlMs`, 0 when the job is finished or missing. */
-  watch: defineLuaScript<JobRef & { ttlMs: number }, number>(lua.WATCH, (a) => ({ argv: [...job(a), a.ttlMs] })),
+  watch: defineLuaScript<JobRef & { ttlMs: number }, number>(running.WATCH, (a) => ({ argv: [...job(a), a.ttlMs] })),
   /** missing, ignored or ok. */
-  append: defineLuaScript<JobRef & { workerId: string; chunks: string[] }, string>(lua.APPEND_STREAM, (a) => ({
+  append: defineLuaScript<JobRef & { workerId: string; chunks: string[] }, string>(running.APPEND_STREAM, (a) => ({
     argv: [...job(a), a.workerId, ...a.chunks],
   })),
   /** `[status, chunks]`, or null when the job is missing. */
-  drain: defineLuaScript<JobRef, [string, string[]] | null>(lua.DRAIN_STREAM, (a) => ({ argv: job(a) })),
+  drain: defineLuaScript<JobRef, [string, string[]] | null>(running.DRAIN_STREAM, (a) => ({ argv: job(a) })),
   /** The ids of the jobs the worker must stop. */
-  stops: defineLuaScript<WorkerRef, string[]>(lua.DRAIN_STOPS, (a) => ({ argv: worker(a) })),
-  heartbeat: defineLuaScript<WorkerRef & { now: number }, number>(lua.HEARTBEAT, (a) => ({
+  stops: defineLuaScript<WorkerRef, string[]>(running.DRAIN_STOPS, (a) => ({ argv: worker(a) })),
+  heartbeat: defineLuaScript<WorkerRef & { now: number }, number>(running.HEARTBEAT, (a) => ({
     argv: [...worker(a), a.now],
   })),
   /** `[cancelled ids, ids of those with a webhook]`. */

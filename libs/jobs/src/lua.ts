@@ -51,9 +51,10 @@ local function remember(ep, id, submittedAt)
   redis.call('ZADD', r, 'NX', submittedAt, id)
   redis.call('ZREMRANGEBYRANK', r, 0, -1001)
 end
-local function unqueue(ep, id)
+-- Takes a job out of its queue; \`low\` is its lowPriority field ('1' only when set), which alone puts it in \`low\`.
+local function unqueue(ep, id, low)
   redis.call('ZREM', ekey(ep, 'queued'), id)
-  redis.call('SREM', ekey(ep, 'low'), id)
+  if low == '1' then redis.call('SREM', ekey(ep, 'low'), id) end
 end
 -- Tells a worker to stop a job; the worker's first request not drained yet is remembered in 'stops', for workers
 -- without the job-stop channel (see SWEEP_UNHEEDED_STOPS).
@@ -62,20 +63,27 @@ local function stop(ep, wid, id, now)
   redis.call('ZADD', gkey('stops'), 'NX', now, member(ep, wid))
   wake(stopWake(ep, wid))
 end
--- A terminal transition; a job with a webhook enters the outbox in the same step (see webhook-outbox.ts).
--- Returns true when it did.
-local function finish(ep, id, status, now, err)
+-- The record fields a terminal transition reads, in this order (f[1] workerId ... f[11] lastWorkerId).
+local function finishFields(k)
+  return redis.call('HMGET', k, 'workerId', 'ttlAt', 'retentionMs', 'webhook', 'queuedAt', 'takenAt', 'submittedAt',
+    'sync', 'status', 'lowPriority', 'lastWorkerId')
+end
+-- A terminal transition of a job IN_QUEUE or IN_PROGRESS; \`fields\` are more field/value pairs of its record to set
+-- with its status (its error, its output), \`f\` its finishFields when the caller read them already. A job that left
+-- its queue when it was claimed was remembered then, so only a queued one leaves its queue and joins the recent ones
+-- here. A job with a webhook enters the outbox in the same step (see webhook-outbox.ts). Returns true when it did.
+local function finish(ep, id, status, now, fields, f)
   local k = jkey(ep, id)
-  local f = redis.call('HMGET', k, 'workerId', 'ttlAt', 'retentionMs', 'webhook', 'queuedAt', 'takenAt', 'submittedAt',
-    'sync')
-  redis.call('HSET', k, 'status', status, 'doneAt', now)
-  if err then redis.call('HSET', k, 'error', err) end
-  unqueue(ep, id)
+  f = f or finishFields(k)
+  redis.call('HSET', k, 'status', status, 'doneAt', now, unpack(fields or {}))
+  if f[9] == 'IN_QUEUE' then
+    unqueue(ep, id, f[10])
+    remember(ep, id, f[7])
+  end
   redis.call('SREM', ekey(ep, 'running'), id)
   redis.call('ZREM', gkey('deadlines'), member(ep, id))
   if f[1] then redis.call('SREM', wkey(ep, f[1]), id) end
   redis.call('ZADD', gkey('expiry'), math.min(ttlAtOf(f[2], f[7]), now + retentionOf(f[3], f[8])), member(ep, id))
-  remember(ep, id, f[7])
   redis.call('HINCRBY', ekey(ep, 'stats'), status, 1)
   emit('job.finished', ep, 'jobId', id, 'status', status, 'workerId', f[1] or '', 'queuedAt', f[5] or f[7] or '',
     'takenAt', f[6] or '', 'doneAt', now)
@@ -96,11 +104,11 @@ const CLAIM_STEP = `
 local function claim(ep, id, wid, now)
   local k = jkey(ep, id)
   local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra', 'traceparent', 'ttlAt',
-    'submittedAt')
+    'submittedAt', 'lowPriority', 'lastWorkerId')
   if f[1] ~= 'IN_QUEUE' then return nil end
   redis.call('HSET', k, 'status', 'IN_PROGRESS', 'workerId', wid, 'takenAt', now)
-  redis.call('HDEL', k, 'lastWorkerId')
-  unqueue(ep, id)
+  if f[9] then redis.call('HDEL', k, 'lastWorkerId') end
+  unqueue(ep, id, f[8])
   redis.call('SADD', ekey(ep, 'running'), id)
   redis.call('SADD', wkey(ep, wid), id)
   redis.call('ZADD', gkey('deadlines'), now + timeoutOf(f[2]), member(ep, id))
@@ -150,7 +158,8 @@ end
 if handOff == '1' then
   while true do
     local entry = redis.call('LPOP', ekey(ep, 'takers'))
-    if not entry then break end
+    -- The list is empty: no take is registered, none to announce the job to.
+    if not entry then return 1 end
     local origin, takeId, expiresAt, wid = parseTaker(entry)
     if origin and tonumber(expiresAt) > now and redis.call('EXISTS', retiredkey(ep, wid)) == 0 then
       local job = claim(ep, id, wid, now)
@@ -253,20 +262,29 @@ return 1
 export const COMPLETE = `${PRELUDE}
 local ep, id, wid, now, kind, status = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7]
 local k = jkey(ep, id)
-local f = redis.call('HMGET', k, 'status', 'workerId', 'lastWorkerId', 'sync')
+local f = finishFields(k)
+local current = f[9]
 if ARGV[12] == '1' then emit('worker.refresh', ep, 'workerId', wid) end
-if not f[1] then return 'missing' end
-if TERMINAL[f[1]] then return 'ignored' end
-local mine = (f[1] == 'IN_PROGRESS' and f[2] == wid) or (f[1] == 'IN_QUEUE' and f[3] == wid)
+if not current then return 'missing' end
+if TERMINAL[current] then return 'ignored' end
+local mine = (current == 'IN_PROGRESS' and f[1] == wid) or (current == 'IN_QUEUE' and f[11] == wid)
 if not mine then return 'ignored' end
 if kind == 'progress' then
   if ARGV[8] == '1' then redis.call('HSET', k, 'output', ARGV[9]) end
-  jobChanged(ep, id, f[4])
+  jobChanged(ep, id, f[8])
   return 'progress'
 end
-if ARGV[8] == '1' then redis.call('HSET', k, 'output', ARGV[9]) else redis.call('HDEL', k, 'output') end
-if f[1] == 'IN_QUEUE' then redis.call('HSET', k, 'workerId', wid) end
-if finish(ep, id, status, now, ARGV[10] == '1' and ARGV[11] or nil) then return 'webhook' end
+local fields = {}
+if ARGV[8] == '1' then fields = { 'output', ARGV[9] } else redis.call('HDEL', k, 'output') end
+if ARGV[10] == '1' then
+  fields[#fields + 1] = 'error'
+  fields[#fields + 1] = ARGV[11]
+end
+if current == 'IN_QUEUE' then
+  redis.call('HSET', k, 'workerId', wid)
+  f[1] = wid
+end
+if finish(ep, id, status, now, fields, f) then return 'webhook' end
 return 'done'
 `;
 
@@ -311,59 +329,6 @@ local deleteAt = ttlAt
 if TERMINAL[f[1]] then deleteAt = math.min(ttlAt, tonumber(f[3]) + retentionOf(f[4], f[5])) end
 redis.call('ZADD', gkey('expiry'), deleteAt, member(ep, id))
 return 'ok'
-`;
-
-/** ARGV ep, id, workerId, chunks... Appends stream chunks of a running job; returns missing, ignored or ok. */
-export const APPEND_STREAM = `${PRELUDE}
-local ep, id, wid = ARGV[2], ARGV[3], ARGV[4]
-local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId', 'sync')
-if not f[1] then return 'missing' end
-if f[1] ~= 'IN_PROGRESS' or f[2] ~= wid then return 'ignored' end
-redis.call('RPUSH', skey(ep, id), unpack(ARGV, 5))
-jobChanged(ep, id, f[3])
-return 'ok'
-`;
-
-/**
- * ARGV ep, id, ttlMs. Marks the endpoint `watched` for `ttlMs` (only ever raising the mark's expiry) when the job exists
- * and has not finished, so its changes are published while a caller waits for them (see jobChanged); a finished or
- * missing job marks nothing. Returns 1 when it marked, else 0.
- */
-export const WATCH = `${PRELUDE}
-local ep, id, ttl = ARGV[2], ARGV[3], ARGV[4]
-local status = redis.call('HGET', jkey(ep, id), 'status')
-if not status or TERMINAL[status] then return 0 end
-local key = ekey(ep, 'watched')
-if not redis.call('SET', key, '1', 'PX', ttl, 'NX') then redis.call('PEXPIRE', key, ttl, 'GT') end
-return 1
-`;
-
-/** ARGV ep, id. Hands out (and forgets) every chunk not handed out yet: {status, chunks} or nil when missing. */
-export const DRAIN_STREAM = `${PRELUDE}
-local ep, id = ARGV[2], ARGV[3]
-local status = redis.call('HGET', jkey(ep, id), 'status')
-if not status then return false end
-local s = skey(ep, id)
-local chunks = redis.call('LRANGE', s, 0, -1)
-redis.call('DEL', s)
-return { status, chunks }
-`;
-
-/** ARGV ep, workerId. Hands out (and forgets) the jobs the worker must stop. */
-export const DRAIN_STOPS = `${PRELUDE}
-local s = stopkey(ARGV[2], ARGV[3])
-local ids = redis.call('SMEMBERS', s)
-redis.call('DEL', s)
-redis.call('ZREM', gkey('stops'), member(ARGV[2], ARGV[3]))
-return ids
-`;
-
-/** ARGV ep, workerId, now. */
-export const HEARTBEAT = `${PRELUDE}
-local ep, wid, now = ARGV[2], ARGV[3], ARGV[4]
-redis.call('ZADD', gkey('workers'), now, member(ep, wid))
-redis.call('ZADD', ekey(ep, 'workers'), now, wid)
-return 1
 `;
 
 /**

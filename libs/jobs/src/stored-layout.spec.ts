@@ -59,6 +59,53 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
     expect(taken).toEqual([{ id, input: { prompt: 'hello' }, webhookSecret: 's' }]);
   });
 
+  it('keeps a job only in the indexes of its state: queued, cancelled, taken, re-queued and taken again, done', async () => {
+    const ep = 'lay5';
+    const index = (name: 'queued' | 'recent') => f.redis.zrange(f.keys.endpoint(ep, name), '0', '-1');
+    const low = () => f.redis.smembers(f.keys.endpoint(ep, 'low'));
+    const running = () => f.redis.smembers(f.keys.endpoint(ep, 'running'));
+    const lowPolicy = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: true };
+    const slow = await f.engine.submit(submission(ep, { policy: lowPolicy }));
+    f.clock.advance(1);
+    const plain = await f.engine.submit(submission(ep));
+    f.clock.advance(1);
+    const dropped = await f.engine.submit(submission(ep, { policy: lowPolicy }));
+    expect((await low()).sort()).toEqual([slow.id, dropped.id].sort());
+
+    // A queued job that ends leaves its queue and joins the recent ones.
+    await f.engine.cancel(ep, dropped.id);
+    expect(await index('queued')).toEqual([slow.id, plain.id]);
+    expect(await low()).toEqual([slow.id]);
+    expect(await index('recent')).toEqual([dropped.id]);
+
+    // Taken: out of the queue and `low`, running, among the recent ones (scored by submission).
+    expect((await f.engine.take({ endpointId: ep, workerId: 'w1', count: 2, waitMs: 0 })).length).toBe(2);
+    expect([await index('queued'), await low()]).toEqual([[], []]);
+    expect((await running()).sort()).toEqual([slow.id, plain.id].sort());
+    expect(await index('recent')).toEqual([slow.id, plain.id, dropped.id]);
+
+    // w1 is lost: both are queued again (the low one in `low` again), then w2 takes them.
+    f.clock.advance(30_001);
+    await f.engine.sweep();
+    expect(await index('queued')).toHaveLength(2);
+    expect(await low()).toEqual([slow.id]);
+    expect(await running()).toEqual([]);
+    expect(await f.redis.hget(f.keys.job(ep, slow.id), 'lastWorkerId')).toBe('w1');
+    expect((await f.engine.take({ endpointId: ep, workerId: 'w2', count: 2, waitMs: 0 })).length).toBe(2);
+    expect(await f.redis.hmget(f.keys.job(ep, slow.id), 'workerId', 'lastWorkerId')).toEqual(['w2', null]);
+    expect(await low()).toEqual([]);
+
+    // Done: out of `running` and the deadlines, each listed once among the recent ones, output and error kept.
+    await f.engine.complete(ep, 'w2', slow.id, { output: 'fine' });
+    await f.engine.complete(ep, 'w2', plain.id, { error: 'boom' });
+    expect(await running()).toEqual([]);
+    for (const id of [slow.id, plain.id])
+      expect(await f.redis.zscore(f.keys.global('deadlines'), indexMember(ep, id))).toBeNull();
+    expect(await index('recent')).toEqual([slow.id, plain.id, dropped.id]);
+    expect(await f.engine.get(ep, slow.id)).toMatchObject({ status: 'COMPLETED', output: 'fine', retries: 1 });
+    expect(await f.engine.get(ep, plain.id)).toMatchObject({ status: 'FAILED', error: 'boom', retries: 1 });
+  });
+
   it('takes, completes and retries a job queued by the previous layout (every field written)', async () => {
     const [ep, id, now] = ['lay3', '6f1c1f55-7b0e-4f8e-9a51-0d6e1b2c3d4e-u1', f.clock.now()];
     await f.redis.hset(f.keys.job(ep, id), {

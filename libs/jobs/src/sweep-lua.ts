@@ -9,7 +9,7 @@ for _, m in ipairs(redis.call('ZRANGEBYSCORE', gkey('deadlines'), '-inf', now, '
   local ep, id = split(m)
   local f = redis.call('HMGET', jkey(ep, id), 'status', 'workerId', 'executionTimeoutMs')
   if f[1] == 'IN_PROGRESS' then
-    finish(ep, id, 'TIMED_OUT', now, 'job timed out after ' .. timeoutOf(f[3]) .. ' ms (executionTimeout)')
+    finish(ep, id, 'TIMED_OUT', now, { 'error', 'job timed out after ' .. timeoutOf(f[3]) .. ' ms (executionTimeout)' })
     stop(ep, f[2], id, now)
     table.insert(out, ep)
     table.insert(out, id)
@@ -32,13 +32,13 @@ local left = limit
 local function expire(ep, id)
   local k = jkey(ep, id)
   local m = member(ep, id)
-  local f = redis.call('HMGET', k, 'status', 'workerId')
+  local f = redis.call('HMGET', k, 'status', 'workerId', 'lowPriority')
   if f[1] == 'IN_PROGRESS' and f[2] then
     redis.call('SREM', wkey(ep, f[2]), id)
     stop(ep, f[2], id, now)
   end
   redis.call('DEL', k, skey(ep, id))
-  unqueue(ep, id)
+  unqueue(ep, id, f[3])
   redis.call('SREM', ekey(ep, 'running'), id)
   redis.call('ZREM', ekey(ep, 'recent'), id)
   redis.call('ZREM', gkey('deadlines'), m)
@@ -113,7 +113,7 @@ const REQUEUE = `
 local function requeue(ep, id, k, f, wid, why)
   local retries = tonumber(f[3] or '0')
   if retries >= maxRetries then
-    finish(ep, id, 'FAILED', now, 'worker ' .. wid .. ' ' .. why .. ', and the job was already retried ' .. retries .. ' times')
+    finish(ep, id, 'FAILED', now, { 'error', 'worker ' .. wid .. ' ' .. why .. ', and the job was already retried ' .. retries .. ' times' })
     table.insert(failed, ep)
     table.insert(failed, id)
     return
