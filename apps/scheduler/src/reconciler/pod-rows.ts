@@ -36,8 +36,9 @@ export class PodRows {
     return this.observedWrites.load({ id, fields });
   }
 
-  markInterrupted(id: string, now: Date): Promise<void> {
-    return this.repository.markInterrupted(id, now);
+  /** Stops a preempted Pod and writes what was observed of it, in one transaction. */
+  markInterrupted(id: string, now: Date, fields: ObservedFields): Promise<void> {
+    return this.repository.markInterrupted(id, now, fields);
   }
 
   /** Which of these Pods still have a row. */

@@ -68,7 +68,11 @@ export class PodsStateRepository {
    * conflict.
    */
   async writeObservedMany(writes: { id: string; fields: ObservedFields }[], now: Date): Promise<void> {
-    if (writes.length === 0) return;
+    if (writes.length > 0) await this.observedStatement(writes, now);
+  }
+
+  /** The statement of writeObservedMany (not yet run: awaiting it runs it alone, `$transaction` with others). */
+  private observedStatement(writes: { id: string; fields: ObservedFields }[], now: Date) {
     const values = writes.map(({ id, fields }) => ({
       id,
       phase: fields.observedPhase,
@@ -80,7 +84,7 @@ export class PodsStateRepository {
       started: fields.lastStartedAt?.toISOString() ?? null,
     }));
     // Timestamps are stored without zone, in UTC (as Prisma writes them).
-    await this.db.$executeRaw`
+    return this.db.$executeRaw`
       UPDATE "pods" AS p SET "observedPhase" = v."phase"::"PodPhase", "observedAt" = ${now},
         "statusMessage" = v."message", "publicIp" = v."ip", "portMappings" = v."mappings",
         "serviceAddress" = v."service", "healthAddress" = v."health",
@@ -91,12 +95,18 @@ export class PodsStateRepository {
       WHERE p."id" = v."id"`;
   }
 
-  /** A preempted Pod is stopped by the platform (desiredStatus EXITED), unless its user changed it meanwhile. */
-  async markInterrupted(id: string, now: Date): Promise<void> {
+  /**
+   * A preempted Pod is stopped by the platform (desiredStatus EXITED), unless its user changed it meanwhile, and what
+   * was observed of it is written in the same transaction.
+   */
+  async markInterrupted(id: string, now: Date, fields: ObservedFields): Promise<void> {
     const note = `Interrupted by Runplane: ${now.toUTCString()}`;
-    await this.db.$executeRaw`
-      UPDATE "pods" SET "desiredStatus" = 'EXITED'::"PodDesiredStatus", "lastStatusChange" = ${note}, "lastStatusChangeAt" = ${now}
-      WHERE "id" = ${id} AND "desiredStatus" = 'RUNNING'`;
+    await this.db.$transaction([
+      this.db.$executeRaw`
+        UPDATE "pods" SET "desiredStatus" = 'EXITED'::"PodDesiredStatus", "lastStatusChange" = ${note}, "lastStatusChangeAt" = ${now}
+        WHERE "id" = ${id} AND "desiredStatus" = 'RUNNING'`,
+      this.observedStatement([{ id, fields }], now),
+    ]);
   }
 
   async remove(id: string): Promise<void> {
