@@ -164,7 +164,11 @@ async function endToEndAgainstMinimal(router: Router, redis: Redis, jobs: EndToE
 
 /** How many jobs each side of the end-to-end comparison runs. */
 export interface EndToEndJobs {
-  /** Measured, in slices (BENCH_E2E_JOBS). */
+  /**
+   * Measured, in alternating slices of about 1,250 (BENCH_E2E_JOBS). The more slices, the less one slow moment of a
+   * shared machine moves the ratio: on one machine the same code gave 0.49-0.62× in 13 runs of 5,000 jobs (4 slices
+   * each side) and 0.51-0.58× in 8 runs of 20,000 (16).
+   */
   total: number;
   /**
    * Run first, unmeasured (BENCH_E2E_WARM_UP_JOBS). The minimal pipeline needs between 10,000 and 20,000 jobs to reach
@@ -174,7 +178,7 @@ export interface EndToEndJobs {
 }
 
 /** Jobs of each side when the environment does not say (see JobsBenchOptions). */
-export const END_TO_END_JOBS: EndToEndJobs = { total: 5000, warmUp: 25_000 };
+export const END_TO_END_JOBS: EndToEndJobs = { total: 20_000, warmUp: 25_000 };
 
 /** The row of one comparison, with both sides' CPU per job and Runplane's ceiling. */
 function comparedRow(metric: string, { baseline, runplane }: Compared, target: string, pass: boolean): Row {
