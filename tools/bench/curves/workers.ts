@@ -3,6 +3,7 @@
 // alongside, for reference) and the dispatch p50 (engine submit -> a parked take answers).
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
+import { createRedis, type Redis } from '@runplane/queue';
 import { ms, percentilesOf } from '../results';
 import { call, INPUT, type JobsBenchOptions, type Router, startRouter } from '../jobs/router';
 import type { Curve, Point } from './curve';
@@ -72,24 +73,47 @@ async function submitOne(router: Router, endpointId: string): Promise<void> {
   });
 }
 
-/** Dispatch latencies (submit -> a parked take answers), `SAMPLES` jobs one at a time. */
-async function dispatchP50(router: Router, endpointId: string, takers: Takers): Promise<number> {
-  const latencies: number[] = [];
+const p50 = (samples: number[]): number => percentilesOf(samples.sort((a, b) => a - b)).p50;
+
+/**
+ * Dispatch latencies (submit -> a parked take answers), `SAMPLES` jobs one at a time after 10 ms of quiet, and of the
+ * same samples the submit's own round trip (its script's answer to the benchmark process), a part of each dispatch.
+ */
+async function dispatchP50(
+  router: Router,
+  endpointId: string,
+  takers: Takers,
+): Promise<{ dispatch: number; submit: number }> {
+  const [dispatch, submit]: [number[], number[]] = [[], []];
   for (let i = 0; i < SAMPLES; i += 1) {
     await pause(10);
     const arrived = takers.next();
     const start = process.hrtime.bigint();
     await submitOne(router, endpointId);
+    submit.push(ms(start));
     await arrived;
-    latencies.push(ms(start));
+    dispatch.push(ms(start));
   }
-  return percentilesOf(latencies.sort((a, b) => a - b)).p50;
+  return { dispatch: p50(dispatch), submit: p50(submit) };
+}
+
+/** A Redis PING's round trip from the benchmark process after 10 ms of quiet, as each dispatch sample starts: p50. */
+async function quietPingP50(redis: Redis): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < SAMPLES; i += 1) {
+    await pause(10);
+    const start = process.hrtime.bigint();
+    await redis.ping();
+    samples.push(ms(start));
+  }
+  return p50(samples);
 }
 
 interface Measured {
   memory: Point;
   resident: Point;
   dispatch: Point;
+  submit: Point;
 }
 
 /** Rounds of {@link warmUp}: V8 compiles the path's optimized code over more than one. */
@@ -128,10 +152,46 @@ async function measureSize(router: Router, size: number): Promise<Measured> {
     const [after, residentAfter] = [await routerMemory(router.pid), rss(router.pid)];
     const memory = { n: size, cost: (after - before) / size / 1024 };
     const resident = { n: size, cost: (residentAfter - residentBefore) / size / 1024 };
-    return { memory, resident, dispatch: { n: size, cost: await dispatchP50(router, endpointId, takers) } };
+    const latency = await dispatchP50(router, endpointId, takers);
+    return {
+      memory,
+      resident,
+      dispatch: { n: size, cost: latency.dispatch },
+      submit: { n: size, cost: latency.submit },
+    };
   } finally {
     await takers.stop();
   }
+}
+
+/** Each size's measurements, as points by curve; `ping` is a Redis PING's round trip after the size's dispatches. */
+type Series = Record<keyof Measured | 'ping', Point[]>;
+
+/** The curves of `series`, with their targets. */
+function curvesOf(series: Series): Curve[] {
+  const last = series.dispatch.at(-1)?.cost ?? Infinity;
+  const perTake = { nLabel: 'parked takes', unit: 'KB' };
+  const latency = { nLabel: 'parked takes', unit: 'ms' };
+  return [
+    {
+      name: 'router memory per parked job-take',
+      ...perTake,
+      points: series.memory,
+      target: '<= 10 KB (heap in use + external, after a full GC)',
+      pass: series.memory.every((point) => point.cost <= 10),
+    },
+    { name: 'router resident set growth per parked job-take', ...perTake, points: series.resident },
+    {
+      name: 'dispatch p50 by parked takes',
+      ...latency,
+      points: series.dispatch,
+      target: '<= 2 ms at the largest size',
+      pass: last <= 2,
+    },
+    // Where a dispatch's time goes on this machine: one hop of it, and a bare round trip after the same quiet.
+    { name: "dispatch p50's submit alone (its script's answer)", ...latency, points: series.submit },
+    { name: 'Redis PING p50 after 10 ms of quiet', ...latency, points: series.ping },
+  ];
 }
 
 /** The workers curves at sizes scaled by `factor` (1 = 100, 1,000 and 5,000 parked takes). */
@@ -139,35 +199,17 @@ export async function workersCurves(options: JobsBenchOptions, factor: number): 
   const sizes = [100, 1000, 5000].map((size) => Math.max(1, Math.round(size * factor)));
   const restoreEnv = routerMemoryEnv();
   const router = await startRouter(options).finally(restoreEnv);
-  const [memory, resident, dispatch]: [Point[], Point[], Point[]] = [[], [], []];
+  const series: Series = { memory: [], resident: [], dispatch: [], submit: [], ping: [] };
+  const redis = createRedis(router.config.REDIS_URL);
   try {
     for (const size of sizes) {
       const measured = await measureSize(router, size);
-      memory.push(measured.memory);
-      resident.push(measured.resident);
-      dispatch.push(measured.dispatch);
+      for (const key of ['memory', 'resident', 'dispatch', 'submit'] as const) series[key].push(measured[key]);
+      series.ping.push({ n: size, cost: await quietPingP50(redis) });
     }
   } finally {
+    redis.disconnect();
     await router.close();
   }
-  const last = dispatch.at(-1)?.cost ?? Infinity;
-  return [
-    {
-      name: 'router memory per parked job-take',
-      nLabel: 'parked takes',
-      unit: 'KB',
-      points: memory,
-      target: '<= 10 KB (heap in use + external, after a full GC)',
-      pass: memory.every((point) => point.cost <= 10),
-    },
-    { name: 'router resident set growth per parked job-take', nLabel: 'parked takes', unit: 'KB', points: resident },
-    {
-      name: 'dispatch p50 by parked takes',
-      nLabel: 'parked takes',
-      unit: 'ms',
-      points: dispatch,
-      target: '<= 2 ms at the largest size',
-      pass: last <= 2,
-    },
-  ];
+  return curvesOf(series);
 }
