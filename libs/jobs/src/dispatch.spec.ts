@@ -51,6 +51,8 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
     expect(await isQueued(ep, run.id)).toBe(false);
     expect(await f.engine.counts(ep)).toMatchObject({ inQueue: 0, inProgress: 1 });
     expect(await other.take({ endpointId: ep, workerId: 'w2', count: 1, waitMs: 0 })).toEqual([]);
+    // The take's registration goes with it.
+    await pollUntil(async () => (await takers(ep)).length === 0, { intervalMs: 1, description: 'the entry removed' });
   });
 
   it('queues the job again, untouched, when the take hangs up while it is being handed over', async () => {
@@ -79,10 +81,14 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
       intervalMs: 1,
       description: 'the take to register',
     });
+    const removals = jest.spyOn(f.redis, 'lrem');
     const run = await f.engine.submit(submission(ep, { extra: { s3Config: { bucketName: 'b' } } }));
     // Claimed before the submission answers.
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
     expect(await take).toEqual([{ id: run.id, input: { prompt: 'hello' }, s3Config: { bucketName: 'b' } }]);
+    // The script popped the take's entry: the take, once answered, sends no removal (a scan of the takes registered).
+    expect(removals).not.toHaveBeenCalled();
+    removals.mockRestore();
     expect(published().filter((message) => message.startsWith('h|'))).toHaveLength(1);
     expect(published().filter((message) => message.startsWith('t|'))).toEqual([]);
     expect(await takers(ep)).toEqual([]);

@@ -29,6 +29,14 @@ export const HAND_OFF_MAX_CHARS = 64 * 1024;
 /** How long a registered take's entry outlives its wait in Redis (a replica that died leaves its entries behind). */
 const TAKERS_KEY_GRACE_MS = 60_000;
 
+/**
+ * The news a take gets when another replica's SUBMIT handed it a job (see handedOff): that script popped the take's
+ * entry off `<ep>:takers`, so the take has no registration left to remove.
+ */
+class HandedOffJob {
+  constructor(readonly job: TakenJob) {}
+}
+
 /** The take answer of a claimed job: RunPod's `{id, input, ...extra keys}` from the CLAIM script's reply. */
 function takenJob(id: string, [input, extra, traceparent]: ClaimedJob): TakenJob {
   const { id: _id, input: _input, ...rest } = JSON.parse(extra) as Record<string, unknown>;
@@ -128,6 +136,7 @@ export class JobDispatcher {
     const { wakeups, clock } = this.parts;
     const takeId = randomUuid();
     const entry = encodeTakerEntry({ origin: wakeups.origin, takeId, expiresAt: clock.now() + waitMs, workerId });
+    // Whether the take's entry is in `<ep>:takers`: registered by a look that found nothing, until a hand-off pops it.
     let registered = false;
     const parked = wakeups.park({
       channel: PARKING.takers(endpointId),
@@ -136,8 +145,13 @@ export class JobDispatcher {
       signal,
       tag: workerId,
       id: takeId,
-      // A job handed over by this replica (see handOver), already claimed for this worker.
-      accept: (news) => (Array.isArray(news) ? (news as TakenJob[]) : undefined),
+      // A job handed over by this replica (see handOver) or handed off by another (handedOff), already claimed for
+      // this worker.
+      accept: (news) => {
+        if (!(news instanceof HandedOffJob)) return Array.isArray(news) ? (news as TakenJob[]) : undefined;
+        registered = false;
+        return [news.job];
+      },
       // After a wake-up that named its job, that job is claimed by id: no look at the queue.
       // A retired worker's take ends empty (it is being removed).
       attempt: async (news) => {
@@ -154,7 +168,9 @@ export class JobDispatcher {
       },
     });
     return parked.then((jobs) => {
-      if (registered) this.inBackground(this.parts.queueFree.lrem(this.takersKey(endpointId), 0, entry));
+      // The entry is there once (a look again moves it, never copies it), most often near the head, where the oldest
+      // registrations are (the ones that time out, and those handed a job first): LREM stops at it.
+      if (registered) this.inBackground(this.parts.queueFree.lrem(this.takersKey(endpointId), 1, entry));
       return jobs ?? [];
     });
   }
@@ -179,7 +195,7 @@ export class JobDispatcher {
       return;
     }
     // A failed give ends the reservation itself.
-    if (this.parts.wakeups.reserve(PARKING.takers(endpointId), takeId)?.give([job])) return;
+    if (this.parts.wakeups.reserve(PARKING.takers(endpointId), takeId)?.give(new HandedOffJob(job))) return;
     this.requeueMissedHandOff(endpointId, jobId, workerId, takeId);
   }
 

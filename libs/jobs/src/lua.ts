@@ -213,7 +213,7 @@ while #out < count * 4 do
 end
 if #out == 0 and register ~= '0' then
   local takers = ekey(ep, 'takers')
-  if register == '2' then redis.call('LREM', takers, 0, entry) end
+  if register == '2' then redis.call('LREM', takers, 1, entry) end
   redis.call('RPUSH', takers, entry)
   if redis.call('PTTL', takers) < takersTtl then redis.call('PEXPIRE', takers, takersTtl) end
 end
