@@ -167,7 +167,7 @@ export interface EndToEndJobs {
   /**
    * Measured, in alternating slices of about 1,250 (BENCH_E2E_JOBS). The more slices, the less one slow moment of a
    * shared machine moves the ratio: on one machine the same code gave 0.49-0.62× in 13 runs of 5,000 jobs (4 slices
-   * each side) and 0.51-0.58× in 8 runs of 20,000 (16).
+   * each side) and 0.49-0.58× in 12 runs of 20,000 (16), 10 of them within 0.51-0.58×.
    */
   total: number;
   /**
