@@ -1,6 +1,6 @@
 import { type DatabaseClient, newId } from '@runplane/db';
 import { EndpointsRepository, PublicEndpointsRepository } from '@runplane/endpoints';
-import { createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
+import { countAnswered, createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
 import {
   ENDPOINT_CACHE_TTL_MS as TTL_MS,
   ENDPOINT_RENEW_AHEAD_MS as RENEW_AHEAD_MS,
@@ -18,35 +18,14 @@ beforeAll(async () => {
 
 afterAll(() => stores.close());
 
-/** Endpoint lookups over the test database, counted once they answered. */
-class CountedEndpoints extends EndpointsRepository {
-  lookups = 0;
-
-  override async findById(accountId: string, id: string) {
-    const row = await super.findById(accountId, id);
-    this.lookups += 1;
-    return row;
-  }
-}
-
-/** Public model lookups over the test database, counted once they answered. */
-class CountedModels extends PublicEndpointsRepository {
-  lookups = 0;
-
-  override async resolve(name: string) {
-    const row = await super.resolve(name);
-    this.lookups += 1;
-    return row;
-  }
-}
-
 /** An account's endpoint, and a directory over counted lookups whose clock drives expiry. */
 async function setup() {
   const clock = new FakeClock();
   const account = await db.account.create({ data: { id: newId(), name: 'endpoint-directory' } });
   const endpoint = await seedEndpoint(db, account.id);
-  const lookups = new CountedEndpoints(db);
-  const directory = new EndpointDirectory(lookups, { now: () => clock.now() });
+  const endpoints = new EndpointsRepository(db);
+  const lookups = countAnswered(endpoints, 'findById');
+  const directory = new EndpointDirectory(endpoints, { now: () => clock.now() });
   const fifty = (accountId = account.id) =>
     Promise.allSettled(Array.from({ length: 50 }, () => directory.requireOwned(accountId, endpoint.id)));
   return { clock, accountId: account.id, endpointId: endpoint.id, lookups, directory, fifty };
@@ -57,14 +36,14 @@ describe('EndpointDirectory', () => {
     const { endpointId, lookups, fifty } = await setup();
     const found = await fifty();
     expect(found.every((result) => result.status === 'fulfilled' && result.value.id === endpointId)).toBe(true);
-    expect(lookups.lookups).toBe(1);
+    expect(lookups.count).toBe(1);
   });
 
   it('never caches a miss: another account gets 404 each time, looked up each time', async () => {
     const { lookups, directory, endpointId } = await setup();
     for (let i = 1; i <= 2; i += 1) {
       await expect(directory.requireOwned('another-account', endpointId)).rejects.toThrow('Endpoint not found');
-      expect(lookups.lookups).toBe(i);
+      expect(lookups.count).toBe(i);
     }
   });
 
@@ -74,10 +53,10 @@ describe('EndpointDirectory', () => {
     clock.advance(TTL_MS - RENEW_AHEAD_MS);
     // Due for renewal: all fifty are answered from the cache, and one query renews the entry.
     expect((await fifty()).every((result) => result.status === 'fulfilled')).toBe(true);
-    await pollUntil(() => (lookups.lookups === 2 ? true : undefined));
+    await pollUntil(() => (lookups.count === 2 ? true : undefined));
     clock.advance(RENEW_AHEAD_MS + 1);
     await directory.requireOwned(accountId, endpointId);
-    expect(lookups.lookups).toBe(2);
+    expect(lookups.count).toBe(2);
     // Deleted by another process: the next renewal drops the entry before it would have expired.
     await db.endpoint.delete({ where: { id: endpointId } });
     clock.advance(TTL_MS - 2 * RENEW_AHEAD_MS - 1);
@@ -92,16 +71,17 @@ describe('EndpointDirectory', () => {
     const { clock, accountId: owner, endpointId } = await setup();
     const name = `model-${newId()}`;
     await db.publicEndpoint.create({ data: { id: newId(), name, endpointId, accountId: owner } });
-    const models = new CountedModels(db);
-    const directory = new EndpointDirectory(new CountedEndpoints(db), { models, now: () => clock.now() });
+    const models = new PublicEndpointsRepository(db);
+    const modelLookups = countAnswered(models, 'resolve');
+    const directory = new EndpointDirectory(new EndpointsRepository(db), { models, now: () => clock.now() });
     const caller = { accountId: 'a-caller', apiKeyId: 'k', scope: 'ALL' as const, allowedEndpointIds: [] };
     await expect(directory.require(caller, name)).resolves.toMatchObject({ id: endpointId, publicModel: { name } });
     clock.advance(TTL_MS - RENEW_AHEAD_MS);
     await expect(directory.require(caller, name)).resolves.toMatchObject({ id: endpointId });
-    await pollUntil(() => (models.lookups === 2 ? true : undefined));
+    await pollUntil(() => (modelLookups.count === 2 ? true : undefined));
     clock.advance(RENEW_AHEAD_MS + 1);
     await expect(directory.require(caller, name)).resolves.toMatchObject({ id: endpointId, publicModel: { name } });
-    expect(models.lookups).toBe(2);
+    expect(modelLookups.count).toBe(2);
     await db.publicEndpoint.delete({ where: { name } });
     clock.advance(TTL_MS - 2 * RENEW_AHEAD_MS - 1);
     await expect(directory.require(caller, name)).resolves.toMatchObject({ id: endpointId });

@@ -1,5 +1,5 @@
 import type { DatabaseClient } from '@runplane/db';
-import { createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
+import { countAnswered, createTestStores, FakeClock, pollUntil, type TestStores } from '@runplane/testing';
 import {
   ApiKeysRepository,
   ApiKeysService,
@@ -99,45 +99,35 @@ describe('ApiKeysService authentication cache', () => {
   });
 });
 
-/** The repository over the test database, counting its key lookups once they answered. */
-class CountedRepository extends ApiKeysRepository {
-  lookups = 0;
-
-  override async findByHash(hash: string) {
-    const row = await super.findByHash(hash);
-    this.lookups += 1;
-    return row;
-  }
-}
-
 /** A key, and a service of its own cache whose lookups are counted. */
 async function counted() {
   const { clock, secret, apiKey } = await setup();
-  const repository = new CountedRepository(db);
+  const repository = new ApiKeysRepository(db);
+  const lookups = countAnswered(repository, 'findByHash');
   const service = new ApiKeysService(repository, new AuthCache(() => clock.now()));
   const fifty = () => Promise.all(Array.from({ length: 50 }, () => service.authenticate(secret)));
-  return { clock, secret, apiKey, repository, service, fifty };
+  return { clock, secret, apiKey, repository, lookups, service, fifty };
 }
 
 describe('ApiKeysService shared lookups and renewal', () => {
   it('looks a key up once for all the requests that present it while its lookup is under way', async () => {
-    const { apiKey, repository, fifty } = await counted();
+    const { apiKey, lookups, fifty } = await counted();
     const principals = await fifty();
     expect(new Set(principals.map((principal) => principal?.apiKeyId))).toEqual(new Set([apiKey.id]));
-    expect(repository.lookups).toBe(1);
+    expect(lookups.count).toBe(1);
   });
 
   it('renews a key in use in one background query before its entry expires; a key disabled meanwhile is refused', async () => {
-    const { clock, secret, apiKey, repository, service, fifty } = await counted();
+    const { clock, secret, apiKey, lookups, service, fifty } = await counted();
     await service.authenticate(secret);
     clock.advance(AUTH_CACHE_TTL_MS - AUTH_CACHE_RENEW_AHEAD_MS);
     // Due for renewal: all fifty are answered from the cache, and one query renews the entry.
     expect((await fifty()).every((principal) => principal?.apiKeyId === apiKey.id)).toBe(true);
-    await pollUntil(() => (repository.lookups === 2 ? true : undefined));
+    await pollUntil(() => (lookups.count === 2 ? true : undefined));
     // Renewed: past the first entry's expiry with no query.
     clock.advance(AUTH_CACHE_RENEW_AHEAD_MS + 1);
     expect(await service.authenticate(secret)).toMatchObject({ apiKeyId: apiKey.id });
-    expect(repository.lookups).toBe(2);
+    expect(lookups.count).toBe(2);
     // Disabled by another process: the next renewal drops the entry before it would have expired.
     await db.apiKey.update({ where: { id: apiKey.id }, data: { disabled: true } });
     // Into the renewed entry's own renewal window (it was renewed AUTH_CACHE_RENEW_AHEAD_MS + 1 ago).

@@ -17,6 +17,7 @@ export {
   type TestDatabase,
 } from './database';
 export { pollUntil, type PollOptions } from './poll';
+export { type AnsweredCalls, countAnswered } from './counted-calls';
 export { type ApiAnswer, callWithKey } from './api-call';
 export { TcpProxy } from './tcp-proxy';
 export { createTestStores, TEST_REDIS_URL, type TestStores } from './test-stores';
