@@ -132,7 +132,7 @@ export class PodReconciler {
   private async reconcilePod(row: PodState, status: WorkloadStatus | null, entry: LedgerEntry | null): Promise<void> {
     const now = this.clock();
     let current: WorkloadStatus | null = status;
-    let written = false;
+    let interrupted = false;
     if (row.desiredStatus === 'TERMINATED') {
       if (current) await this.driver.delete(row.id);
       const fields: ObservedFields = { ...observed(null, 'EXITED'), observedPhase: 'TERMINATED' };
@@ -146,17 +146,17 @@ export class PodReconciler {
         current = await this.driver.status(row.id);
       }
     } else if (row.endpointId === null && current?.preempted && current.generation === row.generation) {
-      // An interruptible Pod whose GPUs were reclaimed stops, as a spot Pod does; its user may start it again. The stop
-      // and what was observed are one write: no reader sees the Pod stopped without the preemption's message.
-      await this.pods.markInterrupted(row.id, now, observed(current, row.desiredStatus));
-      written = true;
+      // An interruptible Pod whose GPUs were reclaimed stops, as a spot Pod does; its user may start it again.
+      interrupted = true;
     } else {
       const kept = await this.keepRunning(row, current, now, entry);
       if (kept === undefined) return;
       current = kept;
     }
     const fields = observed(current, row.desiredStatus);
-    if (!written && !sameObserved(row, fields)) await this.pods.writeObserved(row.id, fields);
+    // The stop and what was observed are one write: no reader sees the Pod stopped without the preemption's message.
+    if (interrupted) await this.pods.markInterrupted(row.id, now, fields);
+    else if (!sameObserved(row, fields)) await this.pods.writeObserved(row.id, fields);
     if (row.endpointId !== null && current) await this.workerObserved(row, current);
     const running = current?.phase === 'RUNNING';
     await this.observeUsage(
