@@ -3,10 +3,17 @@
 // alongside, for reference) and the dispatch p50 (engine submit -> a parked take answers).
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
-import { createRedis } from '@runplane/queue';
+import { createRedis, type Redis } from '@runplane/queue';
 import { ms, percentilesOf } from '../results';
 import { call, INPUT, type JobsBenchOptions, type Router, startRouter } from '../jobs/router';
 import type { Curve, Point } from './curve';
+import {
+  type MinimalDispatch,
+  minimalSubmit,
+  parkMinimalTakers,
+  startMinimalDispatch,
+  type Takers,
+} from './minimal-dispatch';
 import { routerMemory, routerMemoryEnv } from './router-memory';
 
 const SAMPLES = 50;
@@ -18,12 +25,6 @@ const pause = (millis: number): Promise<void> => new Promise((resolve) => setTim
 function rss(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-}
-
-interface Takers {
-  /** Resolves with the next job id any taker receives. */
-  next(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 /** `count` workers, each looping a job-take with no job in progress and reporting each job done at once. */
@@ -75,11 +76,20 @@ async function submitOne(router: Router, endpointId: string): Promise<void> {
 
 const p50 = (samples: number[]): number => percentilesOf(samples.sort((a, b) => a - b)).p50;
 
+/** The dispatch floor of one size: the minimal dispatch server, its takes parked, and a Redis client to submit with. */
+interface Floor {
+  server: MinimalDispatch;
+  takers: Takers;
+  redis: Redis;
+}
+
 /** The p50s of one set of dispatch samples (see {@link dispatchP50}). */
 interface DispatchP50s {
   /** Submit -> a parked take answers, after 10 ms of quiet each. */
   dispatch: number;
-  /** The same, after 1 ms of quiet each: the processes on the path have not gone idle. */
+  /** The floor's dispatch (minimal-dispatch.ts) after the same quiet, its samples alternating with those. */
+  floor: number;
+  /** The same as dispatch, after 1 ms of quiet each: the processes on the path have not gone idle. */
   busy: number;
   /** Of the 10 ms samples, the submit's own round trip (its script's answer to the benchmark process). */
   submit: number;
@@ -87,45 +97,46 @@ interface DispatchP50s {
   ping: number;
 }
 
-/** One dispatch (submit -> a parked take answers) after `quietMs`: its latency and its submit's, in ms. */
-async function dispatchOnce(router: Router, endpointId: string, takers: Takers, quietMs: number) {
+/** One dispatch (`submit` -> a parked take answers) after `quietMs`: its latency and its submit's, in ms. */
+async function dispatchOnce(submit: () => Promise<void>, takers: Takers, quietMs: number) {
   await pause(quietMs);
   const arrived = takers.next();
   const start = process.hrtime.bigint();
-  await submitOne(router, endpointId);
-  const submit = ms(start);
+  await submit();
+  const submitted = ms(start);
   await arrived;
-  return { dispatch: ms(start), submit };
+  return { dispatch: ms(start), submit: submitted };
 }
 
 /**
- * Dispatch latencies, `SAMPLES` jobs one at a time after 10 ms of quiet (the target's), with a Redis PING before
- * each; then `SAMPLES` after 1 ms of quiet. On a VM, an idle process's wake-up is much of the difference.
+ * Dispatch latencies, `SAMPLES` jobs one at a time after 10 ms of quiet (the target's), each followed by one of the
+ * floor's after the same quiet and preceded by a Redis PING; then `SAMPLES` after 1 ms of quiet. On a VM, an idle
+ * process's wake-up is much of the difference.
  */
-async function dispatchP50(router: Router, endpointId: string, takers: Takers): Promise<DispatchP50s> {
-  const [dispatch, busy, submit, ping]: [number[], number[], number[], number[]] = [[], [], [], []];
-  const redis = createRedis(router.config.REDIS_URL);
-  try {
-    for (let i = 0; i < SAMPLES; i += 1) {
-      await pause(10);
-      const pinged = process.hrtime.bigint();
-      await redis.ping();
-      ping.push(ms(pinged));
-      const sample = await dispatchOnce(router, endpointId, takers, 10);
-      dispatch.push(sample.dispatch);
-      submit.push(sample.submit);
-    }
-    for (let i = 0; i < SAMPLES; i += 1) busy.push((await dispatchOnce(router, endpointId, takers, 1)).dispatch);
-  } finally {
-    redis.disconnect();
+async function dispatchP50(router: Router, endpointId: string, takers: Takers, floor: Floor): Promise<DispatchP50s> {
+  const samples: Record<keyof DispatchP50s, number[]> = { dispatch: [], floor: [], busy: [], submit: [], ping: [] };
+  const submitted = () => submitOne(router, endpointId);
+  const floorSubmitted = () => minimalSubmit(floor.redis, floor.server);
+  for (let i = 0; i < SAMPLES; i += 1) {
+    await pause(10);
+    const pinged = process.hrtime.bigint();
+    await floor.redis.ping();
+    samples.ping.push(ms(pinged));
+    const sample = await dispatchOnce(submitted, takers, 10);
+    samples.dispatch.push(sample.dispatch);
+    samples.submit.push(sample.submit);
+    samples.floor.push((await dispatchOnce(floorSubmitted, floor.takers, 10)).dispatch);
   }
-  return { dispatch: p50(dispatch), busy: p50(busy), submit: p50(submit), ping: p50(ping) };
+  for (let i = 0; i < SAMPLES; i += 1) samples.busy.push((await dispatchOnce(submitted, takers, 1)).dispatch);
+  const medians = Object.entries(samples).map(([key, values]) => [key, p50(values)]);
+  return Object.fromEntries(medians) as unknown as DispatchP50s;
 }
 
 interface Measured {
   memory: Point;
   resident: Point;
   dispatch: Point;
+  floor: Point;
   busy: Point;
   submit: Point;
   ping: Point;
@@ -155,7 +166,16 @@ async function warmUpRound(router: Router, endpointId: string, size: number): Pr
   }
 }
 
-async function measureSize(router: Router, size: number): Promise<Measured> {
+/** `size` takes parked on the floor's server, and two dispatches through them unmeasured (code compiled for the path). */
+async function parkFloor(server: MinimalDispatch, redis: Redis, size: number): Promise<Floor> {
+  const takers = parkMinimalTakers(server, size);
+  await pause(SETTLE_MS);
+  for (let round = 0; round < WARM_UP_ROUNDS; round += 1)
+    await dispatchOnce(() => minimalSubmit(redis, server), takers, 10);
+  return { server, takers, redis };
+}
+
+async function measureSize(router: Router, size: number, floorParts: Omit<Floor, 'takers'>): Promise<Measured> {
   const endpointId = await router.endpoint();
   await warmUp(router, endpointId, size);
   await pause(SETTLE_MS);
@@ -167,12 +187,14 @@ async function measureSize(router: Router, size: number): Promise<Measured> {
     const [after, residentAfter] = [await routerMemory(router.pid), rss(router.pid)];
     const memory = { n: size, cost: (after - before) / size / 1024 };
     const resident = { n: size, cost: (residentAfter - residentBefore) / size / 1024 };
-    const latency = await dispatchP50(router, endpointId, takers);
+    const floor = await parkFloor(floorParts.server, floorParts.redis, size);
+    const latency = await dispatchP50(router, endpointId, takers, floor).finally(() => floor.takers.stop());
     const point = (cost: number): Point => ({ n: size, cost });
     return {
       memory,
       resident,
       dispatch: point(latency.dispatch),
+      floor: point(latency.floor),
       busy: point(latency.busy),
       submit: point(latency.submit),
       ping: point(latency.ping),
@@ -206,8 +228,19 @@ function curvesOf(series: Series): Curve[] {
       target: '<= 2 ms at the largest size',
       pass: last <= 2,
     },
-    // Where a dispatch's time goes on this machine: the same dispatch with the path's processes not idle, one hop of
-    // it, and a bare round trip after the same quiet.
+    // Where a dispatch's time goes on this machine: the floor's dispatch (the same hops with no Runplane code) after
+    // the same quiet, the same dispatch with the path's processes not idle, one hop of it, and a bare round trip.
+    {
+      name: 'floor dispatch p50 (bare Fastify takes, one script publishing the job) after 10 ms of quiet',
+      ...latency,
+      points: series.floor,
+    },
+    {
+      name: "dispatch p50 against the floor's",
+      nLabel: 'parked takes',
+      unit: 'x',
+      points: series.dispatch.map((point, i) => ({ n: point.n, cost: point.cost / (series.floor[i]?.cost ?? NaN) })),
+    },
     { name: 'dispatch p50 after 1 ms of quiet', ...latency, points: series.busy },
     { name: "dispatch p50's submit alone (its script's answer)", ...latency, points: series.submit },
     { name: 'Redis PING p50 after 10 ms of quiet, between the dispatches', ...latency, points: series.ping },
@@ -219,14 +252,20 @@ export async function workersCurves(options: JobsBenchOptions, factor: number): 
   const sizes = [100, 1000, 5000].map((size) => Math.max(1, Math.round(size * factor)));
   const restoreEnv = routerMemoryEnv();
   const router = await startRouter(options).finally(restoreEnv);
-  const series: Series = { memory: [], resident: [], dispatch: [], busy: [], submit: [], ping: [] };
+  const server = await startMinimalDispatch(router.config.REDIS_URL).catch(async (error: unknown) => {
+    await router.close();
+    throw error;
+  });
+  const redis = createRedis(router.config.REDIS_URL);
+  const series: Series = { memory: [], resident: [], dispatch: [], floor: [], busy: [], submit: [], ping: [] };
   try {
     for (const size of sizes) {
-      const measured = await measureSize(router, size);
+      const measured = await measureSize(router, size, { server, redis });
       for (const key of Object.keys(series) as (keyof Measured)[]) series[key].push(measured[key]);
     }
   } finally {
-    await router.close();
+    redis.disconnect();
+    await Promise.all([server.close(), router.close()]);
   }
   return curvesOf(series);
 }
