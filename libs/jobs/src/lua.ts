@@ -98,17 +98,18 @@ end
 /**
  * The claim step shared by CLAIM, TAKE and SUBMIT: gives the IN_QUEUE job to a worker; returns {input, extra,
  * traceparent} ('' without one), or nil when the job is not IN_QUEUE. From then on the job has its own member in the
- * expiry index, and is among the endpoint's recent jobs.
+ * expiry index, and is among the endpoint's recent jobs. `fresh` is SUBMIT's: the job it is recording was never
+ * put in its queue, so there is nothing to take it out of.
  */
 const CLAIM_STEP = `
-local function claim(ep, id, wid, now)
+local function claim(ep, id, wid, now, fresh)
   local k = jkey(ep, id)
   local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra', 'traceparent', 'ttlAt',
     'submittedAt', 'lowPriority', 'lastWorkerId')
   if f[1] ~= 'IN_QUEUE' then return nil end
   redis.call('HSET', k, 'status', 'IN_PROGRESS', 'workerId', wid, 'takenAt', now)
   if f[9] then redis.call('HDEL', k, 'lastWorkerId') end
-  unqueue(ep, id, f[8])
+  if not fresh then unqueue(ep, id, f[8]) end
   redis.call('SADD', ekey(ep, 'running'), id)
   redis.call('SADD', wkey(ep, wid), id)
   redis.call('ZADD', gkey('deadlines'), now + timeoutOf(f[2]), member(ep, id))
@@ -145,29 +146,39 @@ if ARGV[10] ~= '' then
   if refused then return refused end
 end
 redis.call('HSET', k, unpack(ARGV, ${10 + ADMISSION_ARGC}))
-enqueue(ep, id, now)
-if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
-if ttlAt == '' then redis.call('ZADD', gkey('expiry'), 'NX', ttlAtOf(nil, now), member(ep, QUEUE_TTL))
-else redis.call('ZADD', gkey('expiry'), ttlAt, member(ep, id)) end
 redis.call('SADD', gkey('endpoints'), ep)
 emit('job.queued', ep, 'jobId', id, 'lowPriority', low)
+-- A job claimed here never enters its queue (claim's \`fresh\`); any other is queued before the script returns.
+local function queue()
+  enqueue(ep, id, now)
+  if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
+  if ttlAt == '' then redis.call('ZADD', gkey('expiry'), 'NX', ttlAtOf(nil, now), member(ep, QUEUE_TTL))
+  else redis.call('ZADD', gkey('expiry'), ttlAt, member(ep, id)) end
+end
 if claimFor ~= '' then
-  if redis.call('EXISTS', retiredkey(ep, claimFor)) == 1 then return 'retired' end
-  return claim(ep, id, claimFor, now)
+  if redis.call('EXISTS', retiredkey(ep, claimFor)) == 1 then
+    queue()
+    return 'retired'
+  end
+  return claim(ep, id, claimFor, now, true)
 end
 if handOff == '1' then
   while true do
     local entry = redis.call('LPOP', ekey(ep, 'takers'))
     -- The list is empty: no take is registered, none to announce the job to.
-    if not entry then return 1 end
+    if not entry then
+      queue()
+      return 1
+    end
     local origin, takeId, expiresAt, wid = parseTaker(entry)
     if origin and tonumber(expiresAt) > now and redis.call('EXISTS', retiredkey(ep, wid)) == 0 then
-      local job = claim(ep, id, wid, now)
+      local job = claim(ep, id, wid, now, true)
       wake(handOffWake(origin, takeId, ep, id, wid, job[1], job[2], job[3]))
       return 2
     end
   end
 end
+queue()
 -- Only a registered take can be waiting for this job elsewhere: a take registers in the script that finds the queue
 -- empty (TAKE), so one that has not registered yet will find the job queued.
 if announce ~= '' and redis.call('EXISTS', ekey(ep, 'takers')) == 1 then wake(announce) end

@@ -1,4 +1,6 @@
-import { startEngine, submission, type EngineFixture } from './__fixtures__/engine';
+import { randomUUID } from 'node:crypto';
+import { pollUntil } from '@runplane/testing';
+import { parkedOn, startEngine, submission, type EngineFixture } from './__fixtures__/engine';
 import { indexMember, QUEUE_TTL_ID } from './protocol';
 
 describe('RedisJobEngine: the stored layout of a queued job', () => {
@@ -104,6 +106,70 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
     expect(await index('recent')).toEqual([slow.id, plain.id, dropped.id]);
     expect(await f.engine.get(ep, slow.id)).toMatchObject({ status: 'COMPLETED', output: 'fine', retries: 1 });
     expect(await f.engine.get(ep, plain.id)).toMatchObject({ status: 'FAILED', error: 'boom', retries: 1 });
+  });
+
+  /** The commands Redis ran while `action` ran (the scripts' own included, seen through MONITOR) that name a key of `keys`. */
+  async function commandsNaming(keys: string[], action: () => Promise<void>): Promise<string[][]> {
+    const monitor = await f.redis.monitor();
+    const fence = `${f.prefix}fence:${randomUUID()}`;
+    const seen: string[][] = [];
+    let fenced = false;
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.includes(fence)) fenced = true;
+      else if (args.some((arg) => keys.includes(arg))) seen.push(args);
+    });
+    try {
+      await action();
+      // MONITOR reports asynchronously: once it reports a command sent after the action, it has reported the action's.
+      await f.redis.exists(fence);
+      await pollUntil(async () => fenced, { intervalMs: 1, description: 'MONITOR to report the fence' });
+    } finally {
+      monitor.disconnect();
+    }
+    return seen;
+  }
+
+  it('never queues a job claimed by the script that records it, and queues it when the claim is undone', async () => {
+    const ep = 'lay7';
+    const lowPolicy = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: true };
+    const queueKeys = [f.keys.endpoint(ep, 'queued'), f.keys.endpoint(ep, 'low'), indexMember(ep, QUEUE_TTL_ID)];
+    // Without a take, a submission queues its job: the commands are seen.
+    const queuedCommands = await commandsNaming(queueKeys, async () => {
+      const queued = await f.engine.submit(submission(ep, { policy: lowPolicy }));
+      expect(await f.engine.take({ endpointId: ep, workerId: 'w0', count: 1, waitMs: 0 })).toHaveLength(1);
+      await f.engine.complete(ep, 'w0', queued.id, { output: 0 });
+    });
+    expect(queuedCommands.map(([command]) => command?.toLowerCase())).toEqual(
+      expect.arrayContaining(['zadd', 'sadd', 'zrem', 'srem']),
+    );
+
+    // With a take parked on this replica, the job is claimed for it as it is recorded: no queue, `low` or queue-ttl
+    // command at all, not even to take it out again.
+    const take = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
+    await parkedOn(f.engine, 1);
+    let claimed = '';
+    const claimedCommands = await commandsNaming(queueKeys, async () => {
+      claimed = (await f.engine.submit(submission(ep, { policy: lowPolicy }))).id;
+    });
+    expect((await take).map((job) => job.id)).toEqual([claimed]);
+    expect(claimedCommands).toEqual([]);
+    expect(await f.engine.get(ep, claimed)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
+    expect(await f.redis.smembers(f.keys.endpoint(ep, 'running'))).toEqual([claimed]);
+    expect(await f.redis.zrange(f.keys.endpoint(ep, 'recent'), '0', '-1')).toContain(claimed);
+
+    // Handed off to a registered take that is gone: the claim is undone, and the job is queued and in `low` after all.
+    const origin = (f.engine as unknown as { wakeups: { origin: string } }).wakeups.origin;
+    const entry = `${origin}|gone-take|${f.clock.now() + 60_000}|w2`;
+    await f.redis.rpush(f.keys.endpoint(ep, 'takers'), entry);
+    const handed = await f.engine.submit(submission(ep, { policy: lowPolicy }));
+    await pollUntil(async () => (await f.engine.get(ep, handed.id)).status === 'IN_QUEUE', {
+      description: 'the claim to be undone',
+    });
+    expect(await f.queued(ep)).toEqual([handed.id]);
+    expect(await f.redis.smembers(f.keys.endpoint(ep, 'low'))).toEqual([handed.id]);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w3', count: 1, waitMs: 0 })).toEqual([
+      { id: handed.id, input: { prompt: 'hello' } },
+    ]);
   });
 
   it('takes, completes and retries a job queued by the previous layout (every field written)', async () => {
