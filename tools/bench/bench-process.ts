@@ -1,7 +1,7 @@
 // The benchmark's server processes: each runs as its own process group with its output captured, so a stop reaches
 // its whole tree and a start that fails shows what the process wrote.
 import { join } from 'node:path';
-import { pollUntil, spawnProcessGroup, stopProcessGroup } from '@runplane/testing';
+import { getFreePort, pollUntil, spawnProcessGroup, stopProcessGroup } from '@runplane/testing';
 
 /** The repository root, the working directory of the Node scripts the benchmarks start. */
 export const REPO_ROOT = join(__dirname, '..', '..');
@@ -64,4 +64,34 @@ export async function startBenchProcess(options: BenchProcessOptions): Promise<B
     throw new Error(`${options.name} did not start:\n${group.output()}`, { cause: error });
   }
   return { pid: group.pid, stop: () => stopProcessGroup(group, 10_000) };
+}
+
+/** A server process under load. */
+export interface ServerProcess {
+  base: string;
+  pid: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `script` (relative to the repository) with `env` on a free port and resolves once /healthz answers. With
+ * `cpuProfileDir` the process writes a V8 CPU profile there when it exits.
+ */
+export async function startServer(
+  script: string,
+  env: Record<string, string>,
+  cpuProfileDir?: string,
+): Promise<ServerProcess> {
+  const port = await getFreePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startBenchProcess({
+    name: script,
+    command: process.execPath,
+    args: nodeScriptArgs(script, cpuProfileDir),
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    ready: async () => (await fetch(`${base}/healthz`)).ok,
+    description: `${script} ready`,
+  });
+  return { base, pid: server.pid, close: server.stop };
 }

@@ -10,7 +10,8 @@ import { createBenchDatabase } from './bench-database';
 import { type CpuSpent, measureCpu, perOperation, sumCpu } from './cpu-meter';
 import { interleave } from './interleave';
 import { measurePostgresCpu } from './gateway/postgres-cpu';
-import { gatewayBenchEnv, type ServerProcess, startServer } from './gateway/processes';
+import { type ServerProcess, startServer } from './bench-process';
+import { gatewayBenchEnv } from './gateway/processes';
 import { printTable, type Row, writeResults } from './results';
 
 /** Bench settings, read from the environment by the runner. */

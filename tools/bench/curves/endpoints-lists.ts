@@ -2,7 +2,8 @@
 // the p50 latency of each list as the account's endpoints grow.
 import { ms, percentilesOf } from '../results';
 import { call } from '../jobs/router';
-import { gatewayBenchEnv, type ServerProcess, startServer } from '../gateway/processes';
+import { type ServerProcess, startServer } from '../bench-process';
+import { gatewayBenchEnv } from '../gateway/processes';
 import type { World } from './endpoints-world';
 
 /** Requests per list and size (lists of 10,000 endpoints take long: few, but more than one). */

@@ -4,8 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import type { Redis } from '@runplane/queue';
-import { getFreePort } from '@runplane/testing';
-import { nodeScriptArgs, REPO_ROOT, startBenchProcess } from '../bench-process';
+import { startServer } from '../bench-process';
 import { INPUT } from '../jobs/router';
 
 /** Parked takes: {@link next} resolves when any of them is answered with a job. */
@@ -23,19 +22,10 @@ export interface MinimalDispatch {
 
 /** Starts minimal-dispatch-server.ts as its own process, subscribed to a channel of its own. */
 export async function startMinimalDispatch(redisUrl: string): Promise<MinimalDispatch> {
-  const port = await getFreePort();
-  const base = `http://127.0.0.1:${port}`;
   const channel = `bench:minimal-dispatch:${randomUUID()}`;
-  const server = await startBenchProcess({
-    name: 'the minimal dispatch server',
-    command: process.execPath,
-    args: nodeScriptArgs('tools/bench/curves/minimal-dispatch-server.ts'),
-    cwd: REPO_ROOT,
-    env: { ...process.env, REDIS_URL: redisUrl, MINIMAL_CHANNEL: channel, PORT: String(port) },
-    ready: async () => (await fetch(`${base}/healthz`)).ok,
-    description: 'minimal dispatch server ready',
-  });
-  return { base, channel, close: server.stop };
+  const env = { REDIS_URL: redisUrl, MINIMAL_CHANNEL: channel };
+  const server = await startServer('tools/bench/curves/minimal-dispatch-server.ts', env);
+  return { base: server.base, channel, close: server.close };
 }
 
 /** `count` clients, each looping a GET /take on the minimal server. */

@@ -8,7 +8,8 @@ import { cleanupRedisPrefix } from '@runplane/testing';
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import { CTL_MY_PODS, PY_GET_PODS } from '../../../apps/gateway/test/fixtures/graphql/runpod-texts';
 import { createBenchDatabase } from '../bench-database';
-import { gatewayBenchEnv, type ServerProcess, startServer } from '../gateway/processes';
+import { type ServerProcess, startServer } from '../bench-process';
+import { gatewayBenchEnv } from '../gateway/processes';
 import { call, type JobsBenchOptions } from '../jobs/router';
 import { ms, percentilesOf } from '../results';
 import type { Curve, Point } from './curve';

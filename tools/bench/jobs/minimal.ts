@@ -1,8 +1,7 @@
 // The "minimal pipeline" baseline: a bare Fastify + raw BullMQ server process (minimal-server.ts) on the same Redis,
 // driven like the job-router, for /run accept and end to end with 50 raw BullMQ workers completing the jobs.
 import { createWorker, type Redis } from '@runplane/queue';
-import { getFreePort } from '@runplane/testing';
-import { nodeScriptArgs, REPO_ROOT, startBenchProcess } from '../bench-process';
+import { startServer } from '../bench-process';
 import { catalog } from './catalog';
 import { INPUT, type RunTarget } from './router';
 
@@ -18,18 +17,11 @@ export interface MinimalServer {
 
 /** Starts minimal-server.ts as its own process on `prefix` and resolves once it answers. */
 export async function startMinimalServer(redisUrl: string, prefix: string): Promise<MinimalServer> {
-  const port = await getFreePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = await startBenchProcess({
-    name: 'the minimal server',
-    command: process.execPath,
-    args: nodeScriptArgs('tools/bench/jobs/minimal-server.ts'),
-    cwd: REPO_ROOT,
-    env: { ...process.env, REDIS_URL: redisUrl, MINIMAL_PREFIX: prefix, PORT: String(port) },
-    ready: async () => (await fetch(`${base}/healthz`)).ok,
-    description: 'minimal server ready',
+  const server = await startServer('tools/bench/jobs/minimal-server.ts', {
+    REDIS_URL: redisUrl,
+    MINIMAL_PREFIX: prefix,
   });
-  return { base, pid: server.pid, prefix, close: server.stop };
+  return { ...server, prefix };
 }
 
 /** The minimal server's POST /run as a load target: its URL, its process (for CPU) and its headers (no auth). */
