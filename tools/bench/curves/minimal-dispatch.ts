@@ -50,12 +50,12 @@ export function parkMinimalTakers(server: MinimalDispatch, count: number): Taker
 }
 
 /** Writes a job (expiring in a minute) and publishes it to the server: one script, one round trip. */
-const SUBMIT = `redis.call('SET', KEYS[1], ARGV[1], 'PX', 60000)
+export const FLOOR_SUBMIT = `redis.call('SET', KEYS[1], ARGV[1], 'PX', 60000)
 return redis.call('PUBLISH', KEYS[2], ARGV[1])`;
 
 /** The minimal server's counterpart of a Runplane submit: one job written and published. */
 export async function minimalSubmit(redis: Redis, server: MinimalDispatch): Promise<void> {
   const id = randomUUID();
   const job = JSON.stringify({ id, input: INPUT });
-  await redis.eval(SUBMIT, 2, `${server.channel}:job:${id}`, server.channel, job);
+  await redis.eval(FLOOR_SUBMIT, 2, `${server.channel}:job:${id}`, server.channel, job);
 }

@@ -15,6 +15,7 @@ import {
   type Takers,
 } from './minimal-dispatch';
 import { routerMemory, routerMemoryEnv } from './router-memory';
+import { scriptCostCurves } from './script-cost';
 
 const SAMPLES = 50;
 const SETTLE_MS = 2000;
@@ -267,5 +268,6 @@ export async function workersCurves(options: JobsBenchOptions, factor: number): 
     redis.disconnect();
     await Promise.all([server.close(), router.close()]);
   }
-  return curvesOf(series);
+  // Where the submission's share of a dispatch goes in Redis, measured with nothing else running scripts.
+  return [...curvesOf(series), ...(await scriptCostCurves(router.config.REDIS_URL))];
 }
