@@ -123,13 +123,14 @@ end
 `;
 
 /**
- * Creates the job hash and queues it: ARGV ep, id, now, ttlAt ('' for the default ttl: the endpoint's queue member in
- * the expiry index stands for the job, see QUEUE_TTL_ID), low(0|1), a queued-job wake to publish ('' for none),
+ * Creates the job hash and queues it, unless it claims it at once (a job claimed here never enters its queue): ARGV
+ * ep, id, now, ttlAt ('' for the default ttl: the endpoint's queue member in the expiry index stands for the job, see
+ * QUEUE_TTL_ID), low(0|1), a queued-job wake to publish ('' for none),
  * handOff (1|0), claimFor (a worker id, '' for none), the submission's Admission (admission.ts; a rate key '' for
  * none), then hash field/value pairs. With an admission, its counters are counted first and a refusal is returned as
  * ADMIT_STEP gives it, nothing recorded. With claimFor (a take parked on the
  * submitting replica), the job is claimed for that worker at once and the reply is the claim's {input, extra,
- * traceparent}, or 'retired' (the job stays queued) when the worker was retired. With handOff, the job goes to the oldest take registered in
+ * traceparent}, or 'retired' (the job is queued) when the worker was retired. With handOff, the job goes to the oldest take registered in
  * `<ep>:takers` (TakerEntry, see protocol/takers.ts and dispatch.ts) that has not expired and whose
  * worker is not retired: it is claimed for it here and a hand-off wake (HandOffWake, with the job's input and extra)
  * is published for the take's replica instead of the queued-job wake. The queued-job wake is published only while a
