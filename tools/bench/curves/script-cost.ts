@@ -3,7 +3,7 @@
 // after 10 ms and after 1 ms of quiet. Redis's own time per call, from INFO commandstats, with nothing else running
 // scripts: the engine here has no takes, sweeper or router.
 import { randomUUID } from 'node:crypto';
-import { RedisJobEngine } from '@runplane/jobs';
+import { encodeTakerEntry, JobKeys, RedisJobEngine } from '@runplane/jobs';
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
 import { INPUT } from '../jobs/router';
@@ -43,11 +43,15 @@ export async function scriptCostCurves(redisUrl: string): Promise<Curve[]> {
   const redis = createRedis(redisUrl);
   const prefix = `bench:script-cost:${randomUUID()}`;
   const engine = new RedisJobEngine({ queueOrdered: redis, prefix, region: 'u1' });
-  const takers = `${prefix}:jobs:handed:takers`;
+  const takers = JobKeys.ofPrefix(prefix).endpoint('handed', 'takers');
   const submit = (endpointId: string) => () =>
     engine.submit({ endpointId, accountId: 'bench', input: INPUT, extra: {}, policy: POLICY, sync: false });
   // A take registered by a replica that is not listening: SUBMIT claims the job for it and publishes the hand-off.
-  const registerTake = (i: number) => redis.rpush(takers, `elsewhere|take-${i}|${Date.now() + 60_000}|w${i}`);
+  const registerTake = (i: number) =>
+    redis.rpush(
+      takers,
+      encodeTakerEntry({ origin: 'elsewhere', takeId: `take-${i}`, expiresAt: Date.now() + 60_000, workerId: `w${i}` }),
+    );
   const floorCall = () => {
     const id = randomUUID();
     return redis.eval(
