@@ -4,14 +4,15 @@ import { createAccountsServices } from '@runplane/accounts';
 import { setTimeout } from 'node:timers/promises';
 import { createPrismaClient, type DbClient, newId } from '@runplane/db';
 import { SNAPSHOT_MARGIN_MS } from '@runplane/endpoints';
-import { RedisJobEngine } from '@runplane/jobs';
+import { RedisJobEngine, resolveJobPolicy } from '@runplane/jobs';
 import { createRedis, normalizePrefix, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
 import { type BenchDatabase, createBenchDatabase } from '../bench-database';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BATCH = 1000;
-const POLICY = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false };
+/** RunPod's default job policy, as a /run without `policy` gets it. */
+const POLICY = resolveJobPolicy(undefined);
 
 /** What one size of the curve holds: `endpoints` endpoints with `workersPerEndpoint` workers each (at their max). */
 export interface Shape {

@@ -1,5 +1,6 @@
 // Queued-jobs curve: up to 1,000,000 queued jobs over 100 endpoints. Redis memory per queued job beyond its payload,
 // /run p50 and /health p50 as the queue grows, and the purge of 100,000 queued jobs.
+import { resolveJobPolicy } from '@runplane/jobs';
 import { createRedis, type Redis } from '@runplane/queue';
 import { ms, percentilesOf } from '../results';
 import { call, INPUT, type JobsBenchOptions, type Router, startRouter } from '../jobs/router';
@@ -8,7 +9,8 @@ import type { Curve, Point } from './curve';
 const ENDPOINTS = 100;
 const SAMPLES = 100;
 const BATCH = 500;
-const POLICY = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false };
+/** RunPod's default job policy, as a /run without `policy` gets it. */
+const POLICY = resolveJobPolicy(undefined);
 const PAYLOAD_BYTES = Buffer.byteLength(JSON.stringify(INPUT));
 
 async function usedMemory(redis: Redis): Promise<number> {

@@ -3,7 +3,8 @@
 // after 10 ms and after 1 ms of quiet. Redis's own time per call, from INFO commandstats, with nothing else running
 // scripts: the engine here has no takes, sweeper or router.
 import { randomUUID } from 'node:crypto';
-import { encodeTakerEntry, JobKeys, RedisJobEngine } from '@runplane/jobs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { encodeTakerEntry, JobKeys, RedisJobEngine, resolveJobPolicy } from '@runplane/jobs';
 import { createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix } from '@runplane/testing';
 import { INPUT } from '../jobs/router';
@@ -12,8 +13,8 @@ import { FLOOR_SUBMIT } from './minimal-dispatch';
 
 const CALLS = 100;
 const QUIETS_MS = [1, 10];
-const POLICY = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false };
-const pause = (millis: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, millis));
+/** RunPod's default job policy, as a /run without `policy` gets it. */
+const POLICY = resolveJobPolicy(undefined);
 
 /** Calls and µs Redis has counted for `command` so far. */
 async function commandStats(redis: Redis, command: 'evalsha' | 'eval'): Promise<{ calls: number; usec: number }> {
@@ -31,7 +32,7 @@ async function meanUsec(
   const before = await commandStats(redis, command);
   for (let i = 0; i < CALLS; i += 1) {
     await prepare?.(i);
-    await pause(quietMs);
+    await sleep(quietMs);
     await call();
   }
   const after = await commandStats(redis, command);

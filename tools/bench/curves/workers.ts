@@ -2,7 +2,9 @@
 // take (its heap in use plus external memory after a full GC, read through router-memory-hook.ts; resident set growth
 // alongside, for reference) and the dispatch p50 (engine submit -> a parked take answers).
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
+import { resolveJobPolicy } from '@runplane/jobs';
 import { createRedis, type Redis } from '@runplane/queue';
 import { ms, percentilesOf } from '../results';
 import { call, INPUT, type JobsBenchOptions, type Router, startRouter } from '../jobs/router';
@@ -19,8 +21,8 @@ import { scriptCostCurves } from './script-cost';
 
 const SAMPLES = 50;
 const SETTLE_MS = 2000;
-const POLICY = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false };
-const pause = (millis: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, millis));
+/** RunPod's default job policy, as a /run without `policy` gets it. */
+const POLICY = resolveJobPolicy(undefined);
 
 /** Resident set of process `pid` in bytes. */
 function rss(pid: number): number {
@@ -100,7 +102,7 @@ interface DispatchP50s {
 
 /** One dispatch (`submit` -> a parked take answers) after `quietMs`: its latency and its submit's, in ms. */
 async function dispatchOnce(submit: () => Promise<void>, takers: Takers, quietMs: number) {
-  await pause(quietMs);
+  await sleep(quietMs);
   const arrived = takers.next();
   const start = process.hrtime.bigint();
   await submit();
@@ -119,7 +121,7 @@ async function dispatchP50(router: Router, endpointId: string, takers: Takers, f
   const submitted = () => submitOne(router, endpointId);
   const floorSubmitted = () => minimalSubmit(floor.redis, floor.server);
   for (let i = 0; i < SAMPLES; i += 1) {
-    await pause(10);
+    await sleep(10);
     const pinged = process.hrtime.bigint();
     await floor.redis.ping();
     samples.ping.push(ms(pinged));
@@ -158,7 +160,7 @@ async function warmUp(router: Router, endpointId: string, size: number): Promise
 async function warmUpRound(router: Router, endpointId: string, size: number): Promise<void> {
   const takers = await parkTakers(router, endpointId, size);
   try {
-    await pause(SETTLE_MS / 4);
+    await sleep(SETTLE_MS / 4);
     const arrived = takers.next();
     await submitOne(router, endpointId);
     await arrived;
@@ -170,7 +172,7 @@ async function warmUpRound(router: Router, endpointId: string, size: number): Pr
 /** `size` takes parked on the floor's server, and two dispatches through them unmeasured (code compiled for the path). */
 async function parkFloor(server: MinimalDispatch, redis: Redis, size: number): Promise<Floor> {
   const takers = parkMinimalTakers(server, size);
-  await pause(SETTLE_MS);
+  await sleep(SETTLE_MS);
   for (let round = 0; round < WARM_UP_ROUNDS; round += 1)
     await dispatchOnce(() => minimalSubmit(redis, server), takers, 10);
   return { server, takers, redis };
@@ -179,12 +181,12 @@ async function parkFloor(server: MinimalDispatch, redis: Redis, size: number): P
 async function measureSize(router: Router, size: number, floorParts: Omit<Floor, 'takers'>): Promise<Measured> {
   const endpointId = await router.endpoint();
   await warmUp(router, endpointId, size);
-  await pause(SETTLE_MS);
+  await sleep(SETTLE_MS);
   const [before, residentBefore] = [await routerMemory(router.pid), rss(router.pid)];
   const takers = await parkTakers(router, endpointId, size);
   try {
     // Parking is asynchronous (each take opens a connection and registers in the engine): let the takes settle.
-    await pause(SETTLE_MS);
+    await sleep(SETTLE_MS);
     const [after, residentAfter] = [await routerMemory(router.pid), rss(router.pid)];
     const memory = { n: size, cost: (after - before) / size / 1024 };
     const resident = { n: size, cost: (residentAfter - residentBefore) / size / 1024 };

@@ -1,5 +1,6 @@
 // Latency of one job at a time: dispatch (enqueue -> a parked job-take answers) against raw BullMQ's own, and
 // /runsync with a no-op handler against a GET /healthz round trip.
+import { resolveJobPolicy } from '@runplane/jobs';
 import { createQueue, createWorker, type Redis } from '@runplane/queue';
 import { ms, percentileRows, percentilesOf, type Row } from '../results';
 import { call, catalog, INPUT, type Router, startWorkers } from './router';
@@ -47,7 +48,7 @@ async function runplaneDispatch(router: Router, samples: number): Promise<number
   const workerId = 'bench-dispatch';
   const headers = { authorization: await router.workerToken(endpointId, workerId) };
   const worker = `${router.base}/v2/${endpointId}`;
-  const policy = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false };
+  const policy = resolveJobPolicy(undefined);
   const latencies: number[] = [];
   for (let i = 0; i < samples; i += 1) {
     const take = call(`${worker}/job-take/${workerId}?job_in_progress=0`, { headers });

@@ -1,7 +1,7 @@
 // What the scheduler bench times: pods bound by kube-scheduler alone, worker pods placed end to end by Runplane,
 // and the autoscaler's reaction to a queued job.
 import type { createPrismaClient } from '@runplane/db';
-import type { RedisJobEngine } from '@runplane/jobs';
+import { type RedisJobEngine, resolveJobPolicy } from '@runplane/jobs';
 import { isNotFound, type KubeClients, LABELS, type V1Pod, watchResource } from '@runplane/kube';
 import { createTestNamespace, type KubeControlPlane, pollUntil } from '@runplane/testing';
 import type { SchedulerRuntime } from '../../../apps/scheduler/src/scheduler-runtime';
@@ -137,7 +137,7 @@ export async function autoscalerReaction(context: BenchContext, samples: number)
       accountId,
       input: { sample },
       extra: {},
-      policy: { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: false },
+      policy: resolveJobPolicy(undefined),
       sync: false,
     });
     await pollUntil(
