@@ -117,6 +117,10 @@ export async function runplanePlacement(
   });
   await atPeak();
   await db.endpoint.update({ where: { id: endpointId }, data: { workersMin: 0, workersMax: 1 } });
+  // A pass that read the endpoint before this update would find the rows deleted below and place every worker again:
+  // the rows go once a pass that began after the update has ended.
+  runtime.loop.trigger();
+  await runtime.loop.settled();
   await db.pod.deleteMany({ where: { endpointId } });
   await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
     timeoutMs: 300_000,
