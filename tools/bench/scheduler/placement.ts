@@ -117,11 +117,7 @@ export async function runplanePlacement(
   });
   await atPeak();
   await db.endpoint.update({ where: { id: endpointId }, data: { workersMin: 0, workersMax: 1 } });
-  // A pass that read the endpoint before this update would find the rows deleted below and place every worker again:
-  // the rows go once a pass that began after the update has ended.
-  runtime.loop.trigger();
-  await runtime.loop.settled();
-  await db.pod.deleteMany({ where: { endpointId } });
+  await removeWorkerRows(context);
   await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
     timeoutMs: 300_000,
     intervalMs: 500,
@@ -130,9 +126,20 @@ export async function runplanePlacement(
   return { bound: count / bound.seconds, placed: rowsAt > 0 ? count / rowsAt : 0, cpuMsPerPod: bound.cpuMsPerPod };
 }
 
+/**
+ * Deletes the endpoint's worker rows once a scheduler pass that began after the caller's last change (a lowered
+ * workersMin, a cancelled job) has ended: a pass that read the endpoint or its queue before that change would find the
+ * rows gone and place the workers again.
+ */
+async function removeWorkerRows({ runtime, db, endpointId }: BenchContext): Promise<void> {
+  runtime.loop.trigger();
+  await runtime.loop.settled();
+  await db.pod.deleteMany({ where: { endpointId } });
+}
+
 /** Milliseconds from a job entering an idle endpoint's queue to its worker pod existing in the cluster. */
 export async function autoscalerReaction(context: BenchContext, samples: number): Promise<number[]> {
-  const { db, kube, namespace, endpointId, engine, accountId } = context;
+  const { kube, namespace, endpointId, engine, accountId } = context;
   const latencies: number[] = [];
   for (let sample = 0; sample < samples; sample += 1) {
     const began = performance.now();
@@ -152,7 +159,7 @@ export async function autoscalerReaction(context: BenchContext, samples: number)
     );
     latencies.push(performance.now() - began);
     await engine.cancel(endpointId, job.id).catch(() => undefined);
-    await db.pod.deleteMany({ where: { endpointId } });
+    await removeWorkerRows(context);
     await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
       timeoutMs: 60_000,
       intervalMs: 50,
