@@ -123,6 +123,12 @@ end
 `;
 
 /**
+ * What SUBMIT defines before its own steps (the prelude, the claim and the admission): Redis runs these definitions on
+ * every call. The workers curve measures their cost alone (tools/bench/curves/script-cost.ts).
+ */
+export const SUBMIT_HELPERS = `${PRELUDE}${CLAIM_STEP}${ADMIT_STEP}`;
+
+/**
  * Creates the job hash and queues it, unless it claims it at once (a job claimed here never enters its queue): ARGV
  * ep, id, now, ttlAt ('' for the default ttl: the endpoint's queue member in the expiry index stands for the job, see
  * QUEUE_TTL_ID), low(0|1), a queued-job wake to publish ('' for none),
@@ -137,7 +143,7 @@ end
  * take is registered (TAKE registers one atomically with finding the queue empty, so no other take can be waiting
  * for the job). Returns 0 (the id exists), 1 (queued) or 2 (handed to a registered take).
  */
-export const SUBMIT = `${PRELUDE}${CLAIM_STEP}${ADMIT_STEP}
+export const SUBMIT = `${SUBMIT_HELPERS}
 local ep, id, now, ttlAt, low, announce, handOff = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local claimFor = ARGV[9]
 local k = jkey(ep, id)
