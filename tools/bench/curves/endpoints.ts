@@ -97,6 +97,30 @@ async function idlePassOnly(world: World, endpoints: number): Promise<Curve[]> {
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+/**
+ * The pass at a fixed number of workers over ten times as many endpoints, whose target is that the pass does not grow
+ * with endpoints × workers. From the first shape to the last, endpoints × workers grows tenfold and endpoints + workers
+ * about twofold: a pass linear in endpoints and workers costs about as much per endpoint and worker at both (more
+ * where the endpoints cost more than the workers, as an endpoint with a worker does), and one that compares every
+ * endpoint with every worker about five times as much. Met when the last costs at most twice the first per endpoint
+ * and worker.
+ */
+function fixedWorkersCurve(shapes: Shape[], wallMs: number[]): Curve {
+  const perUnit = (i: number): number => {
+    const shape = shapes[i];
+    return shape ? (wallMs[i] ?? Infinity) / (shape.endpoints * (1 + shape.workersPerEndpoint)) : Infinity;
+  };
+  const workers = (shapes[0]?.endpoints ?? 0) * (shapes[0]?.workersPerEndpoint ?? 0);
+  return {
+    name: `autoscaler pass, ${workers} workers over n endpoints`,
+    nLabel: 'endpoints',
+    unit: 'ms',
+    points: wallMs.map((cost, i) => ({ n: shapes[i]?.endpoints ?? 0, cost })),
+    target: 'not endpoints x workers (ms per endpoint + worker at the last <= 2x the first)',
+    pass: perUnit(shapes.length - 1) <= 2 * perUnit(0),
+  };
+}
+
 function toCurves(sizes: number[], shapes: Shape[], measured: Measured): Curve[] {
   const points = (values: number[], ns = sizes): Point[] => values.map((cost, i) => ({ n: ns[i] ?? 0, cost }));
   const byEndpoints = (name: string, unit: string, values: number[], verdict: Partial<Curve> = {}): Curve => ({
@@ -109,8 +133,6 @@ function toCurves(sizes: number[], shapes: Shape[], measured: Measured): Curve[]
   const wall = (costs: PassCost[]): number[] => costs.map((cost) => cost.wallMs);
   const cpu = (costs: PassCost[]): number[] => costs.map((cost) => cost.cpuMs);
   const idleLast = measured.idle.at(-1)?.wallMs ?? Infinity;
-  const fixed = wall(measured.fixedWorkers);
-  const fixedFlat = (fixed.at(-1) ?? Infinity) <= 2 * (fixed[0] ?? 0) + 5;
   const target = `<= ${IDLE_TARGET_MS} ms at ${sizes.at(-1)} endpoints`;
   return [
     byEndpoints('autoscaler pass, idle', 'ms', wall(measured.idle), { target, pass: idleLast <= IDLE_TARGET_MS }),
@@ -121,17 +143,7 @@ function toCurves(sizes: number[], shapes: Shape[], measured: Measured): Curve[]
     byEndpoints('autoscaler pass CPU, 1 worker per endpoint', 'CPU ms', cpu(measured.oneWorker)),
     byEndpoints('autoscaler pass, jobs queued on 10% of endpoints', 'ms', wall(measured.queued)),
     byEndpoints('autoscaler pass CPU, jobs queued on 10% of endpoints', 'CPU ms', cpu(measured.queued)),
-    {
-      name: `autoscaler pass, ${(shapes[0]?.endpoints ?? 0) * (shapes[0]?.workersPerEndpoint ?? 0)} workers over n endpoints`,
-      nLabel: 'endpoints',
-      unit: 'ms',
-      points: points(
-        fixed,
-        shapes.map((shape) => shape.endpoints),
-      ),
-      target: 'flat in endpoints x workers (last <= 2x first + 5 ms)',
-      pass: fixedFlat,
-    },
+    fixedWorkersCurve(shapes, wall(measured.fixedWorkers)),
     byEndpoints('GET /v1/endpoints p50', 'ms', measured.v1),
     byEndpoints('GET /v2/serverless p50 (first page)', 'ms', measured.v2),
   ];
