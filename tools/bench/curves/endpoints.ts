@@ -122,7 +122,7 @@ function fixedWorkersCurve(shapes: Shape[], wallMs: number[]): Curve {
 }
 
 function toCurves(sizes: number[], shapes: Shape[], measured: Measured): Curve[] {
-  const points = (values: number[], ns = sizes): Point[] => values.map((cost, i) => ({ n: ns[i] ?? 0, cost }));
+  const points = (values: number[]): Point[] => values.map((cost, i) => ({ n: sizes[i] ?? 0, cost }));
   const byEndpoints = (name: string, unit: string, values: number[], verdict: Partial<Curve> = {}): Curve => ({
     name,
     nLabel: 'endpoints',

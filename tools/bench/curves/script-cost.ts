@@ -34,12 +34,7 @@ async function commandStats(redis: Redis, command: 'evalsha' | 'eval'): Promise<
 }
 
 /** Redis's mean µs per `command` call over `CALLS` calls of `call`, each after `quietMs`; `prepare` runs first. */
-async function meanUsec(
-  redis: Redis,
-  command: 'evalsha' | 'eval',
-  quietMs: number,
-  { prepare, call }: Omit<ScriptCall, 'command'>,
-): Promise<number> {
+async function meanUsec(redis: Redis, quietMs: number, { command, prepare, call }: ScriptCall): Promise<number> {
   const before = await commandStats(redis, command);
   for (let i = 0; i < CALLS; i += 1) {
     await prepare?.(i);
@@ -91,8 +86,8 @@ export async function scriptCostCurves(redisUrl: string): Promise<Curve[]> {
   try {
     for (let i = 0; i < CALLS; i += 1) await engine.submit({ ...SUBMISSION, endpointId: 'warm-up' });
     for (const quiet of QUIETS_MS) {
-      for (const [name, { command, ...calls }] of Object.entries(scripts) as [keyof Series, ScriptCall][])
-        series[name].push({ n: quiet, cost: await meanUsec(redis, command, quiet, calls) });
+      for (const [name, script] of Object.entries(scripts) as [keyof Series, ScriptCall][])
+        series[name].push({ n: quiet, cost: await meanUsec(redis, quiet, script) });
     }
   } finally {
     await engine.close();
