@@ -117,12 +117,7 @@ export async function runplanePlacement(
   });
   await atPeak();
   await db.endpoint.update({ where: { id: endpointId }, data: { workersMin: 0, workersMax: 1 } });
-  await removeWorkerRows(context);
-  await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
-    timeoutMs: 300_000,
-    intervalMs: 500,
-    description: 'the bench workers to be removed',
-  });
+  await removeWorkers(context, { timeoutMs: 300_000, intervalMs: 500 });
   return { bound: count / bound.seconds, placed: rowsAt > 0 ? count / rowsAt : 0, cpuMsPerPod: bound.cpuMsPerPod };
 }
 
@@ -135,6 +130,16 @@ async function removeWorkerRows({ runtime, db, endpointId }: BenchContext): Prom
   runtime.loop.trigger();
   await runtime.loop.settled();
   await db.pod.deleteMany({ where: { endpointId } });
+}
+
+/** Removes the endpoint's worker rows (see removeWorkerRows), then waits for the reconciler to delete their pods. */
+async function removeWorkers(context: BenchContext, wait: { timeoutMs: number; intervalMs: number }): Promise<void> {
+  const { kube, namespace } = context;
+  await removeWorkerRows(context);
+  await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
+    ...wait,
+    description: 'the bench workers to be removed',
+  });
 }
 
 /** Milliseconds from a job entering an idle endpoint's queue to its worker pod existing in the cluster. */
@@ -159,12 +164,7 @@ export async function autoscalerReaction(context: BenchContext, samples: number)
     );
     latencies.push(performance.now() - began);
     await engine.cancel(endpointId, job.id).catch(() => undefined);
-    await removeWorkerRows(context);
-    await pollUntil(async () => (await kube.core.listNamespacedPod({ namespace })).items.length === 0 || undefined, {
-      timeoutMs: 60_000,
-      intervalMs: 50,
-      description: 'the worker to go',
-    });
+    await removeWorkers(context, { timeoutMs: 60_000, intervalMs: 50 });
   }
   return latencies.sort((a, b) => a - b);
 }
