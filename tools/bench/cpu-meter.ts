@@ -1,6 +1,6 @@
 // CPU spent by each party of a benchmark phase (this process, the job-router process, Redis): on a shared machine
 // wall-clock throughput is noisy, CPU per operation is not, and it shows where the time goes.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Redis } from '@runplane/queue';
 
@@ -15,9 +15,34 @@ export interface CpuSpent {
 
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime of a process in ms (Linux /proc); 0 where /proc is unavailable. */
+/**
+ * CPU ms of a process (Linux /proc): the time its threads have run, in ns (`/proc/<pid>/task/<tid>/schedstat`), so a
+ * phase of a few ms reads true; else utime + stime, in 10 ms ticks; 0 where /proc is unavailable.
+ */
 export function processCpuMs(pid: number | undefined): number {
   if (pid === undefined) return 0;
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return ticksCpuMs(pid);
+  }
+  let ns = 0;
+  for (const thread of threads) ns += threadCpuNs(pid, thread);
+  return ns / 1e6;
+}
+
+/** The ns a thread has run (first field of its schedstat); 0 for a thread that has just ended. */
+function threadCpuNs(pid: number, thread: string): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return 0;
+  }
+}
+
+/** utime + stime of a process in ms, in 10 ms ticks; 0 where /proc is unavailable. */
+function ticksCpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

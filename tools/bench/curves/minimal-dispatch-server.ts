@@ -5,8 +5,8 @@
 import { createFastify } from '@runplane/http';
 import { createRedis } from '@runplane/queue';
 
-/** How long a take stays parked before it ends empty (204) and its client takes again. */
-const WAIT_MS = 30_000;
+/** How long a take stays parked before it ends empty (204) and its client takes again (the job-router's default). */
+const WAIT_MS = Number(process.env.MINIMAL_TAKE_WAIT_MS ?? 30_000);
 
 interface ParkedTake {
   answer(job: Record<string, unknown> | undefined): void;

@@ -16,16 +16,18 @@ export interface Takers {
 /** A running minimal dispatch server. */
 export interface MinimalDispatch {
   base: string;
+  /** The server's process. */
+  pid: number;
   channel: string;
   close(): Promise<void>;
 }
 
-/** Starts minimal-dispatch-server.ts as its own process, subscribed to a channel of its own. */
-export async function startMinimalDispatch(redisUrl: string): Promise<MinimalDispatch> {
+/** Starts minimal-dispatch-server.ts as its own process, subscribed to a channel of its own, takes parked `waitMs`. */
+export async function startMinimalDispatch(redisUrl: string, waitMs: number): Promise<MinimalDispatch> {
   const channel = `bench:minimal-dispatch:${randomUUID()}`;
-  const env = { REDIS_URL: redisUrl, MINIMAL_CHANNEL: channel };
+  const env = { REDIS_URL: redisUrl, MINIMAL_CHANNEL: channel, MINIMAL_TAKE_WAIT_MS: String(waitMs) };
   const server = await startServer('tools/bench/curves/minimal-dispatch-server.ts', env);
-  return { base: server.base, channel, close: server.close };
+  return { base: server.base, pid: server.pid, channel, close: server.close };
 }
 
 /** `count` clients, each looping a GET /take on the minimal server. */

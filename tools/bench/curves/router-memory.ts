@@ -11,19 +11,18 @@ const READINGS = 5;
 const memoryFile = (): string => join(tmpdir(), `runplane-bench-router-memory-${process.pid}.json`);
 
 /**
- * NODE_OPTIONS and the reading file for a job-router process that reports its memory: set them in this process's
- * environment before starting the router (a child inherits them), and restore them after with the returned function.
+ * NODE_OPTIONS and the reading file for a job-router process that reports its memory, and `settings` of its own: set
+ * them in this process's environment before starting the router (a child inherits them), and restore them after with
+ * the returned function.
  */
-export function routerMemoryEnv(): () => void {
-  const saved = { options: process.env['NODE_OPTIONS'], file: process.env['BENCH_MEMORY_FILE'] };
+export function routerMemoryEnv(settings: Record<string, string> = {}): () => void {
   const hook = join(__dirname, 'router-memory-hook.ts');
-  process.env['NODE_OPTIONS'] = `${saved.options ?? ''} --expose-gc -r @swc-node/register -r ${hook}`.trim();
-  process.env['BENCH_MEMORY_FILE'] = memoryFile();
+  const options = `${process.env['NODE_OPTIONS'] ?? ''} --expose-gc -r @swc-node/register -r ${hook}`.trim();
+  const values: Record<string, string> = { ...settings, NODE_OPTIONS: options, BENCH_MEMORY_FILE: memoryFile() };
+  const saved = Object.keys(values).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, values);
   return () => {
-    for (const [name, value] of [
-      ['NODE_OPTIONS', saved.options],
-      ['BENCH_MEMORY_FILE', saved.file],
-    ] as const) {
+    for (const [name, value] of saved) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }

@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { resolveJobPolicy } from '@runplane/jobs';
 import { createRedis, type Redis } from '@runplane/queue';
-import { ms, percentilesOf } from '../results';
-import { call, INPUT, type JobsBenchOptions, type Router, startRouter } from '../jobs/router';
+import { call, type JobsBenchOptions, type Router, startRouter } from '../jobs/router';
 import type { Curve, Point } from './curve';
+import { timerWakeCurve } from './dispatch-cpu';
+import { dispatchOnce, type Floor, measureDispatch, submitOne } from './dispatch-samples';
 import {
   type MinimalDispatch,
   minimalSubmit,
@@ -19,10 +19,12 @@ import {
 import { routerMemory, routerMemoryEnv } from './router-memory';
 import { scriptCostCurves } from './script-cost';
 
-const SAMPLES = 50;
 const SETTLE_MS = 2000;
-/** RunPod's default job policy, as a /run without `policy` gets it. */
-const POLICY = resolveJobPolicy(undefined);
+/**
+ * How long takes wait, on both sides (the most the job-router allows): none ends and parks again while a size is
+ * measured, which would count its CPU against the dispatches.
+ */
+const TAKE_WAIT_MS = 85_000;
 
 /** Resident set of process `pid` in bytes. */
 function rss(pid: number): number {
@@ -65,76 +67,6 @@ async function parkTakers(router: Router, endpointId: string, count: number): Pr
   };
 }
 
-/** Queues one job through the router's own engine, as another job-router replica would. */
-async function submitOne(router: Router, endpointId: string): Promise<void> {
-  await router.engine.submit({
-    endpointId,
-    accountId: router.accountId,
-    input: INPUT,
-    extra: {},
-    policy: POLICY,
-    sync: false,
-  });
-}
-
-const p50 = (samples: number[]): number => percentilesOf(samples.sort((a, b) => a - b)).p50;
-
-/** The dispatch floor of one size: the minimal dispatch server, its takes parked, and a Redis client to submit with. */
-interface Floor {
-  server: MinimalDispatch;
-  takers: Takers;
-  redis: Redis;
-}
-
-/** The p50s of one set of dispatch samples (see {@link dispatchP50}). */
-interface DispatchP50s {
-  /** Submit -> a parked take answers, after 10 ms of quiet each. */
-  dispatch: number;
-  /** The floor's dispatch (minimal-dispatch.ts) after the same quiet, its samples alternating with those. */
-  floor: number;
-  /** The same as dispatch, after 1 ms of quiet each: the processes on the path have not gone idle. */
-  busy: number;
-  /** Of the 10 ms samples, the submit's own round trip (its script's answer to the benchmark process). */
-  submit: number;
-  /** A Redis PING's round trip after the same 10 ms of quiet, between those samples: one bare hop. */
-  ping: number;
-}
-
-/** One dispatch (`submit` -> a parked take answers) after `quietMs`: its latency and its submit's, in ms. */
-async function dispatchOnce(submit: () => Promise<void>, takers: Takers, quietMs: number) {
-  await sleep(quietMs);
-  const arrived = takers.next();
-  const start = process.hrtime.bigint();
-  await submit();
-  const submitted = ms(start);
-  await arrived;
-  return { dispatch: ms(start), submit: submitted };
-}
-
-/**
- * Dispatch latencies, `SAMPLES` jobs one at a time after 10 ms of quiet (the target's), each followed by one of the
- * floor's after the same quiet and preceded by a Redis PING; then `SAMPLES` after 1 ms of quiet. On a VM, an idle
- * process's wake-up is much of the difference.
- */
-async function dispatchP50(router: Router, endpointId: string, takers: Takers, floor: Floor): Promise<DispatchP50s> {
-  const samples: Record<keyof DispatchP50s, number[]> = { dispatch: [], floor: [], busy: [], submit: [], ping: [] };
-  const submitted = () => submitOne(router, endpointId);
-  const floorSubmitted = () => minimalSubmit(floor.redis, floor.server);
-  for (let i = 0; i < SAMPLES; i += 1) {
-    await sleep(10);
-    const pinged = process.hrtime.bigint();
-    await floor.redis.ping();
-    samples.ping.push(ms(pinged));
-    const sample = await dispatchOnce(submitted, takers, 10);
-    samples.dispatch.push(sample.dispatch);
-    samples.submit.push(sample.submit);
-    samples.floor.push((await dispatchOnce(floorSubmitted, floor.takers, 10)).dispatch);
-  }
-  for (let i = 0; i < SAMPLES; i += 1) samples.busy.push((await dispatchOnce(submitted, takers, 1)).dispatch);
-  const medians = Object.entries(samples).map(([key, values]) => [key, p50(values)]);
-  return Object.fromEntries(medians) as unknown as DispatchP50s;
-}
-
 interface Measured {
   memory: Point;
   resident: Point;
@@ -143,6 +75,8 @@ interface Measured {
   busy: Point;
   submit: Point;
   ping: Point;
+  cpu: Point;
+  floorCpu: Point;
 }
 
 /** Rounds of {@link warmUp}: V8 compiles the path's optimized code over more than one. */
@@ -191,7 +125,8 @@ async function measureSize(router: Router, size: number, floorParts: Omit<Floor,
     const memory = { n: size, cost: (after - before) / size / 1024 };
     const resident = { n: size, cost: (residentAfter - residentBefore) / size / 1024 };
     const floor = await parkFloor(floorParts.server, floorParts.redis, size);
-    const latency = await dispatchP50(router, endpointId, takers, floor).finally(() => floor.takers.stop());
+    const parked = { router, endpointId, takers, floor, size };
+    const { latency, cpu } = await measureDispatch(parked).finally(() => floor.takers.stop());
     const point = (cost: number): Point => ({ n: size, cost });
     return {
       memory,
@@ -201,6 +136,8 @@ async function measureSize(router: Router, size: number, floorParts: Omit<Floor,
       busy: point(latency.busy),
       submit: point(latency.submit),
       ping: point(latency.ping),
+      cpu: point(cpu.runplane.total),
+      floorCpu: point(cpu.floor.total),
     };
   } finally {
     await takers.stop();
@@ -232,7 +169,7 @@ function curvesOf(series: Series): Curve[] {
       pass: last <= 2,
     },
     // Where a dispatch's time goes on this machine: the floor's dispatch (the same hops with no Runplane code) after
-    // the same quiet, the same dispatch with the path's processes not idle, one hop of it, and a bare round trip.
+    // the same quiet, and what splits it (splitCurves).
     {
       name: 'floor dispatch p50 (bare Fastify takes, one script publishing the job) after 10 ms of quiet',
       ...latency,
@@ -244,23 +181,54 @@ function curvesOf(series: Series): Curve[] {
       unit: 'x',
       points: series.dispatch.map((point, i) => ({ n: point.n, cost: point.cost / (series.floor[i]?.cost ?? NaN) })),
     },
+    ...splitCurves(series),
+  ];
+}
+
+/**
+ * What splits a dispatch's latency on this machine: the same dispatch with the path's processes not idle, one hop of
+ * it, a bare round trip, and the CPU a dispatch costs every process, with what follows it (the worker's next take;
+ * Runplane's job-done); and (timerWakeCurve) the CPU a process pays to wake from the quiet before it runs its own work.
+ */
+function splitCurves(series: Series): Curve[] {
+  const latency = { nLabel: 'parked takes', unit: 'ms' };
+  const perDispatch = { nLabel: 'parked takes', unit: 'µs' };
+  return [
     { name: 'dispatch p50 after 1 ms of quiet', ...latency, points: series.busy },
     { name: "dispatch p50's submit alone (its script's answer)", ...latency, points: series.submit },
     { name: 'Redis PING p50 after 10 ms of quiet, between the dispatches', ...latency, points: series.ping },
+    { name: 'CPU per dispatch after 10 ms of quiet, all processes', ...perDispatch, points: series.cpu },
+    {
+      name: "the floor's CPU per dispatch after 10 ms of quiet, all processes",
+      ...perDispatch,
+      points: series.floorCpu,
+    },
   ];
 }
 
 /** The workers curves at sizes scaled by `factor` (1 = 100, 1,000 and 5,000 parked takes). */
 export async function workersCurves(options: JobsBenchOptions, factor: number): Promise<Curve[]> {
   const sizes = [100, 1000, 5000].map((size) => Math.max(1, Math.round(size * factor)));
-  const restoreEnv = routerMemoryEnv();
+  const restoreEnv = routerMemoryEnv({ JOB_TAKE_WAIT_MS: String(TAKE_WAIT_MS) });
   const router = await startRouter(options).finally(restoreEnv);
-  const server = await startMinimalDispatch(router.config.REDIS_URL).catch(async (error: unknown) => {
+  const server = await startMinimalDispatch(router.config.REDIS_URL, TAKE_WAIT_MS).catch(async (error: unknown) => {
     await router.close();
     throw error;
   });
   const redis = createRedis(router.config.REDIS_URL);
-  const series: Series = { memory: [], resident: [], dispatch: [], floor: [], busy: [], submit: [], ping: [] };
+  // Before any take is parked: a process that holds thousands pays for their timeouts and new takes meanwhile.
+  const wakes = await timerWakeCurve();
+  const series: Series = {
+    memory: [],
+    resident: [],
+    dispatch: [],
+    floor: [],
+    busy: [],
+    submit: [],
+    ping: [],
+    cpu: [],
+    floorCpu: [],
+  };
   try {
     for (const size of sizes) {
       const measured = await measureSize(router, size, { server, redis });
@@ -271,5 +239,5 @@ export async function workersCurves(options: JobsBenchOptions, factor: number): 
     await Promise.all([server.close(), router.close()]);
   }
   // Where the submission's share of a dispatch goes in Redis, measured with nothing else running scripts.
-  return [...curvesOf(series), ...(await scriptCostCurves(router.config.REDIS_URL))];
+  return [...curvesOf(series), wakes, ...(await scriptCostCurves(router.config.REDIS_URL))];
 }
