@@ -1,6 +1,6 @@
 // The workers curve's CPU per dispatch: jobs one at a time through Runplane or through the floor, each after the
 // dispatch p50's quiet, and the CPU every process spent meanwhile, less what the same processes spend over an idle wait
-// as long (timers, heartbeats). With a dispatch's latency, it splits that latency into work and waiting.
+// as long (timers, heartbeats); and the CPU a bare timer's wake-up costs after the same quiet.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from '@runplane/queue';
 import { measureCpu } from '../cpu-meter';

@@ -34,6 +34,12 @@ export interface Floor {
   redis: Redis;
 }
 
+/** One job submitted through Runplane (as another job-router replica) and one through the floor. */
+interface Submits {
+  submitted: () => Promise<void>;
+  floorSubmitted: () => Promise<void>;
+}
+
 /** The p50s of one set of dispatch samples (see {@link dispatchP50}). */
 interface DispatchP50s {
   /** Submit -> a parked take answers, after 10 ms of quiet each. */
@@ -64,10 +70,12 @@ export async function dispatchOnce(submit: () => Promise<void>, takers: Takers, 
  * floor's after the same quiet and preceded by a Redis PING; then `SAMPLES` after 1 ms of quiet. On a VM, an idle
  * process's wake-up is much of the difference.
  */
-async function dispatchP50(router: Router, endpointId: string, takers: Takers, floor: Floor): Promise<DispatchP50s> {
+async function dispatchP50(
+  takers: Takers,
+  floor: Floor,
+  { submitted, floorSubmitted }: Submits,
+): Promise<DispatchP50s> {
   const samples: Record<keyof DispatchP50s, number[]> = { dispatch: [], floor: [], busy: [], submit: [], ping: [] };
-  const submitted = () => submitOne(router, endpointId);
-  const floorSubmitted = () => minimalSubmit(floor.redis, floor.server);
   for (let i = 0; i < SAMPLES; i += 1) {
     await sleep(10);
     const pinged = process.hrtime.bigint();
@@ -90,10 +98,9 @@ interface DispatchCpus {
 }
 
 /** The CPU each process spends per dispatch, through Runplane and through the floor, after 10 ms of quiet each. */
-async function dispatchCpus(router: Router, endpointId: string, takers: Takers, floor: Floor): Promise<DispatchCpus> {
-  const submitted = () => submitOne(router, endpointId);
-  const floorSubmitted = () => minimalSubmit(floor.redis, floor.server);
-  const runplane = await cpuPerDispatch(floor.redis, router.pid, () => dispatchOnce(submitted, takers, 10));
+async function dispatchCpus(routerPid: number, takers: Takers, floor: Floor, submits: Submits): Promise<DispatchCpus> {
+  const { submitted, floorSubmitted } = submits;
+  const runplane = await cpuPerDispatch(floor.redis, routerPid, () => dispatchOnce(submitted, takers, 10));
   const floorCpu = await cpuPerDispatch(floor.redis, floor.server.pid, () =>
     dispatchOnce(floorSubmitted, floor.takers, 10),
   );
@@ -112,8 +119,12 @@ export interface ParkedSides {
 /** The dispatch p50s, then the CPU per dispatch (also printed by process), of one size. */
 export async function measureDispatch(sides: ParkedSides): Promise<{ latency: DispatchP50s; cpu: DispatchCpus }> {
   const { router, endpointId, takers, floor } = sides;
-  const latency = await dispatchP50(router, endpointId, takers, floor);
-  const cpu = await dispatchCpus(router, endpointId, takers, floor);
+  const submits = {
+    submitted: () => submitOne(router, endpointId),
+    floorSubmitted: () => minimalSubmit(floor.redis, floor.server),
+  };
+  const latency = await dispatchP50(takers, floor, submits);
+  const cpu = await dispatchCpus(router.pid, takers, floor, submits);
   const described = `Runplane ${describeDispatchCpu(cpu.runplane)}; floor ${describeDispatchCpu(cpu.floor)}`;
   console.log(`CPU per dispatch at ${sides.size} takes: ${described}`);
   return { latency, cpu };
