@@ -3,7 +3,14 @@ import { HAND_OFF_MAX_CHARS } from './dispatch';
 import { SCRIPTS } from './engine-scripts';
 import { parseTakerEntry } from './protocol';
 import { RedisJobEngine } from './redis-job-engine';
-import { parkedOn, submission, twoReplicas, type EngineFixture, type WakeRecorder } from './__fixtures__/engine';
+import {
+  originOf,
+  parkedOn,
+  submission,
+  twoReplicas,
+  type EngineFixture,
+  type WakeRecorder,
+} from './__fixtures__/engine';
 
 /**
  * How a queued job reaches a parked take: handed over by the replica that queued it, or claimed by id by a taker of
@@ -16,12 +23,12 @@ describe('RedisJobEngine: dispatch to parked takes', () => {
   let n = 0;
   const endpoint = () => `ep${++n}`;
 
-  /** Messages published on the wake channel since the test began. */
+  /** Messages published on the wake channel and the replicas' hand-off channels since the test began. */
   let wakes: WakeRecorder;
   const published = () => wakes.messages();
   const takersKey = (endpointId: string) => f.keys.endpoint(endpointId, 'takers');
   const takers = (endpointId: string) => f.redis.lrange(takersKey(endpointId), 0, -1);
-  const otherOrigin = () => (other as unknown as { wakeups: { origin: string } }).wakeups.origin;
+  const otherOrigin = () => originOf(other);
   /** Whether the job is in its endpoint's queue. */
   const isQueued = async (endpointId: string, jobId: string) => (await f.queued(endpointId)).includes(jobId);
 

@@ -9,7 +9,7 @@ import { ADMISSION_ARGC, ADMIT_STEP } from './admission';
 import { JOB_EVENTS_MAX_LEN } from './events';
 import { NO_EXTRA } from './job-store';
 import { JOB_POLICY_LIMITS, RESULT_RETENTION } from './policy';
-import { FINISHED_FIELD, LUA_FINISHED, LUA_KEYS, LUA_TAKERS, LUA_WAKES } from './protocol';
+import { FINISHED_FIELD, LUA_FINISHED, LUA_HAND_OFF, LUA_KEYS, LUA_TAKERS, LUA_WAKES } from './protocol';
 
 /**
  * What every script starts with: the key base, key and message builders, events, wakes and terminal steps. A final
@@ -23,7 +23,7 @@ local function emit(kind, ep, ...)
   redis.call('XADD', gkey('events'), 'MAXLEN', '~', '${JOB_EVENTS_MAX_LEN}', '*', 'type', kind, 'endpointId', ep, ...)
 end
 local function wake(message) redis.call('PUBLISH', gkey('wake'), message) end
--- A job's change is published when a caller may wait for it: always for a /runsync job (sync '1'), for any other
+${LUA_HAND_OFF}-- A job's change is published when a caller may wait for it: always for a /runsync job (sync '1'), for any other
 -- while some caller of the endpoint waits (<ep>:watched, set by the engine before it parks).
 local function jobChanged(ep, id, sync)
   if sync == '1' or redis.call('EXISTS', ekey(ep, 'watched')) == 1 then wake(jobChangedWake(ep, id)) end
@@ -139,7 +139,7 @@ export const SUBMIT_HELPERS = `${PRELUDE}${CLAIM_STEP}${ADMIT_STEP}`;
  * traceparent}, or 'retired' (the job is queued) when the worker was retired. With handOff, the job goes to the oldest take registered in
  * `<ep>:takers` (TakerEntry, see protocol/takers.ts and dispatch.ts) that has not expired and whose
  * worker is not retired: it is claimed for it here and a hand-off wake (HandOffWake, with the job's input and extra)
- * is published for the take's replica instead of the queued-job wake. The queued-job wake is published only while a
+ * is published on the take's replica's own channel (LUA_HAND_OFF) instead of the queued-job wake. The queued-job wake is published only while a
  * take is registered (TAKE registers one atomically with finding the queue empty, so no other take can be waiting
  * for the job). Returns 0 (the id exists), 1 (queued) or 2 (handed to a registered take).
  */
@@ -180,7 +180,7 @@ if handOff == '1' then
     local origin, takeId, expiresAt, wid = parseTaker(entry)
     if origin and tonumber(expiresAt) > now and redis.call('EXISTS', retiredkey(ep, wid)) == 0 then
       local job = claim(ep, id, wid, now, true)
-      wake(handOffWake(origin, takeId, ep, id, wid, job[1], job[2], job[3]))
+      publishHandOff(origin, handOffWake(origin, takeId, ep, id, wid, job[1], job[2], job[3]))
       return 2
     end
   end

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '@runplane/queue';
-import { channelOf, encodeWake, type HandOffWake, isTakersChannel, parseWake } from './protocol';
+import { channelOf, encodeWake, handOffChannel, type HandOffWake, isTakersChannel, parseWake } from './protocol';
 
 interface Waiter {
   wake: (news?: unknown) => void;
@@ -57,7 +57,8 @@ export interface ParkOptions<T> {
  * Long-poll wake-ups over Redis pub/sub, so every job-router replica hears them. Callers park on the channels of
  * `PARKING` (protocol/channels.ts); the messages (`WakeMessage`, protocol/wake-messages.ts, published by the Lua
  * scripts and the engine) each wake the channel `channelOf` names, except a hand-off, which goes to the take it names
- * (see {@link onHandOff}).
+ * (see {@link onHandOff}). A hand-off is published on its take's replica's own channel (`handOffChannel`), which this
+ * replica hears beside the shared one.
  *
  * The replica that caused a change also wakes its own callers at once ({@link notify}), without waiting for the
  * message's round trip through Redis. A queued-job wake it publishes carries its origin and the job's id: its own copy
@@ -79,8 +80,9 @@ export class Wakeups {
     this.subscriber = redis.duplicate();
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('message', (_channel: string, message: string) => this.received(message));
-    // A subscription cut short by close() must not fail the parked calls: they just end.
-    this.ready = this.subscriber.subscribe(channel).catch(() => undefined);
+    // A subscription cut short by close() must not fail the parked calls: they just end. A hand-off is taken from
+    // either channel: replicas of an earlier release publish every one on the shared channel.
+    this.ready = this.subscriber.subscribe(channel, handOffChannel(channel, this.origin)).catch(() => undefined);
   }
 
   /** Runs `attempt` now, then again each time the channel is woken, until it yields a value or the wait ends. */

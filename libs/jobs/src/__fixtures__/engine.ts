@@ -1,7 +1,7 @@
 import { bullPrefix, closeRedis, createRedis, type Redis } from '@runplane/queue';
 import { cleanupRedisPrefix, FakeClock, pollUntil, TEST_REDIS_URL, testRedisPrefix } from '@runplane/testing';
 import type { JobSubmission } from '../engine';
-import { encodeWake, JobKeys } from '../protocol';
+import { encodeWake, handOffChannel, JobKeys } from '../protocol';
 import type { RedisJobEngineOptions } from '../engine-options';
 import { RedisJobEngine } from '../redis-job-engine';
 
@@ -75,33 +75,44 @@ export function parkedOn(engine: RedisJobEngine, count: number): Promise<unknown
   return pollUntil(() => engine.parked() === count, { intervalMs: 1 });
 }
 
-/** The messages published on an engine's wake channel, heard as another replica hears them. */
+/** The messages published on an engine's wake channel and its replicas' hand-off channels, heard by a listener. */
 export interface WakeRecorder {
-  /** Messages heard since the recorder started or was last cleared, in order. */
-  readonly messages: () => string[];
+  /** Messages heard since the recorder started or was last cleared, in order; only those on `channel` when given. */
+  readonly messages: (channel?: string) => string[];
   clear(): void;
   /** The messages heard so far, once a marker published after them came back: none is still on its way. */
   settled(): Promise<string[]>;
   close(): void;
 }
 
-/** Starts hearing `f`'s wake channel; resolves once subscribed. */
-export async function recordWakes(f: EngineFixture): Promise<WakeRecorder> {
-  let heard: string[] = [];
+/** A replica's origin (its Wakeups' tag), for hearing its hand-off channel. */
+export function originOf(engine: RedisJobEngine): string {
+  return (engine as unknown as { wakeups: { origin: string } }).wakeups.origin;
+}
+
+/**
+ * Starts hearing `f`'s wake channel and the hand-off channels (handOffChannel) of the replicas `engines` (a
+ * pattern would hear every replica's, and so hear the hand-offs no one else hears); resolves once subscribed.
+ */
+export async function recordWakes(f: EngineFixture, engines: RedisJobEngine[]): Promise<WakeRecorder> {
+  let heard: { channel: string; message: string }[] = [];
   let markers = 0;
   const listener = f.redis.duplicate();
-  listener.on('message', (_channel: string, message: string) => heard.push(message));
-  await listener.subscribe(f.keys.wakeChannel);
+  listener.on('message', (channel: string, message: string) => heard.push({ channel, message }));
+  const handOffChannels = engines.map((engine) => handOffChannel(f.keys.wakeChannel, originOf(engine)));
+  await listener.subscribe(f.keys.wakeChannel, ...handOffChannels);
+  const messages = (channel?: string) =>
+    heard.filter((one) => channel === undefined || one.channel === channel).map((one) => one.message);
   return {
-    messages: () => heard,
+    messages,
     clear: () => {
       heard = [];
     },
     async settled() {
       const marker = `x|marker-${++markers}`;
       await f.redis.publish(f.keys.wakeChannel, marker);
-      await pollUntil(async () => heard.includes(marker), { description: 'the marker to arrive' });
-      return heard.filter((message) => !message.startsWith('x|marker-'));
+      await pollUntil(async () => messages().includes(marker), { description: 'the marker to arrive' });
+      return messages().filter((message) => !message.startsWith('x|marker-'));
     },
     close: () => listener.disconnect(),
   };
@@ -112,7 +123,7 @@ export interface TwoReplicas {
   f: EngineFixture;
   /** A second replica on the same keys. */
   other: RedisJobEngine;
-  /** The wake channel, cleared before each test. */
+  /** The wake channel and both replicas' hand-off channels, cleared before each test. */
   wakes: WakeRecorder;
 }
 
@@ -126,7 +137,7 @@ export function twoReplicas(label: string): TwoReplicas {
   beforeAll(async () => {
     parts.f = startEngine(label);
     parts.other = parts.f.replica();
-    parts.wakes = await recordWakes(parts.f);
+    parts.wakes = await recordWakes(parts.f, [parts.f.engine, parts.other]);
   });
   beforeEach(() => parts.wakes.clear());
   afterEach(() => expect(parts.f.errors).toEqual([]));

@@ -32,3 +32,26 @@ export function channelOf(message: WakeMessage): string | undefined {
       return undefined;
   }
 }
+
+/** Between the wake channel and a replica's origin in that replica's own hand-off channel. */
+const HAND_OFF_CHANNEL_SEPARATOR = ':';
+
+/**
+ * The channel a replica (its Wakeups' `origin`) hears the hand-offs to its own takes on, beside the shared wake
+ * channel: a hand-off carries a whole job, and goes to its take's replica alone. A replica of an earlier release does
+ * not hear its own channel; a hand-off no one heard there is published on the shared channel (see LUA_HAND_OFF).
+ */
+export function handOffChannel(wakeChannel: string, origin: string): string {
+  return `${wakeChannel}${HAND_OFF_CHANNEL_SEPARATOR}${origin}`;
+}
+
+/**
+ * Lua `publishHandOff(origin, message)`: publishes a hand-off on its take's replica's own channel ({@link handOffChannel}),
+ * or, when no one heard it there, on the shared wake channel (`wake`, defined by the script's prelude before it).
+ */
+export const LUA_HAND_OFF = `
+local function publishHandOff(origin, message)
+  local heard = redis.call('PUBLISH', gkey('wake') .. '${HAND_OFF_CHANNEL_SEPARATOR}' .. origin, message)
+  if heard == 0 then wake(message) end
+end
+`;

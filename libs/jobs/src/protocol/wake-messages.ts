@@ -1,5 +1,6 @@
 /**
- * Every message published on the engine's wake channel (`<base>wake`, Redis pub/sub), with its encoder and parser.
+ * Every message published on the engine's wake channel (`<base>wake`, Redis pub/sub), with its encoder and parser; a
+ * hand-off goes on its take's replica's own channel instead (`<base>wake:<origin>`, see handOffChannel).
  * Fields are separated by `|`; the last field of the first line takes the rest of it (worker ids may hold `|`):
  * - `t|<ep>|<origin>|<jobId>` ({@link QueuedWake}): a job of the endpoint was queued; `jobId` may be absent.
  * - `j|<ep>|<jobId>` ({@link JobChangedWake}): a job changed (finished, progressed, streamed, expired).
