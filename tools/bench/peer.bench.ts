@@ -18,7 +18,7 @@ export interface PeerBenchOptions extends JobsBenchOptions {
 }
 
 const WORKERS = 50;
-/** The Temporal units one Runplane job is compared with (see README "Benchmarks"). */
+/** The Temporal units one Runplane job is compared with (see docs/benchmarks.md, "A peer: Temporal"). */
 const UNITS = { activity: 'workflow + 1 activity', workflow: 'workflow alone' } as const;
 type Unit = keyof typeof UNITS;
 

@@ -24,7 +24,7 @@ export interface EngineConnections {
  * Both connections write the commands of one event-loop turn with one socket write (`coalesceWrites`), and neither is
  * auto-pipelined: ioredis sends a connection's next auto-pipeline only once the one before it has been answered, so
  * Node and Redis take turns instead of working at once (under `/run` load the job-router idled a quarter of the time;
- * see the README's benchmark rounds).
+ * see docs/benchmarks.md).
  */
 
 /** Opens the connection BullMQ's queues and the engine's queue-ordered commands share (see {@link EngineConnections}). */
