@@ -1,14 +1,6 @@
 import { SCRIPTS } from './engine-scripts';
 import { encodeWake, handOffChannel, parseTakerEntry } from './protocol';
-import type { RedisJobEngine } from './redis-job-engine';
-import {
-  originOf,
-  parkedOn,
-  submission,
-  twoReplicas,
-  type EngineFixture,
-  type WakeRecorder,
-} from './__fixtures__/engine';
+import { originOf, parkedOn, submission, twoReplicas } from './__fixtures__/engine';
 
 /**
  * Where a hand-off travels (see handOffChannel): on its take's replica's own channel, heard by that replica alone;
@@ -16,20 +8,14 @@ import {
  * directions. Two engines on one prefix play two job-router replicas.
  */
 describe('RedisJobEngine: hand-off channels', () => {
-  let f: EngineFixture;
-  let other: RedisJobEngine;
-  let wakes: WakeRecorder;
+  const replicas = twoReplicas('jobs-hand-off-channels');
   let n = 0;
   const endpoint = () => `ep${++n}`;
-  const takersKey = (endpointId: string) => f.keys.endpoint(endpointId, 'takers');
+  const takersKey = (endpointId: string) => replicas.f.keys.endpoint(endpointId, 'takers');
   const handOffs = (messages: string[]) => messages.filter((message) => message.startsWith('h|'));
 
-  const replicas = twoReplicas('jobs-hand-off-channels');
-  beforeAll(() => {
-    ({ f, other, wakes } = replicas);
-  });
-
   it("publishes a hand-off on its take's replica's own channel only", async () => {
+    const { f, other, wakes } = replicas;
     const ep = endpoint();
     const take = other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
     await parkedOn(other, 1);
@@ -43,6 +29,7 @@ describe('RedisJobEngine: hand-off channels', () => {
   });
 
   it("publishes a hand-off on the shared channel when no one hears its replica's own (a replica of an earlier release)", async () => {
+    const { f, wakes } = replicas;
     const ep = endpoint();
     // An earlier release's replica registered this take; it hears the shared channel only.
     await f.redis.rpush(takersKey(ep), `earlier-release|its-take|${f.clock.now() + 60_000}|w1`);
@@ -58,6 +45,7 @@ describe('RedisJobEngine: hand-off channels', () => {
   });
 
   it("answers a take from a hand-off published on the shared channel (an earlier release's submission)", async () => {
+    const { f, other } = replicas;
     const ep = endpoint();
     const take = other.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
     await parkedOn(other, 1);
