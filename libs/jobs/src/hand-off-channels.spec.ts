@@ -28,19 +28,22 @@ describe('RedisJobEngine: hand-off channels', () => {
     expect(wakes.messages(handOffChannel(f.keys.wakeChannel, originOf(f.engine)))).toEqual([]);
   });
 
-  it("publishes a hand-off on the shared channel when no one hears its replica's own (a replica of an earlier release)", async () => {
+  it("publishes a hand-off on the shared channel when its replica hears no channel of its own (an earlier release's)", async () => {
     const { f, wakes } = replicas;
     const ep = endpoint();
-    // An earlier release's replica registered this take; it hears the shared channel only.
+    // An earlier release's replica registered this take; it hears the shared channel only. A pattern subscription that
+    // matches its own channel (an operator's `psubscribe` while the release rolls) does not count as hearing it.
     await f.redis.rpush(takersKey(ep), `earlier-release|its-take|${f.clock.now() + 60_000}|w1`);
+    const operator = f.redis.duplicate();
+    await operator.psubscribe(`${f.keys.wakeChannel}*`);
     wakes.clear();
-    const run = await f.engine.submit(submission(ep));
+    const run = await f.engine.submit(submission(ep)).finally(() => operator.disconnect());
     expect(await f.engine.get(ep, run.id)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w1' });
     const heard = (await wakes.settled()).filter((message) => message.startsWith('h|'));
     expect(heard).toEqual([
       expect.stringMatching(new RegExp(`^h\\|earlier-release\\|its-take\\|${ep}\\|${run.id}\\|w1\n`)),
     ]);
-    // Heard on the shared channel: no one heard it on the replica's own.
+    // Heard on the shared channel.
     expect(wakes.messages(f.keys.wakeChannel)).toEqual([...heard, expect.stringMatching(/^x\|marker-/)]);
   });
 

@@ -39,19 +39,21 @@ const HAND_OFF_CHANNEL_SEPARATOR = ':';
 /**
  * The channel a replica (its Wakeups' `origin`) hears the hand-offs to its own takes on, beside the shared wake
  * channel: a hand-off carries a whole job, and goes to its take's replica alone. A replica of an earlier release does
- * not hear its own channel; a hand-off no one heard there is published on the shared channel (see LUA_HAND_OFF).
+ * not hear its own channel: a hand-off to its take is published on the shared channel (see LUA_HAND_OFF).
  */
 export function handOffChannel(wakeChannel: string, origin: string): string {
   return `${wakeChannel}${HAND_OFF_CHANNEL_SEPARATOR}${origin}`;
 }
 
 /**
- * Lua `publishHandOff(origin, message)`: publishes a hand-off on its take's replica's own channel ({@link handOffChannel}),
- * or, when no one heard it there, on the shared wake channel (`wake`, defined by the script's prelude before it).
+ * Lua `publishHandOff(origin, message)`: publishes a hand-off on its take's replica's own channel
+ * ({@link handOffChannel}) when that replica subscribes to it, else (a replica of an earlier release) on the shared
+ * wake channel (`wake`, defined by the script's prelude before it). It asks Redis who subscribes to the channel rather than counting who
+ * heard the message: a pattern subscription (a `redis-cli psubscribe` while the release rolls) must not count.
  */
 export const LUA_HAND_OFF = `
 local function publishHandOff(origin, message)
-  local heard = redis.call('PUBLISH', gkey('wake') .. '${HAND_OFF_CHANNEL_SEPARATOR}' .. origin, message)
-  if heard == 0 then wake(message) end
+  local own = gkey('wake') .. '${HAND_OFF_CHANNEL_SEPARATOR}' .. origin
+  if redis.call('PUBSUB', 'NUMSUB', own)[2] > 0 then redis.call('PUBLISH', own, message) else wake(message) end
 end
 `;
