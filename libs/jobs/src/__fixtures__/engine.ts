@@ -90,10 +90,7 @@ export function originOf(engine: RedisJobEngine): string {
   return (engine as unknown as { wakeups: { origin: string } }).wakeups.origin;
 }
 
-/**
- * Starts hearing `f`'s wake channel and the hand-off channels (handOffChannel) of the replicas `engines` (a
- * pattern would hear every replica's, and so hear the hand-offs no one else hears); resolves once subscribed.
- */
+/** Starts hearing `f`'s wake channel and the hand-off channels (handOffChannel) of the replicas `engines`. */
 export async function recordWakes(f: EngineFixture, engines: RedisJobEngine[]): Promise<WakeRecorder> {
   let heard: { channel: string; message: string }[] = [];
   let markers = 0;
