@@ -2,10 +2,11 @@ import { defineLuaScript } from '@runplane/queue';
 import { type Admission, admissionArgv, type RefusedReply } from './admission';
 import * as lua from './lua';
 import * as running from './running-lua';
+import { SUBMIT } from './submit-lua';
 
 /**
  * The engine's Lua scripts, each with its named arguments mapped to ARGV in one place (ARGV[1] is always `base`, the
- * engine's key base). Replies are as each script in lua.ts documents them. Which connection a script runs on is the
+ * engine's key base). Replies are as each script documents them (lua.ts, submit-lua.ts, running-lua.ts, sweep-lua.ts). Which connection a script runs on is the
  * caller's choice: see RedisJobEngineOptions for what each one guarantees.
  */
 
@@ -111,7 +112,7 @@ export const SCRIPTS = {
    * Records and queues a job: 0 (the id exists), 1 (queued) or 2 (handed to a registered take); with `claimFor`, the
    * claim's `[input, extra, traceparent]`, or 'retired'; with an `admission` that refuses it, the refusal.
    */
-  submit: defineLuaScript<SubmitArgs, SubmitReply>(lua.SUBMIT, (a) => ({
+  submit: defineLuaScript<SubmitArgs, SubmitReply>(SUBMIT, (a) => ({
     argv: [
       ...job(a),
       a.now,

@@ -1,7 +1,7 @@
 export * from './engine';
 export { type Admission, COUNT_STEP, type Refusal, SubmissionRefused } from './admission';
 export { RedisJobEngine } from './redis-job-engine';
-export { SUBMIT_HELPERS } from './lua';
+export { SUBMIT_HELPERS } from './submit-lua';
 export type { EngineConnectionOptions, RedisJobEngineOptions, RedisJobEngineTuning } from './engine-options';
 export { createQueueFreeRedis, createQueueOrderedRedis, type EngineConnections } from './connections';
 export * from './protocol';

@@ -5,7 +5,6 @@
  * Each script is called through its wrapper in engine-scripts.ts, which maps named arguments to ARGV.
  */
 
-import { ADMISSION_ARGC, ADMIT_STEP } from './admission';
 import { JOB_EVENTS_MAX_LEN } from './events';
 import { NO_EXTRA } from './job-store';
 import { JOB_POLICY_LIMITS, RESULT_RETENTION } from './policy';
@@ -96,100 +95,33 @@ end
 `;
 
 /**
- * The claim step shared by CLAIM, TAKE and SUBMIT: gives the IN_QUEUE job to a worker; returns {input, extra,
- * traceparent} ('' without one), or nil when the job is not IN_QUEUE. From then on the job has its own member in the
- * expiry index, and is among the endpoint's recent jobs. `fresh` is SUBMIT's: the job it is recording was never
- * put in its queue, so there is nothing to take it out of.
+ * The claim step shared by CLAIM, TAKE and SUBMIT. `started` is what giving a job to a worker adds beside its record:
+ * from then on the job has its own member in the expiry index, and is among the endpoint's recent jobs. `claim` gives
+ * an IN_QUEUE job to a worker; returns {input, extra, traceparent} ('' without one), or nil when the job is not
+ * IN_QUEUE. (SUBMIT records a job it claims at once as IN_PROGRESS from the start: `claimNew`, submit-lua.ts.)
  */
-const CLAIM_STEP = `
-local function claim(ep, id, wid, now, fresh)
+export const CLAIM_STEP = `
+local function started(ep, id, wid, now, timeoutMs, ttlAt, submittedAt)
+  redis.call('SADD', ekey(ep, 'running'), id)
+  redis.call('SADD', wkey(ep, wid), id)
+  redis.call('ZADD', gkey('deadlines'), now + timeoutOf(timeoutMs), member(ep, id))
+  redis.call('ZADD', gkey('expiry'), ttlAtOf(ttlAt, submittedAt), member(ep, id))
+  remember(ep, id, submittedAt)
+  redis.call('ZADD', gkey('workers'), now, member(ep, wid))
+  redis.call('ZADD', ekey(ep, 'workers'), now, wid)
+  emit('job.started', ep, 'jobId', id, 'workerId', wid)
+end
+local function claim(ep, id, wid, now)
   local k = jkey(ep, id)
   local f = redis.call('HMGET', k, 'status', 'executionTimeoutMs', 'input', 'extra', 'traceparent', 'ttlAt',
     'submittedAt', 'lowPriority', 'lastWorkerId')
   if f[1] ~= 'IN_QUEUE' then return nil end
   redis.call('HSET', k, 'status', 'IN_PROGRESS', 'workerId', wid, 'takenAt', now)
   if f[9] then redis.call('HDEL', k, 'lastWorkerId') end
-  if not fresh then unqueue(ep, id, f[8]) end
-  redis.call('SADD', ekey(ep, 'running'), id)
-  redis.call('SADD', wkey(ep, wid), id)
-  redis.call('ZADD', gkey('deadlines'), now + timeoutOf(f[2]), member(ep, id))
-  redis.call('ZADD', gkey('expiry'), ttlAtOf(f[6], f[7]), member(ep, id))
-  remember(ep, id, f[7])
-  redis.call('ZADD', gkey('workers'), now, member(ep, wid))
-  redis.call('ZADD', ekey(ep, 'workers'), now, wid)
-  emit('job.started', ep, 'jobId', id, 'workerId', wid)
+  unqueue(ep, id, f[8])
+  started(ep, id, wid, now, f[2], f[6], f[7])
   return { f[3], f[4] or '${NO_EXTRA}', f[5] or '' }
 end
-`;
-
-/**
- * What SUBMIT defines before its own steps (the prelude, the claim and the admission): Redis runs these definitions on
- * every call. The workers curve measures their cost alone (tools/bench/curves/script-cost.ts).
- */
-export const SUBMIT_HELPERS = `${PRELUDE}${CLAIM_STEP}${ADMIT_STEP}`;
-
-/**
- * Creates the job hash and queues it, unless it claims it at once (a job claimed here never enters its queue): ARGV
- * ep, id, now, ttlAt ('' for the default ttl: the endpoint's queue member in the expiry index stands for the job, see
- * QUEUE_TTL_ID), low(0|1), a queued-job wake to publish ('' for none),
- * handOff (1|0), claimFor (a worker id, '' for none), the submission's Admission (admission.ts; a rate key '' for
- * none), then hash field/value pairs. With an admission, its counters are counted first and a refusal is returned as
- * ADMIT_STEP gives it, nothing recorded. With claimFor (a take parked on the
- * submitting replica), the job is claimed for that worker at once and the reply is the claim's {input, extra,
- * traceparent}, or 'retired' (the job is queued) when the worker was retired. With handOff, the job goes to the oldest take registered in
- * `<ep>:takers` (TakerEntry, see protocol/takers.ts and dispatch.ts) that has not expired and whose
- * worker is not retired: it is claimed for it here and a hand-off wake (HandOffWake, with the job's input and extra)
- * is published on the take's replica's own channel (LUA_HAND_OFF) instead of the queued-job wake. The queued-job wake is published only while a
- * take is registered (TAKE registers one atomically with finding the queue empty, so no other take can be waiting
- * for the job). Returns 0 (the id exists), 1 (queued) or 2 (handed to a registered take).
- */
-export const SUBMIT = `${SUBMIT_HELPERS}
-local ep, id, now, ttlAt, low, announce, handOff = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], ARGV[8]
-local claimFor = ARGV[9]
-local k = jkey(ep, id)
-if redis.call('EXISTS', k) == 1 then return 0 end
-if ARGV[10] ~= '' then
-  local refused = admit(10)
-  if refused then return refused end
-end
-redis.call('HSET', k, unpack(ARGV, ${10 + ADMISSION_ARGC}))
-redis.call('SADD', gkey('endpoints'), ep)
-emit('job.queued', ep, 'jobId', id, 'lowPriority', low)
--- A job claimed here never enters its queue (claim's \`fresh\`); any other is queued before the script returns.
-local function queue()
-  enqueue(ep, id, now)
-  if low == '1' then redis.call('SADD', ekey(ep, 'low'), id) end
-  if ttlAt == '' then redis.call('ZADD', gkey('expiry'), 'NX', ttlAtOf(nil, now), member(ep, QUEUE_TTL))
-  else redis.call('ZADD', gkey('expiry'), ttlAt, member(ep, id)) end
-end
-if claimFor ~= '' then
-  if redis.call('EXISTS', retiredkey(ep, claimFor)) == 1 then
-    queue()
-    return 'retired'
-  end
-  return claim(ep, id, claimFor, now, true)
-end
-if handOff == '1' then
-  while true do
-    local entry = redis.call('LPOP', ekey(ep, 'takers'))
-    -- The list is empty: no take is registered, none to announce the job to.
-    if not entry then
-      queue()
-      return 1
-    end
-    local origin, takeId, expiresAt, wid = parseTaker(entry)
-    if origin and tonumber(expiresAt) > now and redis.call('EXISTS', retiredkey(ep, wid)) == 0 then
-      local job = claim(ep, id, wid, now, true)
-      publishHandOff(origin, handOffWake(origin, takeId, ep, id, wid, job[1], job[2], job[3]))
-      return 2
-    end
-  end
-end
-queue()
--- Only a registered take can be waiting for this job elsewhere: a take registers in the script that finds the queue
--- empty (TAKE), so one that has not registered yet will find the job queued.
-if announce ~= '' and redis.call('EXISTS', ekey(ep, 'takers')) == 1 then wake(announce) end
-return 1
 `;
 
 /**

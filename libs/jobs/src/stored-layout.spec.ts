@@ -108,15 +108,15 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
     expect(await f.engine.get(ep, plain.id)).toMatchObject({ status: 'FAILED', error: 'boom', retries: 1 });
   });
 
-  /** The commands Redis ran while `action` ran (the scripts' own included, seen through MONITOR) that name a key of `keys`. */
-  async function commandsNaming(keys: string[], action: () => Promise<void>): Promise<string[][]> {
+  /** The commands Redis ran while `action` ran (the scripts' own included, seen through MONITOR) with a `named` key. */
+  async function commandsNaming(named: (arg: string) => boolean, action: () => Promise<void>): Promise<string[][]> {
     const monitor = await f.redis.monitor();
     const fence = `${f.prefix}fence:${randomUUID()}`;
     const seen: string[][] = [];
     let fenced = false;
     monitor.on('monitor', (_time: string, args: string[]) => {
       if (args.includes(fence)) fenced = true;
-      else if (args.some((arg) => keys.includes(arg))) seen.push(args);
+      else if (args.some(named)) seen.push(args);
     });
     try {
       await action();
@@ -133,8 +133,9 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
     const ep = 'lay7';
     const lowPolicy = { executionTimeoutMs: 600_000, ttlMs: 86_400_000, lowPriority: true };
     const queueKeys = [f.keys.endpoint(ep, 'queued'), f.keys.endpoint(ep, 'low'), indexMember(ep, QUEUE_TTL_ID)];
+    const aQueueKey = (arg: string) => queueKeys.includes(arg);
     // Without a take, a submission queues its job: the commands are seen.
-    const queuedCommands = await commandsNaming(queueKeys, async () => {
+    const queuedCommands = await commandsNaming(aQueueKey, async () => {
       const queued = await f.engine.submit(submission(ep, { policy: lowPolicy }));
       expect(await f.engine.take({ endpointId: ep, workerId: 'w0', count: 1, waitMs: 0 })).toHaveLength(1);
       await f.engine.complete(ep, 'w0', queued.id, { output: 0 });
@@ -148,7 +149,7 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
     const take = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
     await parkedOn(f.engine, 1);
     let claimed = '';
-    const claimedCommands = await commandsNaming(queueKeys, async () => {
+    const claimedCommands = await commandsNaming(aQueueKey, async () => {
       claimed = (await f.engine.submit(submission(ep, { policy: lowPolicy }))).id;
     });
     expect((await take).map((job) => job.id)).toEqual([claimed]);
@@ -170,6 +171,42 @@ describe('RedisJobEngine: the stored layout of a queued job', () => {
     expect(await f.engine.take({ endpointId: ep, workerId: 'w3', count: 1, waitMs: 0 })).toEqual([
       { id: handed.id, input: { prompt: 'hello' } },
     ]);
+  });
+
+  it('records a job claimed as it is submitted in one write, as a claim from its queue leaves it', async () => {
+    const ep = 'lay8';
+    const policy = { executionTimeoutMs: 5_000, ttlMs: 60_000, lowPriority: false };
+    const job = submission(ep, { extra: { webhookSecret: 's' }, policy });
+    const queued = await f.engine.submit(job);
+    expect(await f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 0 })).toHaveLength(1);
+
+    // With a take parked on this replica, the job is claimed as it is recorded: its record is written once, never read.
+    const take = f.engine.take({ endpointId: ep, workerId: 'w1', count: 1, waitMs: 60_000 });
+    await parkedOn(f.engine, 1);
+    let claimed = '';
+    const jobKeys = f.keys.job(ep, '');
+    const commands = await commandsNaming(
+      (arg) => arg.startsWith(jobKeys),
+      async () => {
+        claimed = (await f.engine.submit(job)).id;
+      },
+    );
+    expect(await take).toEqual([{ id: claimed, input: { prompt: 'hello' }, webhookSecret: 's' }]);
+    expect(commands.map(([command]) => command?.toLowerCase())).toEqual(['exists', 'hset']);
+
+    // The same record, deadline and expiry as the job claimed from its queue: its own policy, not the defaults.
+    const recordOf = (id: string) => f.redis.hgetall(f.keys.job(ep, id));
+    expect(await recordOf(claimed)).toEqual(await recordOf(queued.id));
+    expect(await recordOf(claimed)).toMatchObject({
+      status: 'IN_PROGRESS',
+      workerId: 'w1',
+      executionTimeoutMs: '5000',
+    });
+    const now = f.clock.now();
+    for (const [index, due] of [['deadlines', now + 5_000] as const, ['expiry', now + 60_000] as const]) {
+      const scores = [claimed, queued.id].map((id) => f.redis.zscore(f.keys.global(index), indexMember(ep, id)));
+      expect((await Promise.all(scores)).map(Number)).toEqual([due, due]);
+    }
   });
 
   it('takes, completes and retries a job queued by the previous layout (every field written)', async () => {

@@ -48,8 +48,9 @@ export function handOffChannel(wakeChannel: string, origin: string): string {
 /**
  * Lua `publishHandOff(origin, message)`: publishes a hand-off on its take's replica's own channel
  * ({@link handOffChannel}) when that replica subscribes to it, else (a replica of an earlier release) on the shared
- * wake channel (`wake`, defined by the script's prelude before it). It asks Redis who subscribes to the channel rather than counting who
- * heard the message: a pattern subscription (a `redis-cli psubscribe` while the release rolls) must not count.
+ * wake channel (`wake`, defined by the script's prelude before it). It asks Redis who subscribes to the channel rather
+ * than counting who heard the message: a pattern subscription (a `redis-cli psubscribe` while the release rolls) must
+ * not count.
  */
 export const LUA_HAND_OFF = `
 local function publishHandOff(origin, message)
