@@ -6,8 +6,9 @@ import { SUBMIT } from './submit-lua';
 
 /**
  * The engine's Lua scripts, each with its named arguments mapped to ARGV in one place (ARGV[1] is always `base`, the
- * engine's key base). Replies are as each script documents them (lua.ts, submit-lua.ts, running-lua.ts, sweep-lua.ts). Which connection a script runs on is the
- * caller's choice: see RedisJobEngineOptions for what each one guarantees.
+ * engine's key base). Replies are as each script documents them (lua.ts, submit-lua.ts, running-lua.ts,
+ * sweep-lua.ts). Which connection a script runs on is the caller's choice: see RedisJobEngineOptions for what each one
+ * guarantees.
  */
 
 /** What every script is given: the engine's key base (`JobKeys.base`). */
