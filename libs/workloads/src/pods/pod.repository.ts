@@ -1,4 +1,5 @@
 import type { DbClient, Machine, NetworkVolume, Pod, Prisma, SavingsPlan } from '@runplane/db';
+import { podById, podWithPlans, type PodWithPlansRow } from './pod-statements';
 
 /**
  * A Pod row with the relations its wire form can show: the savings plans always (they price the Pod), the machine and
@@ -50,8 +51,11 @@ const SHOWN = {
   createdAt: true,
 } as const satisfies Prisma.PodSelect;
 
+/** The columns of {@link SHOWN}, as Prisma reads them. */
+type ShownColumns = Prisma.PodGetPayload<{ select: typeof SHOWN }>;
+
 /** A listed Pod: the columns its wire form shows, with the relations of a {@link PodRow}. */
-export type ShownPodRow = Prisma.PodGetPayload<{ select: typeof SHOWN }> & Omit<PodRow, keyof Pod>;
+export type ShownPodRow = ShownColumns & Omit<PodRow, keyof Pod>;
 
 /** The columns a page of v2 Pods shows: those of v1 with the observed phase (v2's status) and global networking. */
 const PAGED = { ...SHOWN, observedPhase: true, globalNetworking: true } as const satisfies Prisma.PodSelect;
@@ -152,15 +156,22 @@ export class PodRepository {
     return this.db.pod.findUnique({ where: { id, accountId } });
   }
 
-  /** The caller's Pod as its v1 answer reads it: the columns of {@link list}, its savings plans and `relations`. */
-  findShown(accountId: string, id: string, relations: PodRelations): Promise<ShownPodRow | null> {
-    const select = { ...SHOWN, savingsPlans: withRelations.savingsPlans, ...relations };
-    return this.db.pod.findUnique({ where: { id, accountId }, select });
+  /**
+   * The caller's Pod as its v1 answer reads it: the columns of {@link list}, its savings plans and `relations`. Without
+   * a machine or network volume, one raw statement (pod-statements.ts).
+   */
+  async findShown(accountId: string, id: string, relations: PodRelations): Promise<ShownPodRow | null> {
+    if (relations.machine || relations.networkVolume) {
+      const select = { ...SHOWN, savingsPlans: withRelations.savingsPlans, ...relations };
+      return this.db.pod.findUnique({ where: { id, accountId }, select });
+    }
+    const rows = await this.db.$queryRaw<PodWithPlansRow<ShownColumns>[]>(podById(SHOWN, { accountId, id }, true));
+    return podWithPlans(rows, SHOWN);
   }
 
-  /** The caller's Pod as its v2 answer reads it: the columns of {@link page}. */
-  findPaged(accountId: string, id: string): Promise<PagedPod | null> {
-    return this.db.pod.findUnique({ where: { id, accountId }, select: PAGED });
+  /** The caller's Pod as its v2 answer reads it: the columns of {@link page}, in one raw statement (pod-statements.ts). */
+  async findPaged(accountId: string, id: string): Promise<PagedPod | null> {
+    return (await this.db.$queryRaw<PagedPod[]>(podById(PAGED, { accountId, id }, false)))[0] ?? null;
   }
 
   /**
