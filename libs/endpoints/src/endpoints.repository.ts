@@ -9,6 +9,9 @@ export type EndpointTemplateRow = Pick<Template, (typeof TEMPLATE_COLUMNS)[numbe
 /** An endpoint as its reads show it: with its template's {@link EndpointTemplateRow}, read in the same query. */
 export type ShownEndpoint = Endpoint & { template: EndpointTemplateRow };
 
+/** An endpoint's own columns: the model's scalar fields, as Prisma's reads return them. */
+const ENDPOINT_COLUMNS = Object.values(Prisma.EndpointScalarFieldEnum);
+
 /** A row of {@link SHOWN}: the endpoint's columns, and its template's as `template.<column>`. */
 type ShownRow = Endpoint & { [C in (typeof TEMPLATE_COLUMNS)[number] as `template.${C}`]: Template[C] };
 
@@ -16,11 +19,11 @@ type ShownRow = Endpoint & { [C in (typeof TEMPLATE_COLUMNS)[number] as `templat
  * Endpoints with their templates' {@link TEMPLATE_COLUMNS}, one row each, in one raw statement that Prisma's runtime
  * passes through (its parameters in, each column's value out, typed as for the model): the query compiler's
  * `include` of the same columns maps every column itself, at about twice the gateway's CPU per listing. The columns
- * are the model's own (`Prisma.EndpointScalarFieldEnum`), so the rows keep Prisma's types.
+ * are the model's own ({@link ENDPOINT_COLUMNS}), so the rows keep Prisma's types.
  */
 const SHOWN = Prisma.raw(
   `SELECT ${[
-    ...Object.values(Prisma.EndpointScalarFieldEnum).map((column) => `e."${column}"`),
+    ...ENDPOINT_COLUMNS.map((column) => `e."${column}"`),
     ...TEMPLATE_COLUMNS.map((column) => `t."${column}" AS "template.${column}"`),
   ].join(', ')} FROM "endpoints" e JOIN "templates" t ON t."id" = e."templateId"`,
 );
@@ -30,7 +33,7 @@ const SHOWN_ORDER = Prisma.sql`ORDER BY e."createdAt", e."id"`;
 
 function shownOf(row: ShownRow): ShownEndpoint {
   const endpoint: Record<string, unknown> = {};
-  for (const column of Object.values(Prisma.EndpointScalarFieldEnum)) endpoint[column] = row[column];
+  for (const column of ENDPOINT_COLUMNS) endpoint[column] = row[column];
   const template = Object.fromEntries(TEMPLATE_COLUMNS.map((column) => [column, row[`template.${column}`]]));
   return { ...(endpoint as Endpoint), template: template as EndpointTemplateRow };
 }

@@ -23,35 +23,21 @@ type Columns = Readonly<Record<string, true>>;
 /** A row of {@link podById} with plans: the Pod's columns, and one savings plan's (all null when it has none). */
 export type PodWithPlansRow<Pod> = Pod & { [C in (typeof PLAN_COLUMNS)[number] as `plan.${C}`]: SavingsPlan[C] | null };
 
-const statements = new Map<string, Prisma.Sql>();
-
-/** The statement's text up to its parameters, built once per set of columns. */
-function selectOf(columns: Columns, withPlans: boolean): Prisma.Sql {
-  const names = Object.keys(columns);
-  const key = `${withPlans}:${names.join(',')}`;
-  let select = statements.get(key);
-  if (!select) {
-    const pod = names.map((column) => `p."${column}"`);
-    const plans = PLAN_COLUMNS.map((column) => `s."${column}" AS "plan.${column}"`);
-    const from = withPlans ? `"pods" p LEFT JOIN "savings_plans" s ON s."podId" = p."id"` : `"pods" p`;
-    select = Prisma.raw(`SELECT ${[...pod, ...(withPlans ? plans : [])].join(', ')} FROM ${from}`);
-    statements.set(key, select);
-  }
-  return select;
-}
-
 /**
- * The account's Pod `id`: its `columns`, and with `withPlans` its savings plans, one row per plan oldest first (one row
- * with null plan columns when it has none; read them with {@link podWithPlans}). No rows when the account has no such Pod.
+ * The statement that reads the account's Pod `id`: its `columns`, and with `withPlans` its savings plans, one row per
+ * plan oldest first (one row with null plan columns when it has none; read them with {@link podWithPlans}). No rows
+ * when the account has no such Pod. Its text is built here, once; each read only binds its parameters.
  */
 export function podById(
   columns: Columns,
-  { accountId, id }: { accountId: string; id: string },
   withPlans: boolean,
-): Prisma.Sql {
-  const where = Prisma.sql`WHERE p."id" = ${id} AND p."accountId" = ${accountId}`;
+): (where: { accountId: string; id: string }) => Prisma.Sql {
+  const pod = Object.keys(columns).map((column) => `p."${column}"`);
+  const plans = withPlans ? PLAN_COLUMNS.map((column) => `s."${column}" AS "plan.${column}"`) : [];
+  const from = withPlans ? `"pods" p LEFT JOIN "savings_plans" s ON s."podId" = p."id"` : `"pods" p`;
+  const select = Prisma.raw(`SELECT ${[...pod, ...plans].join(', ')} FROM ${from}`);
   const order = withPlans ? Prisma.sql` ORDER BY s."startTime"` : Prisma.empty;
-  return Prisma.sql`${selectOf(columns, withPlans)} ${where}${order}`;
+  return ({ accountId, id }) => Prisma.sql`${select} WHERE p."id" = ${id} AND p."accountId" = ${accountId}${order}`;
 }
 
 /** The Pod of {@link podById}'s rows (with plans) and its savings plans, or null when there are no rows. */

@@ -54,11 +54,17 @@ const SHOWN = {
 /** The columns of {@link SHOWN}, as Prisma reads them. */
 type ShownColumns = Prisma.PodGetPayload<{ select: typeof SHOWN }>;
 
+/** The v1 read of one Pod by id, with its savings plans, in one raw statement (pod-statements.ts). */
+const SHOWN_BY_ID = podById(SHOWN, true);
+
 /** A listed Pod: the columns its wire form shows, with the relations of a {@link PodRow}. */
 export type ShownPodRow = ShownColumns & Omit<PodRow, keyof Pod>;
 
 /** The columns a page of v2 Pods shows: those of v1 with the observed phase (v2's status) and global networking. */
 const PAGED = { ...SHOWN, observedPhase: true, globalNetworking: true } as const satisfies Prisma.PodSelect;
+
+/** The v2 read of one Pod by id, in one raw statement (pod-statements.ts). */
+const PAGED_BY_ID = podById(PAGED, false);
 
 /** A Pod of a v2 page: the columns its wire form shows. */
 export type PagedPod = Prisma.PodGetPayload<{ select: typeof PAGED }>;
@@ -165,13 +171,13 @@ export class PodRepository {
       const select = { ...SHOWN, savingsPlans: withRelations.savingsPlans, ...relations };
       return this.db.pod.findUnique({ where: { id, accountId }, select });
     }
-    const rows = await this.db.$queryRaw<PodWithPlansRow<ShownColumns>[]>(podById(SHOWN, { accountId, id }, true));
+    const rows = await this.db.$queryRaw<PodWithPlansRow<ShownColumns>[]>(SHOWN_BY_ID({ accountId, id }));
     return podWithPlans(rows, SHOWN);
   }
 
   /** The caller's Pod as its v2 answer reads it: the columns of {@link page}, in one raw statement (pod-statements.ts). */
   async findPaged(accountId: string, id: string): Promise<PagedPod | null> {
-    return (await this.db.$queryRaw<PagedPod[]>(podById(PAGED, { accountId, id }, false)))[0] ?? null;
+    return (await this.db.$queryRaw<PagedPod[]>(PAGED_BY_ID({ accountId, id })))[0] ?? null;
   }
 
   /**
